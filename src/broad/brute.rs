@@ -1,0 +1,59 @@
+//! The O(N²) reference: every pair tested with [`Aabb::overlaps`].
+//!
+//! Kept in the crate (not only in tests) so that tests, benchmarks and fuzz targets
+//! check the sweep against one oracle.
+
+use super::{BoxSet, Pair};
+use crate::error::Error;
+
+/// Every overlapping pair by testing all `N(N-1)/2`, in canonical order (sorted by
+/// `(a, b)`, `a < b`), honouring filters.
+///
+/// ```
+/// use hantei::{Aabb, broad::brute_force_pairs};
+/// let boxes = [Aabb::from_coords(0.0, 0.0, 1.0, 1.0), Aabb::from_coords(1.0, 1.0, 2.0, 2.0)];
+/// assert_eq!(brute_force_pairs(&boxes[..])?.len(), 1); // corners touch
+/// # Ok::<(), hantei::Error>(())
+/// ```
+///
+/// # Errors
+/// [`Error::InvalidBox`] naming the lowest invalid index.
+pub fn brute_force_pairs<'b>(boxes: impl Into<BoxSet<'b>>) -> Result<Vec<Pair>, Error> {
+    let set = boxes.into();
+    set.validate()?;
+    let n = set.len();
+    let mut out = Vec::new();
+    for i in 0..n {
+        let (a, fa) = (set.aabb(i), set.filter(i));
+        for j in i + 1..n {
+            if a.overlaps(&set.aabb(j)) && fa.pairs_with(set.filter(j)) {
+                out.push(Pair::new(i as u32, j as u32));
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Every overlapping `(a, b)` with `a` in `first` and `b` in `second`, sorted by
+/// `(a, b)`, honouring filters.
+///
+/// # Errors
+/// [`Error::InvalidBox`] naming the lowest invalid index of the first set that has one.
+pub fn brute_force_bipartite<'b>(
+    first: impl Into<BoxSet<'b>>,
+    second: impl Into<BoxSet<'b>>,
+) -> Result<Vec<Pair>, Error> {
+    let (s, t) = (first.into(), second.into());
+    s.validate()?;
+    t.validate()?;
+    let mut out = Vec::new();
+    for i in 0..s.len() {
+        let (a, fa) = (s.aabb(i), s.filter(i));
+        for j in 0..t.len() {
+            if a.overlaps(&t.aabb(j)) && fa.pairs_with(t.filter(j)) {
+                out.push(Pair::new(i as u32, j as u32));
+            }
+        }
+    }
+    Ok(out)
+}

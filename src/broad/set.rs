@@ -1,0 +1,180 @@
+//! [`BoxSet`]: the boxes a broad-phase call reads, from a slice, columns or a store.
+
+use crate::error::{Error, check_len};
+use crate::math::{Aabb, box_defect};
+use crate::store::{BoxStore, Filter};
+
+/// A borrowed set of boxes (and optionally their filters) for the broad phase.
+///
+/// Build one from a `&[Aabb]` (read in place, no copy), from four coordinate columns, or
+/// from a [`BoxStore`] (its columns and filters). Lengths are checked when the set is
+/// built; coordinates are checked by the call that reads it.
+///
+/// ```
+/// use hantei::{Aabb, BoxSet, Filter};
+/// let boxes = [Aabb::from_coords(0.0, 0.0, 1.0, 1.0)];
+/// let set = BoxSet::from(&boxes[..]);
+/// assert_eq!(set.len(), 1);
+/// let filters = [Filter::ALL, Filter::ALL];
+/// assert!(set.with_filters(&filters).is_err()); // 2 filters for 1 box
+/// ```
+#[derive(Debug, Clone, Copy)]
+pub struct BoxSet<'a> {
+    pub(crate) bounds: Bounds<'a>,
+    pub(crate) filters: Option<Filters<'a>>,
+}
+
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Bounds<'a> {
+    Slice(&'a [Aabb]),
+    Columns([&'a [f32]; 4]),
+}
+
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Filters<'a> {
+    Slice(&'a [Filter]),
+    Columns(&'a [u32], &'a [u32]),
+}
+
+impl<'a> BoxSet<'a> {
+    /// Boxes read in place from a slice.
+    #[must_use]
+    pub fn from_slice(boxes: &'a [Aabb]) -> Self {
+        Self {
+            bounds: Bounds::Slice(boxes),
+            filters: None,
+        }
+    }
+
+    /// Boxes from four coordinate columns (structure of arrays).
+    ///
+    /// # Errors
+    /// [`Error::LengthMismatch`] unless all four have the same length.
+    pub fn from_columns(
+        min_x: &'a [f32],
+        min_y: &'a [f32],
+        max_x: &'a [f32],
+        max_y: &'a [f32],
+    ) -> Result<Self, Error> {
+        check_len("min_y column", min_x.len(), min_y.len())?;
+        check_len("max_x column", min_x.len(), max_x.len())?;
+        check_len("max_y column", min_x.len(), max_y.len())?;
+        Ok(Self {
+            bounds: Bounds::Columns([min_x, min_y, max_x, max_y]),
+            filters: None,
+        })
+    }
+
+    /// The same boxes, with a [`Filter`] each.
+    ///
+    /// # Errors
+    /// [`Error::LengthMismatch`] unless there is one filter per box.
+    pub fn with_filters(self, filters: &'a [Filter]) -> Result<Self, Error> {
+        check_len("filters", self.len(), filters.len())?;
+        Ok(Self {
+            filters: Some(Filters::Slice(filters)),
+            ..self
+        })
+    }
+
+    /// The same boxes, with filters given as columns of layers and masks.
+    ///
+    /// # Errors
+    /// [`Error::LengthMismatch`] unless there is one of each per box.
+    pub fn with_filter_columns(self, layers: &'a [u32], masks: &'a [u32]) -> Result<Self, Error> {
+        check_len("layers column", self.len(), layers.len())?;
+        check_len("masks column", self.len(), masks.len())?;
+        Ok(Self {
+            filters: Some(Filters::Columns(layers, masks)),
+            ..self
+        })
+    }
+
+    /// Number of boxes.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        match self.bounds {
+            Bounds::Slice(s) => s.len(),
+            Bounds::Columns(c) => c[0].len(),
+        }
+    }
+
+    /// Whether the set is empty.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Box `i` as `[min_x, min_y, max_x, max_y]`.
+    #[inline]
+    pub(crate) fn get(&self, i: usize) -> [f32; 4] {
+        match self.bounds {
+            Bounds::Slice(s) => {
+                let b = s[i];
+                [b.min.x, b.min.y, b.max.x, b.max.y]
+            }
+            Bounds::Columns(c) => [c[0][i], c[1][i], c[2][i], c[3][i]],
+        }
+    }
+
+    /// Filter of box `i` (`Filter::ALL` when the set has none).
+    #[inline]
+    pub(crate) fn filter(&self, i: usize) -> Filter {
+        match self.filters {
+            None => Filter::ALL,
+            Some(Filters::Slice(f)) => f[i],
+            Some(Filters::Columns(l, m)) => Filter::new(l[i], m[i]),
+        }
+    }
+
+    /// Box `i` as an [`Aabb`].
+    #[inline]
+    pub(crate) fn aabb(&self, i: usize) -> Aabb {
+        let [a, b, c, d] = self.get(i);
+        Aabb::from_coords(a, b, c, d)
+    }
+
+    /// Checks every box; the first invalid one is named by its index.
+    pub(crate) fn validate(&self) -> Result<(), Error> {
+        if self.len() > crate::MAX_BOXES {
+            return Err(Error::TooManyBoxes {
+                requested: self.len(),
+            });
+        }
+        for i in 0..self.len() {
+            let [a, b, c, d] = self.get(i);
+            if let Some(defect) = box_defect(a, b, c, d) {
+                return Err(Error::InvalidBox { index: i, defect });
+            }
+        }
+        Ok(())
+    }
+}
+
+impl<'a> From<&'a [Aabb]> for BoxSet<'a> {
+    fn from(boxes: &'a [Aabb]) -> Self {
+        BoxSet::from_slice(boxes)
+    }
+}
+
+impl<'a, const N: usize> From<&'a [Aabb; N]> for BoxSet<'a> {
+    fn from(boxes: &'a [Aabb; N]) -> Self {
+        BoxSet::from_slice(boxes)
+    }
+}
+
+impl<'a> From<&'a Vec<Aabb>> for BoxSet<'a> {
+    fn from(boxes: &'a Vec<Aabb>) -> Self {
+        BoxSet::from_slice(boxes)
+    }
+}
+
+impl<'a> From<&'a BoxStore> for BoxSet<'a> {
+    /// The store's boxes in dense order, with their filters.
+    fn from(store: &'a BoxStore) -> Self {
+        BoxSet {
+            bounds: Bounds::Columns([store.min_x(), store.min_y(), store.max_x(), store.max_y()]),
+            filters: Some(Filters::Columns(store.layers(), store.masks())),
+        }
+    }
+}

@@ -1,0 +1,262 @@
+//! The sweep against the brute-force oracle on every scene shape, every SIMD level and
+//! several thread counts; the order contract; bad input.
+
+use super::*;
+use crate::rng::Rng;
+use crate::scene::generate::{self, Shape};
+use crate::{Aabb, BoxDefect, BoxStore, Filter};
+use glam::Vec2;
+
+fn sorted(p: &[Pair]) -> Vec<Pair> {
+    let mut v = p.to_vec();
+    v.sort_unstable();
+    v
+}
+
+fn broad(level: SimdLevel, parallel: bool) -> BroadPhase {
+    BroadPhase::with_config(BroadConfig {
+        simd: level,
+        parallel,
+        parallel_threshold: 0,
+    })
+}
+
+fn pool(threads: usize) -> rayon::ThreadPool {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .unwrap()
+}
+
+/// Runs every level × thread count; checks all agree in order and match `want` as sets.
+fn check_all(set: BoxSet<'_>, want: &[Pair], what: &str) {
+    let mut reference: Option<Vec<Pair>> = None;
+    for &level in SimdLevel::available() {
+        for threads in [1, 2, 4] {
+            let got = pool(threads).install(|| broad(level, threads > 1).find_pairs(set).unwrap().to_vec());
+            assert_eq!(sorted(&got), want, "{what}: {level:?} × {threads} threads");
+            assert!(got.iter().all(|p| p.a < p.b), "{what}: a < b");
+            match &reference {
+                None => reference = Some(got),
+                Some(r) => assert!(r == &got, "{what}: order differs at {level:?} × {threads}"),
+            }
+        }
+    }
+}
+
+#[test]
+fn every_shape_matches_brute_force() {
+    for shape in Shape::ALL {
+        for (n, seed) in [(0, 0), (1, 1), (2, 2), (31, 3), (700, 4), (3000, 5)] {
+            let n = if shape == Shape::Identical { n.min(700) } else { n };
+            let boxes = shape.generate(n, seed);
+            let want = brute_force_pairs(&boxes).unwrap();
+            check_all(BoxSet::from(&boxes), &want, &format!("{} n={n}", shape.name()));
+        }
+    }
+}
+
+#[test]
+fn large_scenes_match_brute_force() {
+    // Enough boxes for many bands and several chunks per thread.
+    for shape in [Shape::Uniform, Shape::BulletHell, Shape::Clusters, Shape::HugeAndTiny] {
+        let boxes = shape.generate(20_000, 77);
+        let want = brute_force_pairs(&boxes).unwrap();
+        let mut bp = broad(SimdLevel::best(), true);
+        let got = pool(3).install(|| bp.find_pairs(&boxes).unwrap().to_vec());
+        assert!(bp.last_band_count() > 1 || shape == Shape::HugeAndTiny, "{shape:?}");
+        assert_eq!(sorted(&got), want, "{}", shape.name());
+    }
+}
+
+/// Boxes on a lattice so that edges and corners touch exactly, plus zero-size boxes
+/// (points and segments) on the edges, and boxes spanning many bands.
+fn touching_scene(rng: &mut Rng) -> Vec<Aabb> {
+    let mut v = Vec::new();
+    for i in 0..40 {
+        for j in 0..40 {
+            let (x, y) = (i as f32, j as f32);
+            match rng.below(4) {
+                0 => v.push(Aabb::from_coords(x, y, x + 1.0, y + 1.0)),
+                1 => v.push(Aabb::from_coords(x, y, x, y)), // a lattice point
+                2 => v.push(Aabb::from_coords(x, y, x + 1.0, y)), // a horizontal edge
+                _ => {}
+            }
+        }
+    }
+    for k in 0..5 {
+        // Tall boxes spanning every band, and wide ones.
+        let x = rng.below(40) as f32;
+        v.push(Aabb::from_coords(x, 0.0, x + 0.5, 40.0));
+        v.push(Aabb::from_coords(0.0, k as f32 * 8.0, 40.0, k as f32 * 8.0 + 0.25));
+    }
+    v
+}
+
+#[test]
+fn touching_zero_size_and_band_spanning_boxes() {
+    let mut rng = Rng::new(5);
+    for round in 0..4 {
+        let boxes = touching_scene(&mut rng);
+        let want = brute_force_pairs(&boxes).unwrap();
+        check_all(BoxSet::from(&boxes), &want, &format!("lattice {round}"));
+    }
+}
+
+#[test]
+fn huge_coordinates_and_mixed_scales() {
+    let mut rng = Rng::new(6);
+    let mut boxes = Vec::new();
+    for _ in 0..2000 {
+        let c = Vec2::new(rng.range_f32(-1e30, 1e30), rng.range_f32(-1e6, 1e6));
+        let h = Vec2::new(rng.range_f32(0.0, 1e29), rng.range_f32(0.0, 1e5));
+        boxes.push(Aabb::from_center_half_extents(c, h));
+    }
+    boxes.push(Aabb::from_coords(-3e38, -3e38, 3e38, 3e38)); // covers everything
+    boxes.push(Aabb::from_coords(f32::MAX, f32::MAX, f32::MAX, f32::MAX));
+    let want = brute_force_pairs(&boxes).unwrap();
+    check_all(BoxSet::from(&boxes), &want, "huge coordinates");
+}
+
+fn random_filters(n: usize, rng: &mut Rng) -> Vec<Filter> {
+    (0..n)
+        .map(|_| Filter::new(1 << rng.below(3), rng.next_u64() as u32 | (1 << rng.below(3))))
+        .collect()
+}
+
+#[test]
+fn filters_match_brute_force() {
+    let mut rng = Rng::new(8);
+    for shape in [Shape::Uniform, Shape::Clusters, Shape::Identical] {
+        let boxes = shape.generate(1500, 9);
+        let filters = random_filters(boxes.len(), &mut rng);
+        let set = BoxSet::from(&boxes).with_filters(&filters).unwrap();
+        let want = brute_force_pairs(set).unwrap();
+        assert!(want.len() < brute_force_pairs(&boxes).unwrap().len());
+        check_all(set, &want, &format!("filtered {}", shape.name()));
+    }
+    // Bullets never pair with bullets; everything else does.
+    let boxes = generate::identical(50);
+    let f: Vec<Filter> = (0..50)
+        .map(|i| if i < 40 { Filter::new(1, 2) } else { Filter::new(2, 3) })
+        .collect();
+    let got = BroadPhase::new()
+        .find_pairs(BoxSet::from(&boxes).with_filters(&f).unwrap())
+        .unwrap()
+        .len();
+    assert_eq!(got, 40 * 10 + 10 * 9 / 2);
+}
+
+#[test]
+fn bipartite_matches_brute_force_and_never_pairs_within_a_set() {
+    let mut rng = Rng::new(10);
+    for (na, nb, shape) in [
+        (3000, 50, Shape::BulletHell),
+        (2000, 2000, Shape::Uniform),
+        (10, 3000, Shape::Clusters),
+        (0, 100, Shape::Uniform),
+        (300, 300, Shape::Identical),
+    ] {
+        let a = shape.generate(na, 1);
+        let b = shape.generate(nb, 2);
+        let fa = random_filters(na, &mut rng);
+        let fb = random_filters(nb, &mut rng);
+        for filtered in [false, true] {
+            let (sa, sb) = if filtered {
+                (
+                    BoxSet::from(&a).with_filters(&fa).unwrap(),
+                    BoxSet::from(&b).with_filters(&fb).unwrap(),
+                )
+            } else {
+                (BoxSet::from(&a), BoxSet::from(&b))
+            };
+            let want = brute_force_bipartite(sa, sb).unwrap();
+            let mut reference: Option<Vec<Pair>> = None;
+            for &level in SimdLevel::available() {
+                for threads in [1, 2, 4] {
+                    let got = pool(threads).install(|| {
+                        broad(level, threads > 1)
+                            .find_pairs_bipartite(sa, sb)
+                            .unwrap()
+                            .to_vec()
+                    });
+                    assert_eq!(sorted(&got), want, "{shape:?} {na}×{nb} {level:?} {threads}");
+                    match &reference {
+                        None => reference = Some(got),
+                        Some(r) => assert!(r == &got, "bipartite order differs"),
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn store_and_columns_are_read_in_place() {
+    let boxes = generate::uniform(3000, 12);
+    let mut store = BoxStore::new();
+    let hs = store.insert_many(&boxes, Default::default()).unwrap();
+    // Remove some so dense order differs from insertion order.
+    for h in hs.iter().step_by(7) {
+        store.remove(*h).unwrap();
+    }
+    let dense: Vec<Aabb> = store.iter().map(|(_, b)| b).collect();
+    let want = brute_force_pairs(&dense).unwrap();
+    let mut bp = BroadPhase::new();
+    assert_eq!(sorted(bp.find_pairs(&store).unwrap()), want);
+    let cols = BoxSet::from_columns(store.min_x(), store.min_y(), store.max_x(), store.max_y()).unwrap();
+    assert_eq!(sorted(bp.find_pairs(cols).unwrap()), want);
+}
+
+#[test]
+fn bad_input_is_a_typed_error_and_clears_the_result() {
+    let mut boxes = generate::uniform(100, 1);
+    let mut bp = BroadPhase::new();
+    assert!(!bp.find_pairs(&boxes).unwrap().is_empty());
+    boxes[42].max.y = f32::NAN;
+    boxes[77].min.x = boxes[77].max.x + 1.0;
+    assert_eq!(
+        bp.find_pairs(&boxes),
+        Err(Error::InvalidBox { index: 42, defect: BoxDefect::NaN })
+    );
+    assert!(bp.pairs().is_empty());
+    boxes[42].max.y = 1e9;
+    assert_eq!(
+        bp.find_pairs(&boxes),
+        Err(Error::InvalidBox { index: 77, defect: BoxDefect::Inverted { axis: 0 } })
+    );
+    boxes[77].min.x = f32::NEG_INFINITY;
+    let good = generate::uniform(10, 1);
+    assert!(matches!(
+        bp.find_pairs_bipartite(&good, &boxes),
+        Err(Error::InvalidBox { index: 77, defect: BoxDefect::Infinite })
+    ));
+    let x = [0.0f32; 3];
+    assert!(matches!(
+        BoxSet::from_columns(&x, &x, &x, &x[..2]),
+        Err(Error::LengthMismatch { expected: 3, found: 2, .. })
+    ));
+    let f = [Filter::ALL; 2];
+    assert!(BoxSet::from(&good).with_filter_columns(&[1; 10], &[1; 9]).is_err());
+    assert!(BoxSet::from(&good).with_filters(&f).is_err());
+}
+
+#[test]
+fn empty_and_single_inputs() {
+    let mut bp = BroadPhase::new();
+    assert!(bp.find_pairs(&[] as &[Aabb]).unwrap().is_empty());
+    assert!(bp.find_pairs(&[Aabb::default()]).unwrap().is_empty());
+    assert!(bp.find_pairs_bipartite(&[] as &[Aabb], &[Aabb::default()]).unwrap().is_empty());
+    assert_eq!(bp.find_pairs(&[Aabb::default(); 2]).unwrap(), &[Pair::new(0, 1)]);
+}
+
+#[test]
+fn repeated_calls_reuse_buffers_and_agree() {
+    let mut bp = BroadPhase::new();
+    let a = generate::bullet_hell(5000, 1);
+    let b = generate::clusters(5000, 2);
+    let ra = bp.find_pairs(&a).unwrap().to_vec();
+    let rb = bp.find_pairs(&b).unwrap().to_vec();
+    assert_eq!(bp.find_pairs(&a).unwrap(), &ra[..]);
+    assert_eq!(bp.find_pairs(&b).unwrap(), &rb[..]);
+}

@@ -1,0 +1,133 @@
+//! Typed errors shared by every entry point of the crate.
+//!
+//! hantei never panics on bad input: a NaN coordinate, an inverted box, a stale handle, a
+//! pair of slices whose lengths disagree or a malformed scene file each come back as one of
+//! the values below, and whatever was being updated is left exactly as it was.
+
+use core::fmt;
+
+/// What is wrong with one box (see [`crate::Aabb::validate`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum BoxDefect {
+    /// A coordinate is NaN.
+    NaN,
+    /// A coordinate is `+∞` or `-∞`.
+    Infinite,
+    /// `min > max` on the named axis (0 = x, 1 = y).
+    Inverted {
+        /// The axis: 0 for x, 1 for y.
+        axis: u8,
+    },
+}
+
+impl fmt::Display for BoxDefect {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BoxDefect::NaN => f.write_str("a coordinate is NaN"),
+            BoxDefect::Infinite => f.write_str("a coordinate is infinite"),
+            BoxDefect::Inverted { axis } => {
+                let a = if *axis == 0 { 'x' } else { 'y' };
+                write!(f, "min_{a} > max_{a}")
+            }
+        }
+    }
+}
+
+/// Everything that can go wrong in hantei.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum Error {
+    /// A box (at `index` in the input, where there was one) is not a valid box.
+    InvalidBox {
+        /// Position of the box in the caller's input (0 for a single box).
+        index: usize,
+        /// What is wrong with it.
+        defect: BoxDefect,
+    },
+    /// A displacement (per-frame motion) has a NaN or infinite component.
+    InvalidMotion {
+        /// Position of the motion in the caller's input (0 for a single one).
+        index: usize,
+    },
+    /// A shape other than a box (circle, oriented box, ray, tile map) is not valid.
+    InvalidShape {
+        /// Position of the shape in the caller's input (0 for a single one).
+        index: usize,
+        /// What is wrong with it.
+        reason: &'static str,
+    },
+    /// Two inputs that must have the same length do not.
+    LengthMismatch {
+        /// Which input is off.
+        what: &'static str,
+        /// The length it had to have.
+        expected: usize,
+        /// The length it had.
+        found: usize,
+    },
+    /// A handle whose box was removed (or that never belonged to this store).
+    StaleHandle,
+    /// More boxes than the store or broad phase can index (`u32::MAX - 1`).
+    TooManyBoxes {
+        /// How many were asked for.
+        requested: usize,
+    },
+    /// A setting is out of its range.
+    InvalidConfig {
+        /// Which setting and why.
+        reason: &'static str,
+    },
+    /// A scene file is malformed.
+    Scene(crate::scene::SceneError),
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::InvalidBox { index, defect } => write!(f, "box {index} is invalid: {defect}"),
+            Error::InvalidMotion { index } => {
+                write!(f, "motion {index} is invalid: a component is NaN or infinite")
+            }
+            Error::InvalidShape { index, reason } => write!(f, "shape {index} is invalid: {reason}"),
+            Error::LengthMismatch {
+                what,
+                expected,
+                found,
+            } => write!(f, "{what}: expected length {expected}, found {found}"),
+            Error::StaleHandle => f.write_str("stale handle: its box was removed"),
+            Error::TooManyBoxes { requested } => {
+                write!(f, "too many boxes: {requested} (at most {})", crate::MAX_BOXES)
+            }
+            Error::InvalidConfig { reason } => write!(f, "invalid configuration: {reason}"),
+            Error::Scene(e) => write!(f, "scene file: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Error::Scene(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+impl From<crate::scene::SceneError> for Error {
+    fn from(e: crate::scene::SceneError) -> Self {
+        Error::Scene(e)
+    }
+}
+
+/// Returns `Err(LengthMismatch)` unless `found == expected`.
+pub(crate) fn check_len(what: &'static str, expected: usize, found: usize) -> Result<(), Error> {
+    if expected == found {
+        Ok(())
+    } else {
+        Err(Error::LengthMismatch {
+            what,
+            expected,
+            found,
+        })
+    }
+}

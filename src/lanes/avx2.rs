@@ -1,0 +1,153 @@
+//! [`F32W`] over `__m256`: 256-bit AVX2 lanes for code reached through
+//! [`super::dispatch`].
+//!
+//! # Safety contract
+//! Every method executes AVX instructions. This module is private to `lanes`, and the
+//! only place that names [`Avx2W`] is `run_avx2`, a `#[target_feature(enable =
+//! "avx2,fma")]` function that `dispatch` calls only after detecting AVX2 and FMA at run
+//! time. So no value of this type is ever created on a CPU without AVX2. Each `unsafe`
+//! block below relies on that contract (and, for loads and stores, on the bounds check
+//! before it).
+
+use super::{F32W, LANES, MaskW};
+use core::arch::x86_64::*;
+use core::ops::{Add, BitAnd, BitOr, Div, Mul, Neg, Not, Sub};
+
+/// Eight `f32` lanes in one AVX register.
+#[derive(Clone, Copy)]
+#[repr(transparent)]
+pub(super) struct Avx2W(__m256);
+
+/// The mask of [`Avx2W`]: all-ones or all-zeros bits per lane.
+#[derive(Clone, Copy)]
+#[repr(transparent)]
+pub(super) struct Avx2MaskW(__m256);
+
+macro_rules! binop {
+    ($ty:ident, $tr:ident, $f:ident, $intr:ident) => {
+        impl $tr for $ty {
+            type Output = $ty;
+            #[inline(always)]
+            fn $f(self, b: $ty) -> $ty {
+                // SAFETY: AVX is available (module contract).
+                $ty(unsafe { $intr(self.0, b.0) })
+            }
+        }
+    };
+}
+binop!(Avx2W, Add, add, _mm256_add_ps);
+binop!(Avx2W, Sub, sub, _mm256_sub_ps);
+binop!(Avx2W, Mul, mul, _mm256_mul_ps);
+binop!(Avx2W, Div, div, _mm256_div_ps);
+binop!(Avx2MaskW, BitAnd, bitand, _mm256_and_ps);
+binop!(Avx2MaskW, BitOr, bitor, _mm256_or_ps);
+
+impl Neg for Avx2W {
+    type Output = Avx2W;
+    #[inline(always)]
+    fn neg(self) -> Avx2W {
+        // SAFETY: AVX is available (module contract).
+        Avx2W(unsafe { _mm256_xor_ps(self.0, _mm256_set1_ps(-0.0)) })
+    }
+}
+
+impl Not for Avx2MaskW {
+    type Output = Avx2MaskW;
+    #[inline(always)]
+    fn not(self) -> Avx2MaskW {
+        // SAFETY: AVX is available (module contract).
+        Avx2MaskW(unsafe { _mm256_xor_ps(self.0, _mm256_castsi256_ps(_mm256_set1_epi32(-1))) })
+    }
+}
+
+impl MaskW for Avx2MaskW {
+    #[inline(always)]
+    fn bitmask(self) -> u32 {
+        // SAFETY: AVX is available (module contract).
+        unsafe { _mm256_movemask_ps(self.0) as u32 }
+    }
+    #[inline(always)]
+    fn and_not(self, other: Self) -> Self {
+        // SAFETY: AVX is available (module contract).
+        Avx2MaskW(unsafe { _mm256_andnot_ps(other.0, self.0) })
+    }
+}
+
+macro_rules! cmp {
+    ($f:ident, $pred:ident) => {
+        #[inline(always)]
+        fn $f(self, b: Self) -> Avx2MaskW {
+            // SAFETY: AVX is available (module contract).
+            Avx2MaskW(unsafe { _mm256_cmp_ps::<$pred>(self.0, b.0) })
+        }
+    };
+}
+
+impl F32W for Avx2W {
+    type Mask = Avx2MaskW;
+    #[inline(always)]
+    fn splat(x: f32) -> Self {
+        // SAFETY: AVX is available (module contract).
+        Avx2W(unsafe { _mm256_set1_ps(x) })
+    }
+    #[inline(always)]
+    fn from_array(a: [f32; LANES]) -> Self {
+        // SAFETY: AVX is available; `a` is 8 readable f32.
+        Avx2W(unsafe { _mm256_loadu_ps(a.as_ptr()) })
+    }
+    #[inline(always)]
+    fn to_array(self) -> [f32; LANES] {
+        let mut a = [0.0; LANES];
+        // SAFETY: AVX is available; `a` is 8 writable f32.
+        unsafe { _mm256_storeu_ps(a.as_mut_ptr(), self.0) };
+        a
+    }
+    #[inline(always)]
+    fn load(s: &[f32]) -> Self {
+        let s = &s[..LANES];
+        // SAFETY: AVX is available; `s` has 8 readable f32 (checked by the slice above).
+        Avx2W(unsafe { _mm256_loadu_ps(s.as_ptr()) })
+    }
+    #[inline(always)]
+    fn store(self, s: &mut [f32]) {
+        let s = &mut s[..LANES];
+        // SAFETY: AVX is available; `s` has 8 writable f32 (checked by the slice above).
+        unsafe { _mm256_storeu_ps(s.as_mut_ptr(), self.0) }
+    }
+    #[inline(always)]
+    fn min(self, b: Self) -> Self {
+        // SAFETY: AVX is available. `minps(a, b)` is `a < b ? a : b` per lane.
+        Avx2W(unsafe { _mm256_min_ps(self.0, b.0) })
+    }
+    #[inline(always)]
+    fn max(self, b: Self) -> Self {
+        // SAFETY: AVX is available. `maxps(a, b)` is `a > b ? a : b` per lane.
+        Avx2W(unsafe { _mm256_max_ps(self.0, b.0) })
+    }
+    #[inline(always)]
+    fn abs(self) -> Self {
+        // SAFETY: AVX is available (module contract).
+        Avx2W(unsafe { _mm256_andnot_ps(_mm256_set1_ps(-0.0), self.0) })
+    }
+    #[inline(always)]
+    fn sqrt(self) -> Self {
+        // SAFETY: AVX is available (module contract).
+        Avx2W(unsafe { _mm256_sqrt_ps(self.0) })
+    }
+    #[inline(always)]
+    fn floor(self) -> Self {
+        // SAFETY: AVX is available (module contract).
+        Avx2W(unsafe { _mm256_floor_ps(self.0) })
+    }
+    cmp!(lt, _CMP_LT_OQ);
+    cmp!(le, _CMP_LE_OQ);
+    cmp!(gt, _CMP_GT_OQ);
+    cmp!(ge, _CMP_GE_OQ);
+    cmp!(eq, _CMP_EQ_OQ);
+    cmp!(ne, _CMP_NEQ_UQ);
+    #[inline(always)]
+    fn select(m: Avx2MaskW, t: Self, f: Self) -> Self {
+        // SAFETY: AVX is available; blendv takes `t` where the mask's sign bit is set.
+        Avx2W(unsafe { _mm256_blendv_ps(f.0, t.0, m.0) })
+    }
+}

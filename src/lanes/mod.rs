@@ -1,0 +1,237 @@
+//! SIMD lanes: the only module that imports `wide` or `core::arch`.
+//!
+//! Kernels are written once, generic over [`F32W`] (eight `f32` lanes) and its mask
+//! [`MaskW`], and run in one of three flavours chosen by [`SimdLevel`]:
+//!
+//! | level | lane type | how it is compiled |
+//! |---|---|---|
+//! | [`SimdLevel::Scalar`] | none: the plain scalar reference kernels | any target |
+//! | [`SimdLevel::Portable`] | `wide::f32x8` ([`PortableW`]) | baseline target (SSE2 on x86-64: two 128-bit halves) |
+//! | [`SimdLevel::Avx2`] | `__m256` (`Avx2W`) | `#[target_feature(enable = "avx2,fma")]`, chosen at run time |
+//!
+//! `wide` picks its instructions at compile time, so a default build runs `f32x8` as two
+//! SSE halves even on an AVX2 machine, and calling it inside a `#[target_feature]`
+//! function does not change that. The `Avx2W` lane type calls `core::arch` intrinsics
+//! directly; a generic kernel instantiated with it and inlined into a
+//! `#[target_feature(enable = "avx2,fma")]` function (see [`dispatch`]) compiles to true
+//! 256-bit code in a default build.
+//!
+//! # Bit-identical flavours
+//! Both lane types implement every operation with the same IEEE-754 semantics: `+ - * /`
+//! and `sqrt` are correctly rounded; no fused multiply-add is ever emitted (FMA would
+//! round once instead of twice); `min`/`max` are defined as `if a < b { a } else { b }`
+//! and `if a > b { a } else { b }` lane by lane (the x86 `minps`/`maxps` rule, NaN and
+//! `-0.0` included). So the Portable and AVX2 paths give bit-identical results, which
+//! the tests check.
+
+mod portable;
+pub use portable::PortableW;
+
+#[cfg(target_arch = "x86_64")]
+mod avx2;
+#[cfg(target_arch = "x86_64")]
+use avx2::Avx2W;
+
+use core::ops::{Add, BitAnd, BitOr, Div, Mul, Neg, Not, Sub};
+
+/// Number of `f32` lanes in one [`F32W`].
+pub const LANES: usize = 8;
+
+/// Eight `f32` lanes.
+///
+/// Implemented by [`PortableW`] (`wide::f32x8`) and, on x86-64, by an AVX2 type that
+/// only exists inside code reached through [`dispatch`].
+pub trait F32W:
+    Copy
+    + Add<Output = Self>
+    + Sub<Output = Self>
+    + Mul<Output = Self>
+    + Div<Output = Self>
+    + Neg<Output = Self>
+{
+    /// The mask type that comparisons return.
+    type Mask: MaskW;
+    /// All lanes equal to `x`.
+    fn splat(x: f32) -> Self;
+    /// Lanes from an array.
+    fn from_array(a: [f32; LANES]) -> Self;
+    /// Lanes to an array.
+    fn to_array(self) -> [f32; LANES];
+    /// Loads `s[0..8]`.
+    ///
+    /// # Panics
+    /// If `s.len() < 8`.
+    fn load(s: &[f32]) -> Self;
+    /// Stores the lanes in `s[0..8]`.
+    ///
+    /// # Panics
+    /// If `s.len() < 8`.
+    fn store(self, s: &mut [f32]);
+    /// `if a < b { a } else { b }`, lane by lane.
+    fn min(self, b: Self) -> Self;
+    /// `if a > b { a } else { b }`, lane by lane.
+    fn max(self, b: Self) -> Self;
+    /// Absolute value (clears the sign bit).
+    fn abs(self) -> Self;
+    /// Correctly rounded square root.
+    fn sqrt(self) -> Self;
+    /// Rounds toward negative infinity.
+    fn floor(self) -> Self;
+    /// `self < b`.
+    fn lt(self, b: Self) -> Self::Mask;
+    /// `self <= b`.
+    fn le(self, b: Self) -> Self::Mask;
+    /// `self > b`.
+    fn gt(self, b: Self) -> Self::Mask;
+    /// `self >= b`.
+    fn ge(self, b: Self) -> Self::Mask;
+    /// `self == b` (false for NaN).
+    fn eq(self, b: Self) -> Self::Mask;
+    /// `self != b` (true for NaN).
+    fn ne(self, b: Self) -> Self::Mask;
+    /// `if m { t } else { f }`, lane by lane.
+    fn select(m: Self::Mask, t: Self, f: Self) -> Self;
+    /// Lane `i` of the result is `s[idx[i]]`.
+    ///
+    /// # Panics
+    /// If an index is out of bounds.
+    #[inline(always)]
+    fn gather(s: &[f32], idx: &[u32; LANES]) -> Self {
+        Self::from_array(core::array::from_fn(|i| s[idx[i] as usize]))
+    }
+    /// Whether each lane is NaN.
+    #[inline(always)]
+    fn is_nan(self) -> Self::Mask {
+        self.ne(self)
+    }
+}
+
+/// A mask of eight lanes, as returned by [`F32W`] comparisons.
+pub trait MaskW: Copy + BitAnd<Output = Self> + BitOr<Output = Self> + Not<Output = Self> {
+    /// Bit `i` is set when lane `i` is true.
+    fn bitmask(self) -> u32;
+    /// Whether any lane is true.
+    #[inline(always)]
+    fn any(self) -> bool {
+        self.bitmask() != 0
+    }
+    /// Whether every lane is true.
+    #[inline(always)]
+    fn all(self) -> bool {
+        self.bitmask() == 0xff
+    }
+    /// `self & !other`.
+    fn and_not(self, other: Self) -> Self;
+}
+
+/// Which kernel flavour runs. See the module docs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum SimdLevel {
+    /// The plain scalar reference kernels.
+    Scalar,
+    /// `wide::f32x8`, compiled for the build's baseline target.
+    Portable,
+    /// 256-bit AVX2 (with FMA available but unused), detected at run time.
+    Avx2,
+}
+
+impl SimdLevel {
+    /// The best level this CPU and build support: [`SimdLevel::Avx2`] where the CPU has
+    /// AVX2 and FMA, else [`SimdLevel::Portable`]. With the `force-scalar` feature,
+    /// always [`SimdLevel::Scalar`].
+    #[must_use]
+    pub fn best() -> SimdLevel {
+        if cfg!(feature = "force-scalar") {
+            SimdLevel::Scalar
+        } else if has_avx2() {
+            SimdLevel::Avx2
+        } else {
+            SimdLevel::Portable
+        }
+    }
+
+    /// Every level this CPU supports, scalar first (for tests and benchmarks).
+    #[must_use]
+    pub fn available() -> &'static [SimdLevel] {
+        if has_avx2() {
+            &[SimdLevel::Scalar, SimdLevel::Portable, SimdLevel::Avx2]
+        } else {
+            &[SimdLevel::Scalar, SimdLevel::Portable]
+        }
+    }
+
+    /// This level, or the best supported one below it (AVX2 falls back to Portable on a
+    /// CPU without it), so a level read from a config is always safe to run.
+    #[must_use]
+    pub fn supported(self) -> SimdLevel {
+        if self == SimdLevel::Avx2 && !has_avx2() {
+            SimdLevel::Portable
+        } else {
+            self
+        }
+    }
+
+    /// A short lower-case name: `scalar`, `portable` or `avx2`.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            SimdLevel::Scalar => "scalar",
+            SimdLevel::Portable => "portable",
+            SimdLevel::Avx2 => "avx2",
+        }
+    }
+}
+
+impl Default for SimdLevel {
+    fn default() -> Self {
+        SimdLevel::best()
+    }
+}
+
+/// Whether this CPU has AVX2 and FMA (cached by `std`).
+#[inline]
+#[must_use]
+pub fn has_avx2() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+/// A kernel generic over the lane type, run by [`dispatch`].
+///
+/// `run` must be `#[inline(always)]`: that is what lets the AVX2 instantiation be
+/// compiled inside the `#[target_feature]` function.
+pub(crate) trait SimdTask {
+    /// What the kernel returns.
+    type Output;
+    /// Runs the kernel with lane type `W`.
+    fn run<W: F32W>(self) -> Self::Output;
+}
+
+/// Runs `task` with the lane type of `level` (`Scalar` is the caller's business: it
+/// runs the portable lanes here).
+#[inline]
+pub(crate) fn dispatch<T: SimdTask>(level: SimdLevel, task: T) -> T::Output {
+    #[cfg(target_arch = "x86_64")]
+    if level == SimdLevel::Avx2 && has_avx2() {
+        // SAFETY: the CPU supports AVX2 and FMA (checked just above), which is all that
+        // `run_avx2` requires.
+        return unsafe { run_avx2(task) };
+    }
+    let _ = level;
+    task.run::<PortableW>()
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma")]
+unsafe fn run_avx2<T: SimdTask>(task: T) -> T::Output {
+    task.run::<Avx2W>()
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,180 @@
+//! Every lane operation, in every flavour, against its scalar definition, bit for bit,
+//! on special values and on a seeded stream biased toward them.
+
+use super::*;
+use crate::rng::Rng;
+
+/// Values that break careless SIMD code.
+const SPECIAL: [f32; 16] = [
+    0.0,
+    -0.0,
+    1.0,
+    -1.0,
+    f32::NAN,
+    f32::INFINITY,
+    f32::NEG_INFINITY,
+    f32::MIN_POSITIVE,
+    -f32::MIN_POSITIVE,
+    1.0e-40, // denormal
+    -1.0e-40,
+    f32::MAX,
+    f32::MIN,
+    1.5,
+    -2.5,
+    f32::EPSILON,
+];
+
+fn lanes(rng: &mut Rng) -> [f32; LANES] {
+    core::array::from_fn(|_| {
+        if rng.below(3) == 0 {
+            SPECIAL[rng.below(SPECIAL.len() as u32) as usize]
+        } else {
+            rng.range_f32(-1.0e3, 1.0e3)
+        }
+    })
+}
+
+/// The results of every operation on `(a, b)` with lane type `W`, as bit patterns.
+struct Results {
+    values: Vec<[u32; LANES]>,
+    masks: Vec<u32>,
+}
+
+struct AllOps {
+    a: [f32; LANES],
+    b: [f32; LANES],
+}
+
+impl SimdTask for &AllOps {
+    type Output = Results;
+    #[inline(always)]
+    fn run<W: F32W>(self) -> Results {
+        let a = W::from_array(self.a);
+        let b = W::load(&self.b);
+        let bits = |v: W| v.to_array().map(f32::to_bits);
+        let m = a.lt(b);
+        let mut stored = [0.0f32; LANES];
+        (a * b).store(&mut stored);
+        Results {
+            values: vec![
+                bits(a + b),
+                bits(a - b),
+                bits(a * b),
+                bits(a / b),
+                bits(-a),
+                bits(a.min(b)),
+                bits(a.max(b)),
+                bits(a.abs()),
+                bits(a.sqrt()),
+                bits(a.floor()),
+                bits(W::select(m, a, b)),
+                bits(W::splat(self.a[3])),
+                bits(W::gather(&self.b, &[7, 6, 5, 4, 3, 2, 1, 0])),
+                stored.map(f32::to_bits),
+            ],
+            masks: vec![
+                a.lt(b).bitmask(),
+                a.le(b).bitmask(),
+                a.gt(b).bitmask(),
+                a.ge(b).bitmask(),
+                a.eq(b).bitmask(),
+                a.ne(b).bitmask(),
+                a.is_nan().bitmask(),
+                (a.lt(b) & a.gt(W::splat(0.0))).bitmask(),
+                (a.lt(b) | a.is_nan()).bitmask(),
+                (!a.lt(b)).bitmask(),
+                a.le(b).and_not(a.eq(b)).bitmask(),
+                u32::from(a.lt(b).any()) | (u32::from(a.lt(b).all()) << 1),
+            ],
+        }
+    }
+}
+
+fn scalar(a: [f32; LANES], b: [f32; LANES]) -> Results {
+    let map2 = |f: &dyn Fn(f32, f32) -> f32| -> [u32; LANES] {
+        core::array::from_fn(|i| f(a[i], b[i]).to_bits())
+    };
+    let mask = |f: &dyn Fn(f32, f32) -> bool| -> u32 {
+        (0..LANES).fold(0, |m, i| m | (u32::from(f(a[i], b[i])) << i))
+    };
+    let lt = mask(&|x, y| x < y);
+    Results {
+        values: vec![
+            map2(&|x, y| x + y),
+            map2(&|x, y| x - y),
+            map2(&|x, y| x * y),
+            map2(&|x, y| x / y),
+            map2(&|x, _| -x),
+            map2(&|x, y| if x < y { x } else { y }),
+            map2(&|x, y| if x > y { x } else { y }),
+            map2(&|x, _| x.abs()),
+            map2(&|x, _| x.sqrt()),
+            map2(&|x, _| x.floor()),
+            map2(&|x, y| if x < y { x } else { y }),
+            [a[3].to_bits(); LANES],
+            core::array::from_fn(|i| b[LANES - 1 - i].to_bits()),
+            map2(&|x, y| x * y),
+        ],
+        masks: vec![
+            lt,
+            mask(&|x, y| x <= y),
+            mask(&|x, y| x > y),
+            mask(&|x, y| x >= y),
+            mask(&|x, y| x == y),
+            mask(&|x, y| x != y),
+            mask(&|x, _| x.is_nan()),
+            mask(&|x, y| x < y && x > 0.0),
+            mask(&|x, y| x < y || x.is_nan()),
+            mask(&|x, y| !(x < y)),
+            mask(&|x, y| x <= y && x != y),
+            u32::from(lt != 0) | (u32::from(lt == 0xff) << 1),
+        ],
+    }
+}
+
+fn same_bits(x: u32, y: u32) -> bool {
+    // Any NaN equals any NaN: payloads and signs of NaN are not part of the contract.
+    x == y || (f32::from_bits(x).is_nan() && f32::from_bits(y).is_nan())
+}
+
+#[test]
+fn every_level_matches_the_scalar_definition() {
+    let mut rng = Rng::new(0x5eed);
+    for round in 0..4000 {
+        let (a, b) = if round < SPECIAL.len() * SPECIAL.len() / 8 {
+            // Every special value against every other, eight pairs at a time.
+            let k = round * 8;
+            let a = core::array::from_fn(|i| SPECIAL[(k + i) / SPECIAL.len()]);
+            let b = core::array::from_fn(|i| SPECIAL[(k + i) % SPECIAL.len()]);
+            (a, b)
+        } else {
+            (lanes(&mut rng), lanes(&mut rng))
+        };
+        let want = scalar(a, b);
+        for &level in SimdLevel::available() {
+            let got = dispatch(level, &AllOps { a, b });
+            for (op, (g, w)) in got.values.iter().zip(&want.values).enumerate() {
+                for lane in 0..LANES {
+                    assert!(
+                        same_bits(g[lane], w[lane]),
+                        "{level:?} op {op} lane {lane}: a={:?} b={:?} got {:?} want {:?}",
+                        a[lane],
+                        b[lane],
+                        f32::from_bits(g[lane]),
+                        f32::from_bits(w[lane])
+                    );
+                }
+            }
+            assert_eq!(got.masks, want.masks, "{level:?} masks for a={a:?} b={b:?}");
+        }
+    }
+}
+
+#[test]
+fn levels_are_ordered_and_supported() {
+    let best = SimdLevel::best();
+    assert!(SimdLevel::available().contains(&best));
+    assert_eq!(SimdLevel::Avx2.supported() == SimdLevel::Avx2, has_avx2());
+    assert_eq!(SimdLevel::Scalar.supported(), SimdLevel::Scalar);
+    assert_eq!(SimdLevel::Portable.name(), "portable");
+}

@@ -1,0 +1,1 @@
+//! Narrow phase (in progress).

@@ -1,0 +1,1 @@
+//! Scene queries on the store (filled in below).

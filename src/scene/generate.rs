@@ -1,0 +1,266 @@
+//! Seeded scene generators for tests, benchmarks and examples.
+//!
+//! Each generator returns exactly `n` valid boxes and is a pure function of `(n, seed)`.
+//! Densities are fixed per shape (the world grows with `n`), so the pair count grows
+//! roughly linearly with `n`, except for [`identical`] (all `n(n-1)/2` pairs).
+
+use crate::math::Aabb;
+use crate::rng::Rng;
+use glam::Vec2;
+
+/// The scene shapes, for benchmarks and command lines.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Shape {
+    /// [`uniform`]
+    Uniform,
+    /// [`bullet_hell`]
+    BulletHell,
+    /// [`clusters`]
+    Clusters,
+    /// [`horizontal_line`]
+    HorizontalLine,
+    /// [`vertical_line`]
+    VerticalLine,
+    /// [`identical`]
+    Identical,
+    /// [`huge_and_tiny`]
+    HugeAndTiny,
+}
+
+impl Shape {
+    /// Every shape.
+    pub const ALL: [Shape; 7] = [
+        Shape::Uniform,
+        Shape::BulletHell,
+        Shape::Clusters,
+        Shape::HorizontalLine,
+        Shape::VerticalLine,
+        Shape::Identical,
+        Shape::HugeAndTiny,
+    ];
+
+    /// The generator's name (`uniform`, `bullet_hell`, ...).
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Shape::Uniform => "uniform",
+            Shape::BulletHell => "bullet_hell",
+            Shape::Clusters => "clusters",
+            Shape::HorizontalLine => "horizontal_line",
+            Shape::VerticalLine => "vertical_line",
+            Shape::Identical => "identical",
+            Shape::HugeAndTiny => "huge_and_tiny",
+        }
+    }
+
+    /// The shape with this name.
+    #[must_use]
+    pub fn from_name(name: &str) -> Option<Shape> {
+        Shape::ALL.into_iter().find(|s| s.name() == name)
+    }
+
+    /// Generates `n` boxes of this shape.
+    #[must_use]
+    pub fn generate(self, n: usize, seed: u64) -> Vec<Aabb> {
+        match self {
+            Shape::Uniform => uniform(n, seed),
+            Shape::BulletHell => bullet_hell(n, seed),
+            Shape::Clusters => clusters(n, seed),
+            Shape::HorizontalLine => horizontal_line(n, seed),
+            Shape::VerticalLine => vertical_line(n, seed),
+            Shape::Identical => identical(n),
+            Shape::HugeAndTiny => huge_and_tiny(n, seed),
+        }
+    }
+}
+
+/// Boxes with sides in `[0.5, 1.5)` spread uniformly over a square of area `2n`: each box
+/// overlaps about two others (≈ `n` pairs).
+#[must_use]
+pub fn uniform(n: usize, seed: u64) -> Vec<Aabb> {
+    let mut rng = Rng::new(seed);
+    let side = (2.0 * n as f32).sqrt().max(1.0);
+    (0..n)
+        .map(|_| {
+            let p = Vec2::new(rng.range_f32(0.0, side), rng.range_f32(0.0, side));
+            let s = Vec2::new(rng.range_f32(0.5, 1.5), rng.range_f32(0.5, 1.5));
+            Aabb::from_min_size(p, s)
+        })
+        .collect()
+}
+
+/// Bullet hell: emitters firing rings and spirals of small bullets (boxes of side 4 to 8
+/// units) over a 16:9 field, plus a few large enemies (side 24 to 64 units): one enemy
+/// per 2,000 boxes, at least one, at most 50.
+///
+/// About 200 square units of field per box; the rings crowd near their emitters, so
+/// bullets overlap their neighbours there and rings of different emitters cross.
+#[must_use]
+pub fn bullet_hell(n: usize, seed: u64) -> Vec<Aabb> {
+    let mut rng = Rng::new(seed);
+    let area = 200.0 * n.max(1) as f32;
+    let width = (area * 16.0 / 9.0).sqrt();
+    let height = area / width;
+    let enemies = (n / 2000).clamp(1, 50).min(n);
+    let bullets = n - enemies;
+    let emitters = (bullets / 1500).max(1);
+    let mut out = Vec::with_capacity(n);
+    let per_emitter = bullets.div_ceil(emitters);
+    for e in 0..emitters {
+        let c = Vec2::new(rng.range_f32(0.0, width), rng.range_f32(0.0, height));
+        let count = per_emitter.min(bullets - out.len());
+        let spiral = e % 3 == 2;
+        let ring_size = 24 + rng.below(41) as usize; // 24..=64 bullets per ring
+        let spacing = rng.range_f32(10.0, 18.0);
+        let phase = rng.range_f32(0.0, core::f32::consts::TAU);
+        let half = rng.range_f32(2.0, 4.0);
+        for k in 0..count {
+            let (angle, radius) = if spiral {
+                // Several arms; each bullet a little further out and further round.
+                let arms = 5.0;
+                let arm = (k % 5) as f32;
+                let step = (k / 5) as f32;
+                (
+                    phase + arm * core::f32::consts::TAU / arms + step * 0.12,
+                    20.0 + step * spacing * 0.35,
+                )
+            } else {
+                let ring = (k / ring_size) as f32;
+                let slot = (k % ring_size) as f32;
+                let offset = ring * 0.5; // alternate rings are staggered
+                (
+                    phase + (slot + offset) * core::f32::consts::TAU / ring_size as f32,
+                    20.0 + ring * spacing,
+                )
+            };
+            let p = c + Vec2::new(angle.cos(), angle.sin()) * radius;
+            out.push(Aabb::from_center_half_extents(p, Vec2::splat(half)));
+        }
+    }
+    for _ in 0..enemies {
+        let c = Vec2::new(rng.range_f32(0.0, width), rng.range_f32(0.0, height));
+        let h = Vec2::new(rng.range_f32(12.0, 32.0), rng.range_f32(12.0, 32.0));
+        out.push(Aabb::from_center_half_extents(c, h));
+    }
+    out
+}
+
+/// Gaussian clusters: one cluster per 2,000 boxes, each with a standard deviation of 3
+/// to 8 units, boxes with sides in `[0.5, 1.5)`: dense, about a dozen pairs per box.
+#[must_use]
+pub fn clusters(n: usize, seed: u64) -> Vec<Aabb> {
+    let mut rng = Rng::new(seed);
+    let k = (n / 2000).max(1);
+    let side = 40.0 * (k as f32).sqrt() + 40.0;
+    let centers: Vec<(Vec2, f32)> = (0..k)
+        .map(|_| {
+            (
+                Vec2::new(rng.range_f32(0.0, side), rng.range_f32(0.0, side)),
+                rng.range_f32(3.0, 8.0),
+            )
+        })
+        .collect();
+    (0..n)
+        .map(|i| {
+            let (c, sigma) = centers[i % k];
+            let p = c + Vec2::new(rng.normal_f32(), rng.normal_f32()) * sigma;
+            let s = Vec2::new(rng.range_f32(0.5, 1.5), rng.range_f32(0.5, 1.5));
+            Aabb::from_min_size(p, s)
+        })
+        .collect()
+}
+
+/// Every box in one horizontal strip of height 1 (the plain-SAP-friendly, grid-hostile
+/// case): centers one unit apart with jitter, sides in `[0.5, 1.5)`, shuffled.
+#[must_use]
+pub fn horizontal_line(n: usize, seed: u64) -> Vec<Aabb> {
+    let mut rng = Rng::new(seed);
+    let mut out: Vec<Aabb> = (0..n)
+        .map(|i| {
+            let x = i as f32 + rng.range_f32(-0.3, 0.3);
+            let w = rng.range_f32(0.5, 1.5);
+            let y = rng.range_f32(0.0, 0.5);
+            Aabb::from_coords(x, y, x + w, y + rng.range_f32(0.5, 1.0))
+        })
+        .collect();
+    shuffle(&mut out, &mut rng);
+    out
+}
+
+/// [`horizontal_line`] with x and y swapped: one vertical strip.
+#[must_use]
+pub fn vertical_line(n: usize, seed: u64) -> Vec<Aabb> {
+    horizontal_line(n, seed)
+        .into_iter()
+        .map(|b| Aabb::from_coords(b.min.y, b.min.x, b.max.y, b.max.x))
+        .collect()
+}
+
+/// `n` copies of the unit box: every pair overlaps (`n(n-1)/2` pairs).
+#[must_use]
+pub fn identical(n: usize) -> Vec<Aabb> {
+    vec![Aabb::from_coords(0.0, 0.0, 1.0, 1.0); n]
+}
+
+/// Many tiny boxes (sides in `[0.1, 0.5)`) over a `side × side` square with `side =
+/// √(4n)`, plus one huge box per 10,000 (at least two) spanning a quarter to the whole of
+/// the world on one or both axes.
+#[must_use]
+pub fn huge_and_tiny(n: usize, seed: u64) -> Vec<Aabb> {
+    let mut rng = Rng::new(seed);
+    let side = (4.0 * n as f32).sqrt().max(1.0);
+    let huge = (n / 10_000).max(2).min(n);
+    let mut out: Vec<Aabb> = (0..n - huge)
+        .map(|_| {
+            let p = Vec2::new(rng.range_f32(0.0, side), rng.range_f32(0.0, side));
+            let s = Vec2::new(rng.range_f32(0.1, 0.5), rng.range_f32(0.1, 0.5));
+            Aabb::from_min_size(p, s)
+        })
+        .collect();
+    for k in 0..huge {
+        let w = side * rng.range_f32(0.25, 1.0);
+        let h = if k % 2 == 0 { side * rng.range_f32(0.25, 1.0) } else { 1.0 };
+        let p = Vec2::new(rng.range_f32(0.0, side - w), rng.range_f32(0.0, side - h));
+        out.push(Aabb::from_min_size(p, Vec2::new(w, h)));
+    }
+    shuffle(&mut out, &mut rng);
+    out
+}
+
+/// Fisher–Yates with our own generator (stable across platforms).
+fn shuffle<T>(v: &mut [T], rng: &mut Rng) {
+    for i in (1..v.len()).rev() {
+        let j = rng.below(i as u32 + 1) as usize;
+        v.swap(i, j);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn generators_are_exact_valid_and_seeded() {
+        for shape in Shape::ALL {
+            for n in [0, 1, 2, 7, 1000] {
+                let a = shape.generate(n, 3);
+                assert_eq!(a.len(), n, "{shape:?} n={n}");
+                assert!(a.iter().all(|b| b.validate().is_ok()), "{shape:?}");
+                assert_eq!(a, shape.generate(n, 3));
+            }
+            assert_eq!(Shape::from_name(shape.name()), Some(shape));
+            if shape != Shape::Identical {
+                assert_ne!(shape.generate(100, 1), shape.generate(100, 2), "{shape:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn bullet_hell_has_small_bullets_and_large_enemies() {
+        let s = bullet_hell(10_000, 9);
+        let small = s.iter().filter(|b| b.size().max_element() <= 8.0).count();
+        let large = s.iter().filter(|b| b.size().min_element() >= 24.0).count();
+        assert_eq!(large, 5);
+        assert_eq!(small, 10_000 - 5);
+    }
+}

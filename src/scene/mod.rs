@@ -1,0 +1,245 @@
+//! Scene files (the `AABB2D` format, version 1) and seeded scene generators.
+//!
+//! The format (see `shared/scene-format.md` in the project):
+//!
+//! ```text
+//! offset  size   field
+//!      0     8   magic  b"AABB2D\0\0"
+//!      8     4   version (u32 LE) = 1
+//!     12     4   count N (u32 LE)
+//!     16  16·N   N records of 4 × f32 LE: min_x, min_y, max_x, max_y
+//! ```
+//!
+//! The file is exactly `16 + 16·N` bytes; every coordinate is finite and `min <= max` on
+//! both axes. [`decode`] rejects anything else with a [`SceneError`] that names the
+//! problem (and the record, for a bad record).
+
+pub mod generate;
+
+use crate::math::Aabb;
+use core::fmt;
+use std::borrow::Cow;
+use std::path::Path;
+
+/// The 8 magic bytes that open a scene file.
+pub const MAGIC: [u8; 8] = *b"AABB2D\0\0";
+/// The only version this crate reads and writes.
+pub const VERSION: u32 = 1;
+/// Size of the header in bytes.
+pub const HEADER_LEN: usize = 16;
+/// Size of one record in bytes.
+pub const RECORD_LEN: usize = 16;
+
+/// Why a scene file was rejected.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum SceneError {
+    /// Fewer than 16 bytes: no complete header.
+    TruncatedHeader {
+        /// The file's length.
+        len: usize,
+    },
+    /// The first 8 bytes are not `AABB2D\0\0`.
+    BadMagic {
+        /// The bytes found.
+        found: [u8; 8],
+    },
+    /// A version other than 1.
+    UnsupportedVersion {
+        /// The version found.
+        version: u32,
+    },
+    /// The file length is not `16 + 16·N`.
+    SizeMismatch {
+        /// The count `N` in the header.
+        count: u32,
+        /// `16 + 16·N`.
+        expected: u64,
+        /// The file's length.
+        found: usize,
+    },
+    /// Record `record` has a NaN or infinite coordinate.
+    NonFinite {
+        /// The record index (0-based).
+        record: usize,
+    },
+    /// Record `record` has `min > max` on `axis` (0 = x, 1 = y).
+    Inverted {
+        /// The record index (0-based).
+        record: usize,
+        /// 0 for x, 1 for y.
+        axis: u8,
+    },
+    /// More boxes than the format's `u32` count can hold.
+    TooManyBoxes {
+        /// How many there were.
+        count: usize,
+    },
+    /// Reading or writing the file failed.
+    Io {
+        /// The kind of failure.
+        kind: std::io::ErrorKind,
+        /// The operating system's message.
+        message: String,
+    },
+}
+
+impl fmt::Display for SceneError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SceneError::TruncatedHeader { len } => {
+                write!(f, "truncated header: {len} bytes, need at least {HEADER_LEN}")
+            }
+            SceneError::BadMagic { found } => {
+                write!(f, "bad magic {found:02x?}, expected \"AABB2D\\0\\0\"")
+            }
+            SceneError::UnsupportedVersion { version } => {
+                write!(f, "unsupported version {version}, expected {VERSION}")
+            }
+            SceneError::SizeMismatch {
+                count,
+                expected,
+                found,
+            } => write!(
+                f,
+                "size mismatch: header says {count} boxes ({expected} bytes), file has {found} bytes"
+            ),
+            SceneError::NonFinite { record } => {
+                write!(f, "record {record}: a coordinate is NaN or infinite")
+            }
+            SceneError::Inverted { record, axis } => {
+                let a = if *axis == 0 { 'x' } else { 'y' };
+                write!(f, "record {record}: min_{a} > max_{a}")
+            }
+            SceneError::TooManyBoxes { count } => {
+                write!(f, "{count} boxes do not fit the format's u32 count")
+            }
+            SceneError::Io { kind, message } => write!(f, "i/o error ({kind:?}): {message}"),
+        }
+    }
+}
+
+impl std::error::Error for SceneError {}
+
+impl From<std::io::Error> for SceneError {
+    fn from(e: std::io::Error) -> Self {
+        SceneError::Io {
+            kind: e.kind(),
+            message: e.to_string(),
+        }
+    }
+}
+
+/// Decodes a scene, borrowing the records when the bytes are suitably aligned (on a
+/// little-endian target) and copying them otherwise.
+///
+/// ```
+/// use hantei::{Aabb, scene};
+/// let boxes = vec![Aabb::from_coords(0.0, 0.0, 1.0, 1.0), Aabb::from_coords(1.0, 1.0, 2.0, 2.0)];
+/// let bytes = scene::encode(&boxes)?;
+/// assert_eq!(scene::decode(&bytes)?.as_ref(), &boxes[..]);
+/// assert!(scene::decode(&bytes[..20]).is_err()); // size mismatch
+/// # Ok::<(), hantei::scene::SceneError>(())
+/// ```
+///
+/// # Errors
+/// Every malformed case named by [`SceneError`]; a bad record is the first one found.
+pub fn decode(bytes: &[u8]) -> Result<Cow<'_, [Aabb]>, SceneError> {
+    let n = check_header(bytes)?;
+    let body = &bytes[HEADER_LEN..];
+    let boxes: Cow<'_, [Aabb]> = match bytemuck::try_cast_slice::<u8, Aabb>(body) {
+        Ok(b) if cfg!(target_endian = "little") => Cow::Borrowed(b),
+        _ => Cow::Owned(
+            body.chunks_exact(RECORD_LEN)
+                .map(|r| {
+                    let f = |k: usize| f32::from_le_bytes(r[4 * k..4 * k + 4].try_into().unwrap());
+                    Aabb::from_coords(f(0), f(1), f(2), f(3))
+                })
+                .collect(),
+        ),
+    };
+    debug_assert_eq!(boxes.len(), n);
+    for (i, b) in boxes.iter().enumerate() {
+        if let Err(d) = b.validate() {
+            return Err(match d {
+                crate::BoxDefect::Inverted { axis } => SceneError::Inverted { record: i, axis },
+                _ => SceneError::NonFinite { record: i },
+            });
+        }
+    }
+    Ok(boxes)
+}
+
+/// Checks magic, version and size; returns the count.
+fn check_header(bytes: &[u8]) -> Result<usize, SceneError> {
+    if bytes.len() < HEADER_LEN {
+        return Err(SceneError::TruncatedHeader { len: bytes.len() });
+    }
+    let magic: [u8; 8] = bytes[..8].try_into().unwrap();
+    if magic != MAGIC {
+        return Err(SceneError::BadMagic { found: magic });
+    }
+    let version = u32::from_le_bytes(bytes[8..12].try_into().unwrap());
+    if version != VERSION {
+        return Err(SceneError::UnsupportedVersion { version });
+    }
+    let count = u32::from_le_bytes(bytes[12..16].try_into().unwrap());
+    let expected = HEADER_LEN as u64 + RECORD_LEN as u64 * u64::from(count);
+    if bytes.len() as u64 != expected {
+        return Err(SceneError::SizeMismatch {
+            count,
+            expected,
+            found: bytes.len(),
+        });
+    }
+    Ok(count as usize)
+}
+
+/// Encodes boxes as a scene file.
+///
+/// # Errors
+/// [`SceneError::NonFinite`] or [`SceneError::Inverted`] for the first invalid box (a
+/// writer never produces a file that [`decode`] rejects), or
+/// [`SceneError::TooManyBoxes`].
+pub fn encode(boxes: &[Aabb]) -> Result<Vec<u8>, SceneError> {
+    let count = u32::try_from(boxes.len())
+        .map_err(|_| SceneError::TooManyBoxes { count: boxes.len() })?;
+    let mut out = Vec::with_capacity(HEADER_LEN + RECORD_LEN * boxes.len());
+    out.extend_from_slice(&MAGIC);
+    out.extend_from_slice(&VERSION.to_le_bytes());
+    out.extend_from_slice(&count.to_le_bytes());
+    for (i, b) in boxes.iter().enumerate() {
+        match b.validate() {
+            Ok(()) => {}
+            Err(crate::BoxDefect::Inverted { axis }) => {
+                return Err(SceneError::Inverted { record: i, axis });
+            }
+            Err(_) => return Err(SceneError::NonFinite { record: i }),
+        }
+        for v in [b.min.x, b.min.y, b.max.x, b.max.y] {
+            out.extend_from_slice(&v.to_le_bytes());
+        }
+    }
+    Ok(out)
+}
+
+/// Reads and decodes a scene file.
+///
+/// # Errors
+/// [`SceneError::Io`] when the file cannot be read, else as [`decode`].
+pub fn load(path: impl AsRef<Path>) -> Result<Vec<Aabb>, SceneError> {
+    let bytes = std::fs::read(path)?;
+    Ok(decode(&bytes)?.into_owned())
+}
+
+/// Encodes and writes a scene file.
+///
+/// # Errors
+/// As [`encode`], or [`SceneError::Io`].
+pub fn save(path: impl AsRef<Path>, boxes: &[Aabb]) -> Result<(), SceneError> {
+    std::fs::write(path, encode(boxes)?)?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,495 @@
+//! The structure-of-arrays box store.
+//!
+//! ```text
+//!  handle ──► slots[handle.slot] ──► dense index i ──► column entries at i
+//!
+//!  slots:    [ gen│dense ][ gen│dense ][ gen│free→ ][ gen│dense ] ...   (stable)
+//!                  │            │                       │
+//!  dense i:        0            1            2          ...             (packed)
+//!  min_x     [ f32 ][ f32 ][ f32 ] ...
+//!  min_y     [ f32 ][ f32 ][ f32 ] ...       four f32 columns: what the SIMD
+//!  max_x     [ f32 ][ f32 ][ f32 ] ...       kernels stream through
+//!  max_y     [ f32 ][ f32 ][ f32 ] ...
+//!  motion_x  [ f32 ][ f32 ][ f32 ] ...       per-frame displacement (0 by default)
+//!  motion_y  [ f32 ][ f32 ][ f32 ] ...
+//!  layers    [ u32 ][ u32 ][ u32 ] ...       Filter::layers
+//!  mask      [ u32 ][ u32 ][ u32 ] ...       Filter::mask
+//!  owner     [ u32 ][ u32 ][ u32 ] ...       Owner
+//!  handle    [ BoxHandle ] ...               dense index → handle
+//! ```
+//!
+//! The columns are packed: removal moves the last box into the hole (`swap_remove`), so
+//! insert, update and remove are O(1) and every column stays a contiguous slice. Dense
+//! indices therefore change on removal; handles do not. Broad-phase pairs are dense
+//! indices, turned back into handles with [`BoxStore::handle_at`].
+//!
+//! Every mutating call validates first and writes second: a call that returns an error
+//! has left the store exactly as it was.
+
+mod handle;
+pub use handle::{BoxHandle, Filter, Owner};
+
+use crate::error::{Error, check_len};
+use crate::math::Aabb;
+use glam::Vec2;
+
+#[derive(Debug, Clone, Copy)]
+struct Slot {
+    generation: u32,
+    /// The dense index while alive; the next free slot (or `u32::MAX`) while free.
+    link: u32,
+    alive: bool,
+}
+
+/// Properties of a box besides its bounds, for [`BoxStore::insert_with`].
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct BoxProps {
+    /// Which boxes it may pair with.
+    pub filter: Filter,
+    /// The game object it belongs to.
+    pub owner: Owner,
+    /// Its displacement this frame (for swept tests); zero when it stands still.
+    pub motion: Vec2,
+}
+
+/// A structure-of-arrays store of 2D boxes with generational handles.
+///
+/// ```
+/// use hantei::{Aabb, BoxStore};
+/// let mut store = BoxStore::new();
+/// let a = store.insert(Aabb::from_coords(0.0, 0.0, 1.0, 1.0))?;
+/// let b = store.insert(Aabb::from_coords(0.5, 0.5, 2.0, 2.0))?;
+/// store.update(a, Aabb::from_coords(1.0, 1.0, 3.0, 3.0))?;
+/// assert_eq!(store.len(), 2);
+/// store.remove(b)?;
+/// assert!(store.get(b).is_none()); // a removed handle stays dead
+/// assert_eq!(store.min_x(), &[1.0]); // columns are plain slices
+/// // Bad input is refused and the store is untouched.
+/// assert!(store.update(a, Aabb::from_coords(f32::NAN, 0.0, 1.0, 1.0)).is_err());
+/// assert_eq!(store.get(a), Some(Aabb::from_coords(1.0, 1.0, 3.0, 3.0)));
+/// # Ok::<(), hantei::Error>(())
+/// ```
+#[derive(Debug, Clone, Default)]
+pub struct BoxStore {
+    min_x: Vec<f32>,
+    min_y: Vec<f32>,
+    max_x: Vec<f32>,
+    max_y: Vec<f32>,
+    motion_x: Vec<f32>,
+    motion_y: Vec<f32>,
+    layers: Vec<u32>,
+    mask: Vec<u32>,
+    owner: Vec<u32>,
+    handle: Vec<BoxHandle>,
+    slots: Vec<Slot>,
+    free_head: u32,
+}
+
+const NO_SLOT: u32 = u32::MAX;
+
+impl BoxStore {
+    /// An empty store.
+    #[must_use]
+    pub fn new() -> Self {
+        Self {
+            free_head: NO_SLOT,
+            ..Self::default()
+        }
+    }
+
+    /// An empty store with room for `n` boxes.
+    #[must_use]
+    pub fn with_capacity(n: usize) -> Self {
+        let mut s = Self::new();
+        s.reserve(n);
+        s
+    }
+
+    /// Makes room for `n` more boxes.
+    pub fn reserve(&mut self, n: usize) {
+        for c in [
+            &mut self.min_x,
+            &mut self.min_y,
+            &mut self.max_x,
+            &mut self.max_y,
+            &mut self.motion_x,
+            &mut self.motion_y,
+        ] {
+            c.reserve(n);
+        }
+        self.layers.reserve(n);
+        self.mask.reserve(n);
+        self.owner.reserve(n);
+        self.handle.reserve(n);
+        self.slots.reserve(n);
+    }
+
+    /// Number of boxes.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.handle.len()
+    }
+
+    /// Whether the store holds no box.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.handle.is_empty()
+    }
+
+    /// Removes every box; every handle handed out so far becomes stale.
+    pub fn clear(&mut self) {
+        let handles = core::mem::take(&mut self.handle);
+        for h in handles.iter().rev() {
+            self.free_slot(h.slot);
+        }
+        self.handle = handles;
+        self.handle.clear();
+        for c in [
+            &mut self.min_x,
+            &mut self.min_y,
+            &mut self.max_x,
+            &mut self.max_y,
+            &mut self.motion_x,
+            &mut self.motion_y,
+        ] {
+            c.clear();
+        }
+        self.layers.clear();
+        self.mask.clear();
+        self.owner.clear();
+    }
+
+    /// Inserts a box with default properties ([`Filter::ALL`], no owner, no motion).
+    ///
+    /// # Errors
+    /// [`Error::InvalidBox`] for NaN, infinite or inverted bounds;
+    /// [`Error::TooManyBoxes`] when the store is full.
+    pub fn insert(&mut self, aabb: Aabb) -> Result<BoxHandle, Error> {
+        self.insert_with(aabb, BoxProps::default())
+    }
+
+    /// Inserts a box with the given properties.
+    ///
+    /// # Errors
+    /// As [`BoxStore::insert`], plus [`Error::InvalidMotion`] for a non-finite motion.
+    pub fn insert_with(&mut self, aabb: Aabb, props: BoxProps) -> Result<BoxHandle, Error> {
+        aabb.check(0)?;
+        check_motion(props.motion, 0)?;
+        self.check_room(1)?;
+        Ok(self.push(aabb, props))
+    }
+
+    /// Inserts every box of `boxes` with the same properties, all or nothing.
+    ///
+    /// Returns the handles in input order.
+    ///
+    /// # Errors
+    /// The first invalid box (by index), and nothing is inserted.
+    pub fn insert_many(
+        &mut self,
+        boxes: &[Aabb],
+        props: BoxProps,
+    ) -> Result<Vec<BoxHandle>, Error> {
+        validate_all(boxes)?;
+        check_motion(props.motion, 0)?;
+        self.check_room(boxes.len())?;
+        self.reserve(boxes.len());
+        Ok(boxes.iter().map(|&b| self.push(b, props)).collect())
+    }
+
+    /// Moves a box to new bounds.
+    ///
+    /// # Errors
+    /// [`Error::StaleHandle`], or [`Error::InvalidBox`] (and nothing changes).
+    pub fn update(&mut self, h: BoxHandle, aabb: Aabb) -> Result<(), Error> {
+        let i = self.dense(h)?;
+        aabb.check(0)?;
+        self.write(i, aabb);
+        Ok(())
+    }
+
+    /// Replaces the bounds of every box, in dense order (`boxes[i]` goes to dense index
+    /// `i`), all or nothing.
+    ///
+    /// # Errors
+    /// [`Error::LengthMismatch`] unless `boxes.len() == self.len()`; the first invalid
+    /// box; in both cases nothing changes.
+    pub fn update_all(&mut self, boxes: &[Aabb]) -> Result<(), Error> {
+        check_len("update_all boxes", self.len(), boxes.len())?;
+        validate_all(boxes)?;
+        for (i, &b) in boxes.iter().enumerate() {
+            self.write(i, b);
+        }
+        Ok(())
+    }
+
+    /// Sets a box's displacement for this frame.
+    ///
+    /// # Errors
+    /// [`Error::StaleHandle`] or [`Error::InvalidMotion`] (and nothing changes).
+    pub fn set_motion(&mut self, h: BoxHandle, motion: Vec2) -> Result<(), Error> {
+        let i = self.dense(h)?;
+        check_motion(motion, 0)?;
+        self.motion_x[i] = motion.x;
+        self.motion_y[i] = motion.y;
+        Ok(())
+    }
+
+    /// Sets every box's displacement, in dense order, all or nothing.
+    ///
+    /// # Errors
+    /// [`Error::LengthMismatch`] or the first [`Error::InvalidMotion`].
+    pub fn set_motion_all(&mut self, motions: &[Vec2]) -> Result<(), Error> {
+        check_len("set_motion_all motions", self.len(), motions.len())?;
+        for (i, m) in motions.iter().enumerate() {
+            check_motion(*m, i)?;
+        }
+        for (i, m) in motions.iter().enumerate() {
+            self.motion_x[i] = m.x;
+            self.motion_y[i] = m.y;
+        }
+        Ok(())
+    }
+
+    /// Sets a box's collision filter.
+    ///
+    /// # Errors
+    /// [`Error::StaleHandle`].
+    pub fn set_filter(&mut self, h: BoxHandle, filter: Filter) -> Result<(), Error> {
+        let i = self.dense(h)?;
+        self.layers[i] = filter.layers;
+        self.mask[i] = filter.mask;
+        Ok(())
+    }
+
+    /// Sets a box's owner.
+    ///
+    /// # Errors
+    /// [`Error::StaleHandle`].
+    pub fn set_owner(&mut self, h: BoxHandle, owner: Owner) -> Result<(), Error> {
+        let i = self.dense(h)?;
+        self.owner[i] = owner.0;
+        Ok(())
+    }
+
+    /// Removes a box and returns its bounds. The last box takes its dense index.
+    ///
+    /// # Errors
+    /// [`Error::StaleHandle`].
+    pub fn remove(&mut self, h: BoxHandle) -> Result<Aabb, Error> {
+        let i = self.dense(h)?;
+        let aabb = self.aabb_at(i).expect("dense index is in range");
+        for c in [
+            &mut self.min_x,
+            &mut self.min_y,
+            &mut self.max_x,
+            &mut self.max_y,
+            &mut self.motion_x,
+            &mut self.motion_y,
+        ] {
+            c.swap_remove(i);
+        }
+        self.layers.swap_remove(i);
+        self.mask.swap_remove(i);
+        self.owner.swap_remove(i);
+        self.handle.swap_remove(i);
+        if let Some(moved) = self.handle.get(i) {
+            self.slots[moved.slot as usize].link = i as u32;
+        }
+        self.free_slot(h.slot);
+        Ok(aabb)
+    }
+
+    /// Whether `h` refers to a box in this store.
+    #[must_use]
+    pub fn contains(&self, h: BoxHandle) -> bool {
+        self.dense(h).is_ok()
+    }
+
+    /// The bounds of box `h`, if it is alive.
+    #[must_use]
+    pub fn get(&self, h: BoxHandle) -> Option<Aabb> {
+        self.dense(h).ok().and_then(|i| self.aabb_at(i))
+    }
+
+    /// The properties of box `h`, if it is alive.
+    #[must_use]
+    pub fn props(&self, h: BoxHandle) -> Option<BoxProps> {
+        let i = self.dense(h).ok()?;
+        Some(BoxProps {
+            filter: Filter::new(self.layers[i], self.mask[i]),
+            owner: Owner(self.owner[i]),
+            motion: Vec2::new(self.motion_x[i], self.motion_y[i]),
+        })
+    }
+
+    /// The dense index of box `h` (its position in every column), if it is alive.
+    #[must_use]
+    pub fn index_of(&self, h: BoxHandle) -> Option<usize> {
+        self.dense(h).ok()
+    }
+
+    /// The handle of the box at dense index `i`.
+    #[must_use]
+    pub fn handle_at(&self, i: usize) -> Option<BoxHandle> {
+        self.handle.get(i).copied()
+    }
+
+    /// The bounds of the box at dense index `i`.
+    #[must_use]
+    pub fn aabb_at(&self, i: usize) -> Option<Aabb> {
+        (i < self.len()).then(|| {
+            Aabb::from_coords(self.min_x[i], self.min_y[i], self.max_x[i], self.max_y[i])
+        })
+    }
+
+    /// Every box as `(handle, bounds)`, in dense order.
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = (BoxHandle, Aabb)> + '_ {
+        (0..self.len()).map(|i| {
+            (
+                self.handle[i],
+                Aabb::from_coords(self.min_x[i], self.min_y[i], self.max_x[i], self.max_y[i]),
+            )
+        })
+    }
+
+    /// Column of `min.x`, in dense order.
+    #[must_use]
+    pub fn min_x(&self) -> &[f32] {
+        &self.min_x
+    }
+    /// Column of `min.y`, in dense order.
+    #[must_use]
+    pub fn min_y(&self) -> &[f32] {
+        &self.min_y
+    }
+    /// Column of `max.x`, in dense order.
+    #[must_use]
+    pub fn max_x(&self) -> &[f32] {
+        &self.max_x
+    }
+    /// Column of `max.y`, in dense order.
+    #[must_use]
+    pub fn max_y(&self) -> &[f32] {
+        &self.max_y
+    }
+    /// Column of the x displacement this frame, in dense order.
+    #[must_use]
+    pub fn motion_x(&self) -> &[f32] {
+        &self.motion_x
+    }
+    /// Column of the y displacement this frame, in dense order.
+    #[must_use]
+    pub fn motion_y(&self) -> &[f32] {
+        &self.motion_y
+    }
+    /// Column of [`Filter::layers`], in dense order.
+    #[must_use]
+    pub fn layers(&self) -> &[u32] {
+        &self.layers
+    }
+    /// Column of [`Filter::mask`], in dense order.
+    #[must_use]
+    pub fn masks(&self) -> &[u32] {
+        &self.mask
+    }
+    /// Column of [`Owner`] ids, in dense order.
+    #[must_use]
+    pub fn owners(&self) -> &[u32] {
+        &self.owner
+    }
+    /// Dense index → handle, in dense order.
+    #[must_use]
+    pub fn handles(&self) -> &[BoxHandle] {
+        &self.handle
+    }
+
+    fn dense(&self, h: BoxHandle) -> Result<usize, Error> {
+        match self.slots.get(h.slot as usize) {
+            Some(s) if s.alive && s.generation == h.generation => Ok(s.link as usize),
+            _ => Err(Error::StaleHandle),
+        }
+    }
+
+    fn check_room(&self, extra: usize) -> Result<(), Error> {
+        let total = self.len().saturating_add(extra);
+        // Room in dense indices, and in slots when none is free (retired slots are lost).
+        if total > crate::MAX_BOXES {
+            return Err(Error::TooManyBoxes { requested: total });
+        }
+        Ok(())
+    }
+
+    fn write(&mut self, i: usize, b: Aabb) {
+        self.min_x[i] = b.min.x;
+        self.min_y[i] = b.min.y;
+        self.max_x[i] = b.max.x;
+        self.max_y[i] = b.max.y;
+    }
+
+    fn push(&mut self, b: Aabb, props: BoxProps) -> BoxHandle {
+        let dense = self.len() as u32;
+        let slot = if self.free_head != NO_SLOT {
+            let s = self.free_head;
+            let slot = &mut self.slots[s as usize];
+            self.free_head = slot.link;
+            slot.link = dense;
+            slot.alive = true;
+            s
+        } else {
+            self.slots.push(Slot {
+                generation: 0,
+                link: dense,
+                alive: true,
+            });
+            (self.slots.len() - 1) as u32
+        };
+        let h = BoxHandle {
+            slot,
+            generation: self.slots[slot as usize].generation,
+        };
+        self.min_x.push(b.min.x);
+        self.min_y.push(b.min.y);
+        self.max_x.push(b.max.x);
+        self.max_y.push(b.max.y);
+        self.motion_x.push(props.motion.x);
+        self.motion_y.push(props.motion.y);
+        self.layers.push(props.filter.layers);
+        self.mask.push(props.filter.mask);
+        self.owner.push(props.owner.0);
+        self.handle.push(h);
+        h
+    }
+
+    fn free_slot(&mut self, slot: u32) {
+        let s = &mut self.slots[slot as usize];
+        s.alive = false;
+        s.generation = s.generation.wrapping_add(1);
+        if s.generation == u32::MAX {
+            // Retired: reusing it would let the next wrap alias an old handle.
+            s.link = NO_SLOT;
+        } else {
+            s.link = self.free_head;
+            self.free_head = slot;
+        }
+    }
+}
+
+/// Validates every box; the first defect names its index.
+pub(crate) fn validate_all(boxes: &[Aabb]) -> Result<(), Error> {
+    for (i, b) in boxes.iter().enumerate() {
+        b.check(i)?;
+    }
+    Ok(())
+}
+
+fn check_motion(m: Vec2, index: usize) -> Result<(), Error> {
+    if m.is_finite() {
+        Ok(())
+    } else {
+        Err(Error::InvalidMotion { index })
+    }
+}
+
+#[cfg(test)]
+mod tests;

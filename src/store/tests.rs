@@ -1,0 +1,249 @@
+//! The store against a simple model (a map from handle to box), driven by proptest.
+
+use super::*;
+use proptest::prelude::*;
+use std::collections::HashMap;
+
+#[derive(Debug, Clone)]
+enum Op {
+    Insert(Aabb),
+    InsertMany(Vec<Aabb>),
+    Update(usize, Aabb),
+    UpdateAll(Vec<Aabb>),
+    Remove(usize),
+    SetMotion(usize, Vec2),
+    SetFilter(usize, u32, u32),
+    Clear,
+}
+
+fn coord() -> impl Strategy<Value = f32> {
+    prop_oneof![
+        8 => -100.0f32..100.0,
+        1 => Just(f32::NAN),
+        1 => Just(f32::INFINITY),
+        1 => Just(0.0f32),
+    ]
+}
+
+fn aabb() -> impl Strategy<Value = Aabb> {
+    // Mostly valid boxes (sorted corners), sometimes inverted or non-finite ones.
+    (coord(), coord(), coord(), coord(), 0..8u8).prop_map(|(a, b, c, d, k)| {
+        if k == 0 {
+            Aabb::from_coords(a, b, c, d)
+        } else {
+            Aabb::from_coords(a.min(c), b.min(d), a.max(c), b.max(d))
+        }
+    })
+}
+
+fn op() -> impl Strategy<Value = Op> {
+    prop_oneof![
+        6 => aabb().prop_map(Op::Insert),
+        1 => prop::collection::vec(aabb(), 0..6).prop_map(Op::InsertMany),
+        4 => (any::<usize>(), aabb()).prop_map(|(i, b)| Op::Update(i, b)),
+        1 => prop::collection::vec(aabb(), 0..12).prop_map(Op::UpdateAll),
+        4 => any::<usize>().prop_map(Op::Remove),
+        1 => (any::<usize>(), coord(), coord()).prop_map(|(i, x, y)| Op::SetMotion(i, Vec2::new(x, y))),
+        1 => (any::<usize>(), any::<u32>(), any::<u32>()).prop_map(|(i, l, m)| Op::SetFilter(i, l, m)),
+        1 => Just(Op::Clear),
+    ]
+}
+
+fn same(a: Aabb, b: Aabb) -> bool {
+    bytemuck::bytes_of(&a) == bytemuck::bytes_of(&b)
+}
+
+#[derive(Default)]
+struct Model {
+    live: HashMap<BoxHandle, (Aabb, BoxProps)>,
+    /// Every handle ever handed out (live or dead), in order.
+    issued: Vec<BoxHandle>,
+}
+
+impl Model {
+    fn pick(&self, i: usize) -> Option<BoxHandle> {
+        (!self.issued.is_empty()).then(|| self.issued[i % self.issued.len()])
+    }
+}
+
+fn check(store: &BoxStore, model: &Model) {
+    assert_eq!(store.len(), model.live.len());
+    for &h in &model.issued {
+        match model.live.get(&h) {
+            Some((b, p)) => {
+                assert!(same(store.get(h).unwrap(), *b));
+                assert_eq!(store.props(h).unwrap(), *p);
+                let i = store.index_of(h).unwrap();
+                assert_eq!(store.handle_at(i), Some(h));
+                assert_eq!(store.min_x()[i].to_bits(), b.min.x.to_bits());
+                assert_eq!(store.max_y()[i].to_bits(), b.max.y.to_bits());
+            }
+            None => {
+                assert!(!store.contains(h), "dead handle {h:?} still resolves");
+                assert!(store.get(h).is_none());
+            }
+        }
+    }
+    // Handles are unique.
+    let mut hs = store.handles().to_vec();
+    hs.sort();
+    hs.dedup();
+    assert_eq!(hs.len(), store.len());
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+    #[test]
+    fn store_matches_model(ops in prop::collection::vec(op(), 1..60)) {
+        let mut store = BoxStore::new();
+        let mut model = Model::default();
+        for op in ops {
+            match op {
+                Op::Insert(b) => {
+                    let r = store.insert(b);
+                    prop_assert_eq!(r.is_ok(), b.validate().is_ok());
+                    if let Ok(h) = r {
+                        prop_assert!(!model.issued.contains(&h), "handle reused: {:?}", h);
+                        model.live.insert(h, (b, BoxProps::default()));
+                        model.issued.push(h);
+                    }
+                }
+                Op::InsertMany(bs) => {
+                    let first_bad = bs.iter().position(|b| b.validate().is_err());
+                    match store.insert_many(&bs, BoxProps::default()) {
+                        Ok(hs) => {
+                            prop_assert!(first_bad.is_none());
+                            prop_assert_eq!(hs.len(), bs.len());
+                            for (h, b) in hs.into_iter().zip(bs) {
+                                model.live.insert(h, (b, BoxProps::default()));
+                                model.issued.push(h);
+                            }
+                        }
+                        Err(Error::InvalidBox { index, .. }) => prop_assert_eq!(Some(index), first_bad),
+                        Err(e) => prop_assert!(false, "unexpected {e}"),
+                    }
+                }
+                Op::Update(i, b) => {
+                    if let Some(h) = model.pick(i) {
+                        let r = store.update(h, b);
+                        let ok = model.live.contains_key(&h) && b.validate().is_ok();
+                        prop_assert_eq!(r.is_ok(), ok);
+                        if ok { model.live.get_mut(&h).unwrap().0 = b; }
+                    }
+                }
+                Op::UpdateAll(bs) => {
+                    let ok = bs.len() == store.len() && bs.iter().all(|b| b.validate().is_ok());
+                    prop_assert_eq!(store.update_all(&bs).is_ok(), ok);
+                    if ok {
+                        for (i, b) in bs.into_iter().enumerate() {
+                            let h = store.handle_at(i).unwrap();
+                            model.live.get_mut(&h).unwrap().0 = b;
+                        }
+                    }
+                }
+                Op::Remove(i) => {
+                    if let Some(h) = model.pick(i) {
+                        let r = store.remove(h);
+                        match model.live.remove(&h) {
+                            Some((b, _)) => prop_assert!(same(r.unwrap(), b)),
+                            None => prop_assert_eq!(r, Err(Error::StaleHandle)),
+                        }
+                    }
+                }
+                Op::SetMotion(i, m) => {
+                    if let Some(h) = model.pick(i) {
+                        let ok = model.live.contains_key(&h) && m.is_finite();
+                        prop_assert_eq!(store.set_motion(h, m).is_ok(), ok);
+                        if ok { model.live.get_mut(&h).unwrap().1.motion = m; }
+                    }
+                }
+                Op::SetFilter(i, l, m) => {
+                    if let Some(h) = model.pick(i) {
+                        let ok = model.live.contains_key(&h);
+                        prop_assert_eq!(store.set_filter(h, Filter::new(l, m)).is_ok(), ok);
+                        if ok { model.live.get_mut(&h).unwrap().1.filter = Filter::new(l, m); }
+                    }
+                }
+                Op::Clear => {
+                    store.clear();
+                    model.live.clear();
+                }
+            }
+            check(&store, &model);
+        }
+    }
+}
+
+#[test]
+fn rejected_updates_leave_the_store_unchanged() {
+    let mut store = BoxStore::new();
+    let boxes: Vec<Aabb> = (0..5)
+        .map(|i| Aabb::from_coords(i as f32, 0.0, i as f32 + 1.0, 1.0))
+        .collect();
+    let hs = store.insert_many(&boxes, BoxProps::default()).unwrap();
+    let before = store.clone();
+    let mut bad = boxes.clone();
+    bad[3] = Aabb::from_coords(0.0, 2.0, 1.0, 1.0);
+    assert_eq!(
+        store.update_all(&bad),
+        Err(Error::InvalidBox {
+            index: 3,
+            defect: crate::BoxDefect::Inverted { axis: 1 }
+        })
+    );
+    assert!(matches!(
+        store.update_all(&boxes[..4]),
+        Err(Error::LengthMismatch { expected: 5, found: 4, .. })
+    ));
+    assert!(store.insert_many(&bad, BoxProps::default()).is_err());
+    assert_eq!(
+        store.set_motion(hs[0], Vec2::new(f32::INFINITY, 0.0)),
+        Err(Error::InvalidMotion { index: 0 })
+    );
+    let mut motions = vec![Vec2::ONE; 5];
+    motions[4] = Vec2::NAN;
+    assert_eq!(
+        store.set_motion_all(&motions),
+        Err(Error::InvalidMotion { index: 4 })
+    );
+    assert_eq!(store.min_x(), before.min_x());
+    assert_eq!(store.max_y(), before.max_y());
+    assert_eq!(store.motion_x(), before.motion_x());
+    assert_eq!(store.handles(), before.handles());
+}
+
+#[test]
+fn exhausted_slot_is_retired_not_reused() {
+    let mut store = BoxStore::new();
+    let h = store.insert(Aabb::default()).unwrap();
+    // Fast-forward the slot to its last generation.
+    store.slots[h.slot as usize].generation = u32::MAX - 1;
+    store.handle[0].generation = u32::MAX - 1;
+    let old = store.handle_at(0).unwrap();
+    store.remove(old).unwrap();
+    let fresh = store.insert(Aabb::default()).unwrap();
+    assert_ne!(fresh.slot, old.slot, "a slot whose generation wrapped was reused");
+    assert!(!store.contains(old));
+}
+
+#[test]
+fn clear_invalidates_every_handle_and_slots_are_reused() {
+    let mut store = BoxStore::new();
+    let hs: Vec<_> = (0..4).map(|_| store.insert(Aabb::default()).unwrap()).collect();
+    store.clear();
+    assert!(store.is_empty());
+    assert!(hs.iter().all(|&h| !store.contains(h)));
+    let again: Vec<_> = (0..4).map(|_| store.insert(Aabb::default()).unwrap()).collect();
+    let mut slots: Vec<u32> = again.iter().map(|h| h.slot()).collect();
+    slots.sort_unstable();
+    assert_eq!(slots, vec![0, 1, 2, 3], "freed slots are reused");
+    assert!(again.iter().all(|h| h.generation() == 1));
+}
+
+#[test]
+fn zero_size_boxes_are_stored() {
+    let mut store = BoxStore::new();
+    let p = Aabb::from_coords(3.0, 4.0, 3.0, 4.0);
+    let h = store.insert(p).unwrap();
+    assert_eq!(store.get(h), Some(p));
+}

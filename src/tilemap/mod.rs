@@ -1,0 +1,1 @@
+//! Tile maps (in progress).
