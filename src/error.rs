@@ -86,9 +86,14 @@ impl fmt::Display for Error {
         match self {
             Error::InvalidBox { index, defect } => write!(f, "box {index} is invalid: {defect}"),
             Error::InvalidMotion { index } => {
-                write!(f, "motion {index} is invalid: a component is NaN or infinite")
+                write!(
+                    f,
+                    "motion {index} is invalid: a component is NaN or infinite"
+                )
             }
-            Error::InvalidShape { index, reason } => write!(f, "shape {index} is invalid: {reason}"),
+            Error::InvalidShape { index, reason } => {
+                write!(f, "shape {index} is invalid: {reason}")
+            }
             Error::LengthMismatch {
                 what,
                 expected,
@@ -96,7 +101,11 @@ impl fmt::Display for Error {
             } => write!(f, "{what}: expected length {expected}, found {found}"),
             Error::StaleHandle => f.write_str("stale handle: its box was removed"),
             Error::TooManyBoxes { requested } => {
-                write!(f, "too many boxes: {requested} (at most {})", crate::MAX_BOXES)
+                write!(
+                    f,
+                    "too many boxes: {requested} (at most {})",
+                    crate::MAX_BOXES
+                )
             }
             Error::InvalidConfig { reason } => write!(f, "invalid configuration: {reason}"),
             Error::Scene(e) => write!(f, "scene file: {e}"),

@@ -51,17 +51,17 @@
 #![warn(clippy::undocumented_unsafe_blocks)]
 
 pub mod broad;
-pub mod narrow;
-pub mod tilemap;
 mod error;
 mod lanes;
 mod math;
+pub mod narrow;
 mod query;
 pub mod rng;
 pub mod scene;
 mod store;
+pub mod tilemap;
 
-pub use broad::{BoxSet, BroadConfig, BroadPhase, Pair};
+pub use broad::{BandOrder, BoxSet, BroadConfig, BroadPhase, BroadStats, Pair};
 pub use error::{BoxDefect, Error};
 pub use lanes::{LANES, SimdLevel};
 pub use math::Aabb;

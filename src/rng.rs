@@ -95,7 +95,10 @@ mod tests {
             assert!(a.below(7) < 7);
         }
         // Roughly uniform: every decile within 10% of its expectation.
-        assert!(counts.iter().all(|&k| (9_000..11_000).contains(&k)), "{counts:?}");
+        assert!(
+            counts.iter().all(|&k| (9_000..11_000).contains(&k)),
+            "{counts:?}"
+        );
         assert_eq!(a.below(0), 0);
         let mean = (0..100_000).map(|_| a.normal_f32() as f64).sum::<f64>() / 1e5;
         assert!(mean.abs() < 0.02, "{mean}");

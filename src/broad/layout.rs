@@ -1,124 +1,102 @@
 //! Choosing the sweep axis and the bands from the data.
 //!
-//! One pass over the boxes (validating them on the way) gives the world bounds and the
-//! mean extents; a strided sample of at most [`SAMPLE`] box centres in a
-//! [`GRID`]×[`GRID`] histogram gives the *crowding* `ρ`: the expected number of other
-//! boxes whose centres fall in a box-sized area around a typical box (0.5 for the uniform
-//! generator, tens in clusters). Then:
+//! A strided sample of at most [`SAMPLE`] boxes gives the world bounds, the mean extents
+//! and, in a [`GRID`]×[`GRID`] histogram of their centres, the *crowding* `ρ`: the
+//! expected number of other boxes whose centres fall in a box-sized area around a
+//! typical box (0.5 for the uniform generator, tens in clusters). Then:
 //!
 //! - **sweep axis**: the axis along which the world is longest in units of the mean box
 //!   extent (a horizontal strip is swept along x, a vertical one along y);
-//! - **band height** `h = h̄ · clamp(√(C/ρ), 1, 64)` along the other axis, `h̄` the mean
+//! - **band height** `h = h̄ · clamp(√(C/ρ), 2, 64)` along the other axis, `h̄` the mean
 //!   extent there. Thin bands cut the sweep window (fewer false candidates); thick bands
 //!   cut the copies of boxes that straddle band edges. Minimising `copies·c₀ + window·c₁`
 //!   gives `h ∝ h̄/√ρ`; [`CROWDING_SCALE`] = `C` was tuned with the `broad_phase` bench
 //!   (≈ 8 h̄ on uniform scenes, ≈ 2 h̄ on dense clusters);
-//! - at most [`MAX_BANDS`] bands and on average at least [`MIN_PER_BAND`] boxes a band.
+//! - at most [`MAX_BANDS`] bands and on average at least [`MIN_PER_BAND`] boxes a band;
 //!
-//! Everything here is a function of the boxes alone (never of the thread count), so
-//! the layout, and with it the order of the pairs, is deterministic.
+//! A sample is enough: the layout only decides how fast the sweep runs, never what it
+//! finds. A box outside the sampled bounds falls in the first or last band or bucket
+//! (every index is clamped), and the band and bucket functions stay monotone, which is
+//! all that correctness needs. The sample is a fixed stride through the input, so the
+//! layout, and with it the order of the pairs, is a function of the boxes alone (never
+//! of the thread count or of earlier frames). Validation happens in the first full pass
+//! over the boxes (`cells.rs`).
 
 use super::set::BoxSet;
-use crate::error::Error;
 use crate::math::box_defect;
 
-/// Boxes per validation/statistics chunk (fixed, so f64 sums are order-independent of
-/// the thread count).
-const STATS_CHUNK: usize = 1 << 14;
-/// At most this many boxes are sampled for the crowding histogram.
+/// At most this many boxes are sampled.
 pub(crate) const SAMPLE: usize = 8192;
 /// Histogram side (cells per axis).
 pub(crate) const GRID: usize = 32;
 /// `C` in `h = h̄ · √(C/ρ)`.
 pub(crate) const CROWDING_SCALE: f64 = 32.0;
+/// Bands are at least this many mean extents high: thinner ones copy nearly every box
+/// into two bands (one horizontal strip of boxes was cut in two at factor 1).
+pub(crate) const MIN_FACTOR: f64 = 2.0;
 /// Upper bound on the number of bands.
 pub(crate) const MAX_BANDS: usize = 1 << 16;
 /// Lower bound on the mean number of boxes per band.
 pub(crate) const MIN_PER_BAND: usize = 32;
 
-/// World bounds and extent sums of a set of boxes.
-#[derive(Debug, Clone, Copy)]
+/// What the sample says about the boxes.
+#[derive(Debug, Clone)]
 pub(crate) struct Stats {
+    /// Sampled world bounds.
     pub lo: [f32; 2],
     pub hi: [f32; 2],
+    /// Sum of the sampled boxes' extents.
     pub sum_extent: [f64; 2],
+    /// Number of valid sampled boxes.
+    pub sampled: usize,
+    /// Number of boxes in all sets.
     pub count: usize,
+    /// Sampled centres, for the crowding histogram.
+    centres: Vec<[f64; 2]>,
 }
 
 impl Stats {
-    const EMPTY: Stats = Stats {
+    fn mean_extent(&self, axis: usize) -> f64 {
+        if self.sampled == 0 {
+            0.0
+        } else {
+            self.sum_extent[axis] / self.sampled as f64
+        }
+    }
+}
+
+/// Samples every `stride`-th box of the sets (skipping invalid ones: the full pass
+/// reports them).
+pub(crate) fn sample(sets: &[BoxSet<'_>]) -> Stats {
+    let count: usize = sets.iter().map(BoxSet::len).sum();
+    let stride = count.div_ceil(SAMPLE).max(1);
+    let mut st = Stats {
         lo: [f32::INFINITY; 2],
         hi: [f32::NEG_INFINITY; 2],
         sum_extent: [0.0; 2],
-        count: 0,
+        sampled: 0,
+        count,
+        centres: Vec::with_capacity(SAMPLE.min(count)),
     };
-
-    fn merge(self, o: Stats) -> Stats {
-        Stats {
-            lo: [self.lo[0].min(o.lo[0]), self.lo[1].min(o.lo[1])],
-            hi: [self.hi[0].max(o.hi[0]), self.hi[1].max(o.hi[1])],
-            sum_extent: [
-                self.sum_extent[0] + o.sum_extent[0],
-                self.sum_extent[1] + o.sum_extent[1],
-            ],
-            count: self.count + o.count,
-        }
-    }
-
-    fn mean_extent(&self, axis: usize) -> f64 {
-        if self.count == 0 {
-            0.0
-        } else {
-            self.sum_extent[axis] / self.count as f64
-        }
-    }
-}
-
-/// Validates a chunk and accumulates its statistics.
-fn chunk_stats(set: &BoxSet<'_>, range: core::ops::Range<usize>) -> Result<Stats, Error> {
-    let mut s = Stats::EMPTY;
-    let mut ext = [0.0f64; 2];
-    for i in range {
-        let [x0, y0, x1, y1] = set.get(i);
-        if let Some(defect) = box_defect(x0, y0, x1, y1) {
-            return Err(Error::InvalidBox { index: i, defect });
-        }
-        s.lo = [s.lo[0].min(x0), s.lo[1].min(y0)];
-        s.hi = [s.hi[0].max(x1), s.hi[1].max(y1)];
-        ext[0] += f64::from(x1) - f64::from(x0);
-        ext[1] += f64::from(y1) - f64::from(y0);
-        s.count += 1;
-    }
-    s.sum_extent = ext;
-    Ok(s)
-}
-
-/// Validates every box of the sets and returns their joint statistics. The error, if
-/// any, names the lowest invalid index of the first set that has one.
-pub(crate) fn stats(sets: &[BoxSet<'_>], parallel: bool) -> Result<Stats, Error> {
-    let mut total = Stats::EMPTY;
+    let mut k = 0usize;
     for set in sets {
-        if set.len() > crate::MAX_BOXES {
-            return Err(Error::TooManyBoxes {
-                requested: set.len(),
-            });
+        while k < set.len() {
+            let [x0, y0, x1, y1] = set.get(k);
+            k += stride;
+            if box_defect(x0, y0, x1, y1).is_some() {
+                continue;
+            }
+            st.lo = [st.lo[0].min(x0), st.lo[1].min(y0)];
+            st.hi = [st.hi[0].max(x1), st.hi[1].max(y1)];
+            let (x0, y0, x1, y1) = (f64::from(x0), f64::from(y0), f64::from(x1), f64::from(y1));
+            st.sum_extent[0] += x1 - x0;
+            st.sum_extent[1] += y1 - y0;
+            st.centres.push([(x0 + x1) * 0.5, (y0 + y1) * 0.5]);
+            st.sampled += 1;
         }
-        let chunks = set.len().div_ceil(STATS_CHUNK);
-        let range = |c: usize| c * STATS_CHUNK..((c + 1) * STATS_CHUNK).min(set.len());
-        let parts: Vec<Result<Stats, Error>> = if parallel && chunks > 1 {
-            use rayon::prelude::*;
-            (0..chunks)
-                .into_par_iter()
-                .map(|c| chunk_stats(set, range(c)))
-                .collect()
-        } else {
-            (0..chunks).map(|c| chunk_stats(set, range(c))).collect()
-        };
-        for p in parts {
-            total = total.merge(p?);
-        }
+        k -= set.len();
     }
-    Ok(total)
+    st
 }
 
 /// The band layout: which axis is swept, and how the other one is cut into bands.
@@ -148,8 +126,7 @@ impl Layout {
     /// both boxes reach" exact.
     #[inline(always)]
     pub(crate) fn band_of(&self, v: f32) -> u32 {
-        let b = ((v - self.origin) * self.inv_height) as u32; // saturating: <0 and NaN → 0
-        b.min(self.bands - 1)
+        to_index((v - self.origin) * self.inv_height, self.bands)
     }
 
     /// `[sweep_min, sweep_max, band_min, band_max]` of box `[x0, y0, x1, y1]`.
@@ -163,10 +140,26 @@ impl Layout {
     }
 }
 
-/// Picks the layout for the boxes of `sets` (already validated, with `stats`).
-pub(crate) fn choose(sets: &[BoxSet<'_>], st: &Stats) -> Layout {
+/// `clamp(floor(x), 0, count - 1)` for `count >= 1` (NaN → 0), monotone in `x`.
+///
+/// The clamp happens in the float domain so that the conversion is one `cvttss2si`
+/// instead of Rust's saturating `as` sequence: this runs twice per box per pass.
+#[inline(always)]
+pub(crate) fn to_index(x: f32, count: u32) -> u32 {
+    // `max` maps NaN to 0.0; `count - 1 <= 2^31` is exact enough: the clamped value is
+    // at most `count - 1` rounded to f32, and `min` with the integer bound below fixes
+    // the rounding.
+    let clamped = x.max(0.0).min((count - 1) as f32);
+    // SAFETY: `clamped` is in `[0, count - 1]` (NaN was mapped to 0), and `count - 1`
+    // is below 2^31 (at most MAX_BANDS or the bucket cap), so it is finite and fits i32.
+    let i = unsafe { clamped.to_int_unchecked::<i32>() } as u32;
+    i.min(count - 1)
+}
+
+/// Picks the layout from the sample.
+pub(crate) fn choose(st: &Stats) -> Layout {
     let n = st.count;
-    if n < 2 * MIN_PER_BAND {
+    if n < 2 * MIN_PER_BAND || st.sampled == 0 {
         return Layout::SINGLE;
     }
     let spread = [
@@ -186,8 +179,8 @@ pub(crate) fn choose(sets: &[BoxSet<'_>], st: &Stats) -> Layout {
             ..Layout::SINGLE
         };
     }
-    let rho = crowding(sets, st, scale).max(1e-6);
-    let factor = (CROWDING_SCALE / rho).sqrt().clamp(1.0, 64.0);
+    let rho = crowding(st, scale).max(1e-6);
+    let factor = (CROWDING_SCALE / rho).sqrt().clamp(MIN_FACTOR, 64.0);
     let height = scale[band_axis] * factor;
     let max_bands = (n / MIN_PER_BAND).clamp(1, MAX_BANDS);
     let bands = ((spread[band_axis] / height).ceil() as usize).clamp(1, max_bands);
@@ -201,40 +194,26 @@ pub(crate) fn choose(sets: &[BoxSet<'_>], st: &Stats) -> Layout {
 }
 
 /// Crowding `ρ`: mean over sampled boxes of how many box centres share a box-sized area
-/// with them, estimated from a histogram of a strided sample.
-fn crowding(sets: &[BoxSet<'_>], st: &Stats, scale: [f64; 2]) -> f64 {
-    let n = st.count;
-    let stride = n.div_ceil(SAMPLE).max(1);
+/// with them, estimated from a histogram of the sampled centres.
+fn crowding(st: &Stats, scale: [f64; 2]) -> f64 {
     let lo = [f64::from(st.lo[0]), f64::from(st.lo[1])];
     let span = [
         (f64::from(st.hi[0]) - lo[0]).max(f64::MIN_POSITIVE),
         (f64::from(st.hi[1]) - lo[1]).max(f64::MIN_POSITIVE),
     ];
     let mut grid = vec![0u32; GRID * GRID];
-    let mut sampled = 0usize;
-    let mut k = 0usize;
-    for set in sets {
-        while k < set.len() {
-            let [x0, y0, x1, y1] = set.get(k);
-            let cx = (f64::from(x0) + f64::from(x1)) * 0.5;
-            let cy = (f64::from(y0) + f64::from(y1)) * 0.5;
-            let gx = (((cx - lo[0]) / span[0]) * GRID as f64) as usize;
-            let gy = (((cy - lo[1]) / span[1]) * GRID as f64) as usize;
-            grid[gy.min(GRID - 1) * GRID + gx.min(GRID - 1)] += 1;
-            sampled += 1;
-            k += stride;
-        }
-        k -= set.len();
+    for c in &st.centres {
+        let gx = (((c[0] - lo[0]) / span[0]) * GRID as f64) as usize;
+        let gy = (((c[1] - lo[1]) / span[1]) * GRID as f64) as usize;
+        grid[gy.min(GRID - 1) * GRID + gx.min(GRID - 1)] += 1;
     }
-    if sampled == 0 {
-        return 0.0;
-    }
+    let sampled = st.centres.len().max(1) as f64;
     // Σ c² / Σ c: the sample count in the cell of a typical sampled box.
     let sum_sq: f64 = grid.iter().map(|&c| f64::from(c) * f64::from(c)).sum();
-    let per_cell = sum_sq / sampled as f64;
+    let per_cell = sum_sq / sampled;
     let cell_area = (span[0] / GRID as f64) * (span[1] / GRID as f64);
     let box_area = scale[0] * scale[1];
-    per_cell * (n as f64 / sampled as f64) * (box_area / cell_area)
+    per_cell * (st.count as f64 / sampled) * (box_area / cell_area)
 }
 
 #[cfg(test)]
@@ -244,18 +223,16 @@ mod tests {
     use crate::scene::generate;
 
     fn layout_of(boxes: &[Aabb]) -> Layout {
-        let set = BoxSet::from(boxes);
-        let st = stats(&[set], false).unwrap();
-        choose(&[set], &st)
+        choose(&sample(&[BoxSet::from(boxes)]))
     }
 
     #[test]
     fn band_of_is_monotone_and_clamped() {
         let l = Layout {
-            sweep_axis: 0,
             origin: -3.0,
             inv_height: 0.37,
             bands: 10,
+            ..Layout::SINGLE
         };
         let mut prev = 0;
         let mut v = -10.0f32;
@@ -279,6 +256,21 @@ mod tests {
             let step = f32::from_bits(self.abs().to_bits().max(0x3a83_126f)) * 1e-3;
             self + step.max(f32::EPSILON)
         }
+    }
+
+    #[test]
+    fn to_index_clamps_and_floors() {
+        assert_eq!(to_index(f32::NAN, 5), 0);
+        assert_eq!(to_index(-3.0, 5), 0);
+        assert_eq!(to_index(-0.0, 5), 0);
+        assert_eq!(to_index(0.999, 5), 0);
+        assert_eq!(to_index(1.0, 5), 1);
+        assert_eq!(to_index(4.5, 5), 4);
+        assert_eq!(to_index(1e30, 5), 4);
+        assert_eq!(to_index(f32::INFINITY, 5), 4);
+        assert_eq!(to_index(123.0, 1), 0);
+        let big = (1u32 << 16) + 7;
+        assert_eq!(to_index(1e9, big), big - 1);
     }
 
     #[test]

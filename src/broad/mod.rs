@@ -5,8 +5,8 @@
 //!  BoxSet (slice / columns / store)
 //!    │ 1. stats: validate every box, world bounds, mean extents     (layout.rs)
 //!    │ 2. layout: sweep axis + band height from the data            (layout.rs)
-//!    │ 3. scatter: chunks of boxes counting-sorted into bands       (bands.rs)
-//!    │ 4. per band: gather, radix sort on the sweep axis, SoA copy  (bands.rs, sort.rs)
+//!    │ 3. scatter chunks of boxes into bands, validating            (bands.rs)
+//!    │ 4. per band: counting sort on buckets of the sweep axis, SoA (bands.rs)
 //!    │ 5. per band: SIMD sweep, 8 candidates per step               (sweep.rs)
 //!    ▼ 6. concatenate the bands' pair lists in band order
 //!  &[Pair]
@@ -45,10 +45,9 @@ pub use set::BoxSet;
 
 use crate::error::Error;
 use crate::lanes::SimdLevel;
-use bands::{Chunk, SortScratch, build_band};
+use bands::{BandSoa, Chunk, OrderScratch};
 use bytemuck::{Pod, Zeroable};
 use layout::Layout;
-use sweep::BandSoa;
 
 /// Two overlapping boxes, by their indices in the input.
 ///
@@ -71,6 +70,19 @@ impl Pair {
     }
 }
 
+/// What one broad-phase call did (see [`BroadPhase::last_stats`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct BroadStats {
+    /// Number of bands.
+    pub bands: usize,
+    /// The axis swept along (0 = x, bands along y; 1 = y, bands along x).
+    pub sweep_axis: u8,
+    /// Box copies over all bands (a box reaching `k` bands counts `k` times).
+    pub entries: usize,
+    /// Pairs found.
+    pub pairs: usize,
+}
+
 /// Settings of a [`BroadPhase`].
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct BroadConfig {
@@ -81,6 +93,26 @@ pub struct BroadConfig {
     pub parallel: bool,
     /// Inputs with fewer boxes than this run on one thread (default 4096).
     pub parallel_threshold: usize,
+    /// How each band is ordered along the sweep axis (default [`BandOrder::Buckets`]).
+    pub order: BandOrder,
+}
+
+/// How a band is ordered along the sweep axis before the sweep.
+///
+/// Every choice finds the same pairs; the order of the pairs within a band differs
+/// between choices (each is deterministic). [`BandOrder::Buckets`] is the fastest on
+/// every scene of the `broad_phase` bench; the exact sorts are kept to measure against.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum BandOrder {
+    /// A stable counting sort on about two buckets per box of the band's minima; the
+    /// sweep's window test tolerates the order inside a bucket.
+    #[default]
+    Buckets,
+    /// An exact sort by `(min, input index)`: LSD radix sort on the float keys mapped to
+    /// order-preserving integers.
+    Radix,
+    /// The same exact order through `slice::sort_unstable` on packed `(key, index)`.
+    Comparison,
 }
 
 impl Default for BroadConfig {
@@ -89,6 +121,7 @@ impl Default for BroadConfig {
             simd: SimdLevel::best(),
             parallel: true,
             parallel_threshold: 4096,
+            order: BandOrder::Buckets,
         }
     }
 }
@@ -97,29 +130,40 @@ impl Default for BroadConfig {
 #[derive(Debug, Default)]
 struct Item {
     bands: core::ops::Range<usize>,
-    a: BandSoa,
-    b: BandSoa,
-    sort: SortScratch,
+    soa: [BandSoa; 2],
+    scratch: OrderScratch,
     pairs: Vec<Pair>,
 }
 
+/// What every work item reads.
+struct Ctx<'a> {
+    /// Per set, its chunks.
+    chunks: [&'a [Chunk]; 2],
+    bipartite: bool,
+    filtered: bool,
+    level: SimdLevel,
+    order: BandOrder,
+}
+
 impl Item {
-    /// Sweeps this item's bands, appending to `out`.
-    fn run(
-        &mut self,
-        chunks: &[Chunk],
-        bipartite: bool,
-        filtered: bool,
-        level: SimdLevel,
-        out: &mut Vec<Pair>,
-    ) {
+    /// Sorts and sweeps this item's bands, appending to `out`.
+    fn run(&mut self, ctx: &Ctx<'_>, out: &mut Vec<Pair>) {
+        let sets = if ctx.bipartite { 2 } else { 1 };
         for k in self.bands.clone() {
-            build_band(&mut self.a, chunks, 0, k, filtered, &mut self.sort);
-            if bipartite {
-                build_band(&mut self.b, chunks, 1, k, filtered, &mut self.sort);
-                sweep::sweep_bipartite(level, &self.a, &self.b, filtered, out);
+            for s in 0..sets {
+                self.soa[s].order_band(
+                    ctx.chunks[s],
+                    k,
+                    ctx.filtered,
+                    ctx.order,
+                    &mut self.scratch,
+                );
+            }
+            let a = self.soa[0].view();
+            if ctx.bipartite {
+                sweep::sweep_bipartite(ctx.level, &a, &self.soa[1].view(), ctx.filtered, out);
             } else {
-                sweep::sweep_self(level, &self.a, filtered, out);
+                sweep::sweep_self(ctx.level, &a, ctx.filtered, out);
             }
         }
     }
@@ -146,11 +190,11 @@ impl Item {
 #[derive(Debug, Default)]
 pub struct BroadPhase {
     config: BroadConfig,
-    chunks: Vec<Chunk>,
+    chunks: [Vec<Chunk>; 2],
     items: Vec<Item>,
     pairs: Vec<Pair>,
-    band_entries: Vec<usize>,
     layout: Option<Layout>,
+    entries: usize,
 }
 
 impl BroadPhase {
@@ -220,9 +264,21 @@ impl BroadPhase {
         self.layout.map_or(0, |l| l.bands as usize)
     }
 
+    /// What the last successful call did: for tuning and diagnostics.
+    #[must_use]
+    pub fn last_stats(&self) -> BroadStats {
+        BroadStats {
+            bands: self.last_band_count(),
+            sweep_axis: self.layout.map_or(0, |l| l.sweep_axis as u8),
+            entries: self.entries,
+            pairs: self.pairs.len(),
+        }
+    }
+
     fn run(&mut self, sets: &[BoxSet<'_>], bipartite: bool) -> Result<&[Pair], Error> {
         self.pairs.clear();
         self.layout = None;
+        self.entries = 0;
         let total: usize = sets.iter().map(BoxSet::len).sum();
         let threads = if self.config.parallel && total >= self.config.parallel_threshold {
             rayon::current_num_threads()
@@ -230,53 +286,65 @@ impl BroadPhase {
             1
         };
         let parallel = threads > 1;
-        let st = layout::stats(sets, parallel)?;
-        if bipartite && sets.iter().any(BoxSet::is_empty) {
-            return Ok(&self.pairs);
+        if let Some(set) = sets.iter().find(|s| s.len() > crate::MAX_BOXES) {
+            return Err(Error::TooManyBoxes {
+                requested: set.len(),
+            });
         }
-        let layout = layout::choose(sets, &st);
+        let layout = layout::choose(&layout::sample(sets));
         self.layout = Some(layout);
         let filtered = sets.iter().any(|s| s.filters.is_some());
 
-        // Step 3: scatter chunks of each set into bands.
+        // Step 3: scatter chunks of each set into bands (validating).
         let per_chunk = if parallel {
-            (total / (threads * 4)).max(4096)
+            sets.iter()
+                .map(BoxSet::len)
+                .max()
+                .unwrap_or(0)
+                .div_ceil(threads)
+                .max(1)
         } else {
             usize::MAX
         };
-        let mut n_chunks = 0;
         for (s, set) in sets.iter().enumerate() {
-            let mut start = 0;
-            while start < set.len() {
-                let end = set.len().min(start.saturating_add(per_chunk));
-                if self.chunks.len() == n_chunks {
-                    self.chunks.push(Chunk::default());
-                }
-                self.chunks[n_chunks].assign(s, start, end);
-                n_chunks += 1;
-                start = end;
+            let len = set.len();
+            let n_chunks = len.div_ceil(per_chunk).max(1);
+            let chunks = &mut self.chunks[s];
+            chunks.resize_with(n_chunks, Chunk::default);
+            for (c, chunk) in chunks.iter_mut().enumerate() {
+                chunk.start = len * c / n_chunks;
+                chunk.end = len * (c + 1) / n_chunks;
+            }
+            let scatter = |c: &mut Chunk| c.scatter(set, &layout, filtered);
+            let first_error = if parallel {
+                use rayon::prelude::*;
+                chunks
+                    .par_iter_mut()
+                    .map(scatter)
+                    .filter_map(Result::err)
+                    .min_by_key(|(i, _)| *i)
+            } else {
+                chunks
+                    .iter_mut()
+                    .map(scatter)
+                    .filter_map(Result::err)
+                    .min_by_key(|(i, _)| *i)
+            };
+            if let Some((index, defect)) = first_error {
+                return Err(Error::InvalidBox { index, defect });
             }
         }
-        let chunks = &mut self.chunks[..n_chunks];
-        let scatter = |c: &mut Chunk| c.scatter(&sets[c.set], &layout, filtered);
-        if parallel {
-            use rayon::prelude::*;
-            chunks.par_iter_mut().for_each(scatter);
-        } else {
-            chunks.iter_mut().for_each(scatter);
-        }
-        let chunks = &self.chunks[..n_chunks];
 
-        // Steps 4-5: runs of consecutive bands as work items.
+        // Steps 4-5: runs of consecutive bands as work items (about 8 per thread).
         let bands = layout.bands as usize;
-        self.band_entries.clear();
-        self.band_entries.resize(bands, 0);
-        for c in chunks {
-            for k in 0..bands {
-                self.band_entries[k] += (c.starts[k + 1] - c.starts[k]) as usize;
-            }
-        }
-        let entries: usize = self.band_entries.iter().sum();
+        let band_size = |k: usize| -> usize {
+            (0..sets.len())
+                .flat_map(|s| self.chunks[s].iter())
+                .map(|c| c.bands[k].entries.len())
+                .sum()
+        };
+        let entries: usize = (0..bands).map(band_size).sum();
+        self.entries = entries;
         let target = if parallel {
             entries.div_ceil(threads * 8).max(1)
         } else {
@@ -288,7 +356,7 @@ impl BroadPhase {
             let mut k1 = k0;
             let mut acc = 0;
             while k1 < bands && (k1 == k0 || acc < target) {
-                acc += self.band_entries[k1];
+                acc += band_size(k1);
                 k1 += 1;
             }
             if self.items.len() == n_items {
@@ -298,14 +366,20 @@ impl BroadPhase {
             n_items += 1;
             k0 = k1;
         }
-        let level = self.config.simd;
+        let ctx = Ctx {
+            chunks: [&self.chunks[0], &self.chunks[1]],
+            bipartite,
+            filtered,
+            level: self.config.simd,
+            order: self.config.order,
+        };
         let items = &mut self.items[..n_items];
         if parallel {
             use rayon::prelude::*;
             items.par_iter_mut().for_each(|it| {
                 let mut out = core::mem::take(&mut it.pairs);
                 out.clear();
-                it.run(chunks, bipartite, filtered, level, &mut out);
+                it.run(&ctx, &mut out);
                 it.pairs = out;
             });
             // Step 6: concatenate in band order.
@@ -315,9 +389,8 @@ impl BroadPhase {
                 self.pairs.extend_from_slice(&it.pairs);
             }
         } else {
-            for it in items.iter_mut() {
-                it.run(chunks, bipartite, filtered, level, &mut self.pairs);
-            }
+            // One item: sweep straight into the result.
+            items[0].run(&ctx, &mut self.pairs);
         }
         Ok(&self.pairs)
     }

@@ -105,6 +105,15 @@ impl<'a> BoxSet<'a> {
         self.len() == 0
     }
 
+    /// Runs `f` with a monomorphic accessor for the bounds (so hot loops inline it).
+    #[inline]
+    pub(crate) fn with_bounds<R>(&self, f: impl WithBounds<Output = R>) -> R {
+        match self.bounds {
+            Bounds::Slice(s) => f.call(SliceBounds(s)),
+            Bounds::Columns(c) => f.call(ColumnBounds(c)),
+        }
+    }
+
     /// Box `i` as `[min_x, min_y, max_x, max_y]`.
     #[inline]
     pub(crate) fn get(&self, i: usize) -> [f32; 4] {
@@ -177,4 +186,54 @@ impl<'a> From<&'a BoxStore> for BoxSet<'a> {
             filters: Some(Filters::Columns(store.layers(), store.masks())),
         }
     }
+}
+
+/// Read access to box bounds, implemented once per storage layout.
+pub(crate) trait BoundsRead: Copy + Sync {
+    /// Boxes `from..` in order, without a bounds check per box.
+    fn iter(&self, from: core::ops::RangeFrom<usize>) -> impl Iterator<Item = [f32; 4]>;
+}
+
+/// Bounds read from a `&[Aabb]`.
+#[derive(Clone, Copy)]
+pub(crate) struct SliceBounds<'a>(&'a [Aabb]);
+
+impl BoundsRead for SliceBounds<'_> {
+    #[inline(always)]
+    fn iter(&self, from: core::ops::RangeFrom<usize>) -> impl Iterator<Item = [f32; 4]> {
+        self.0[from]
+            .iter()
+            .map(|b| [b.min.x, b.min.y, b.max.x, b.max.y])
+    }
+}
+
+/// Bounds read from four columns of equal length.
+#[derive(Clone, Copy)]
+pub(crate) struct ColumnBounds<'a>([&'a [f32]; 4]);
+
+impl BoundsRead for ColumnBounds<'_> {
+    #[inline(always)]
+    fn iter(&self, from: core::ops::RangeFrom<usize>) -> impl Iterator<Item = [f32; 4]> {
+        let [a, b, c, d] = self.0;
+        let n = a.len();
+        let (a, b, c, d) = (
+            &a[from.start..n],
+            &b[from.start..n],
+            &c[from.start..n],
+            &d[from.start..n],
+        );
+        a.iter()
+            .zip(b)
+            .zip(c)
+            .zip(d)
+            .map(|(((a, b), c), d)| [*a, *b, *c, *d])
+    }
+}
+
+/// A computation generic over the bounds accessor (see [`BoxSet::with_bounds`]).
+pub(crate) trait WithBounds {
+    /// What it returns.
+    type Output;
+    /// Runs it.
+    fn call<B: BoundsRead>(self, b: B) -> Self::Output;
 }

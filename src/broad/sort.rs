@@ -1,13 +1,11 @@
-//! Sorting a band's entries by their minimum on the sweep axis.
+//! Exact sorts of a band by its minima, for [`super::BandOrder::Radix`] (measured
+//! against the default bucket order and against `slice::sort_unstable` in
+//! `benches/broad_phase.rs`, group `band_order`).
 //!
 //! Keys are the `f32` minima mapped to `u32` so that integer order is float order
-//! ([`ordered_key`]); ties keep their input order (both sorts below are stable), which
-//! is what makes the sweep order, and so the pair order, deterministic.
-//!
+//! ([`ordered_key`]); ties keep their input order (both sorts below are stable).
 //! [`radix_sort`] is an LSD radix sort (three passes of 11, 11 and 10 bits, a pass
-//! skipped when every key shares that digit); [`insertion_sort`] takes the small bands
-//! and nearly sorted input. Measured in `benches/broad_phase.rs` (group `sort`) against
-//! `slice::sort_unstable` on packed `(key << 32) | index` words.
+//! skipped when every key shares that digit); [`insertion_sort`] takes small inputs.
 
 /// Maps an `f32` to a `u32` whose unsigned order is the float order (for non-NaN input;
 /// `-0.0` sorts just before `+0.0`).

@@ -37,44 +37,28 @@ use crate::store::Filter;
 /// Set on the id of a box copy that is not in the box's first band.
 pub(crate) const CONT: u32 = 1 << 31;
 
-/// One band's boxes in sweep order, padded with [`LANES`] sentinels.
-#[derive(Debug, Default, Clone)]
-pub(crate) struct BandSoa {
-    pub s0: Vec<f32>,
-    pub s1: Vec<f32>,
-    pub b0: Vec<f32>,
-    pub b1: Vec<f32>,
-    pub id: Vec<u32>,
-    pub filter: Vec<Filter>,
+/// One band's boxes in sweep order, followed by [`LANES`] sentinels.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct BandView<'a> {
+    /// Number of boxes (without sentinels).
+    pub n: usize,
+    /// `min(s0[m..])`: non-decreasing, and `key[m] <= s0[m]`.
+    pub key: &'a [f32],
+    pub s0: &'a [f32],
+    pub s1: &'a [f32],
+    pub b0: &'a [f32],
+    pub b1: &'a [f32],
+    pub id: &'a [u32],
+    /// `id` without the [`CONT`] bit.
+    pub uid: &'a [u32],
+    /// Empty unless filtered.
+    pub filter: &'a [Filter],
 }
 
-impl BandSoa {
+impl BandView<'_> {
     /// Number of boxes (without sentinels).
     pub(crate) fn len(&self) -> usize {
-        self.id.len().saturating_sub(LANES)
-    }
-
-    pub(crate) fn clear(&mut self) {
-        self.s0.clear();
-        self.s1.clear();
-        self.b0.clear();
-        self.b1.clear();
-        self.id.clear();
-        self.filter.clear();
-    }
-
-    /// Appends the sentinels that end the band.
-    pub(crate) fn seal(&mut self, filtered: bool) {
-        for _ in 0..LANES {
-            self.s0.push(f32::INFINITY);
-            self.s1.push(f32::NEG_INFINITY);
-            self.b0.push(f32::INFINITY);
-            self.b1.push(f32::NEG_INFINITY);
-            self.id.push(CONT);
-            if filtered {
-                self.filter.push(Filter::new(0, 0));
-            }
-        }
+        self.n
     }
 }
 
@@ -83,21 +67,19 @@ const SORTED: u8 = 0; // (min, max): self mode
 const AS_IS: u8 = 1; // (band box, other box): bipartite, A scanning B
 const FLIPPED: u8 = 2; // (other box, band box): bipartite, B scanning A
 
-/// Emits `(i, j)` if it is reported in this band and the filters agree.
+/// Emits `(idi, idj)` if it is reported in this band and the filters agree.
 #[inline(always)]
 fn emit<const FILTERED: bool, const ORIENT: u8>(
-    band: &BandSoa,
-    other: &BandSoa,
-    i: usize,
-    j: usize,
+    idi: u32,
+    fi: Filter,
+    idj: u32,
+    fj: impl FnOnce() -> Filter,
     out: &mut Vec<Pair>,
 ) {
-    let idi = band.id[i];
-    let idj = other.id[j];
     if idi & idj & CONT != 0 {
         return; // both are copies: the pair was reported in an earlier band
     }
-    if FILTERED && !band.filter[i].pairs_with(other.filter[j]) {
+    if FILTERED && !fi.pairs_with(fj()) {
         return;
     }
     let (a, b) = (idi & !CONT, idj & !CONT);
@@ -108,32 +90,127 @@ fn emit<const FILTERED: bool, const ORIENT: u8>(
     });
 }
 
+/// Bit `k` set when `ids[k]` carries [`CONT`].
+#[inline(always)]
+fn cont_bits(ids: &[u32; LANES]) -> u32 {
+    let mut m = 0;
+    for (k, &id) in ids.iter().enumerate() {
+        m |= (id >> 31) << k;
+    }
+    m
+}
+
+/// Appends `(idi, ids[k])` for every bit `k` of `bits`, without a branch per lane: all
+/// eight candidate pairs are written to spare capacity and the length advances by the
+/// number of hits. Hit counts are data-dependent and unpredictable, and a mispredicted
+/// branch per pair cost more than the wasted stores (`broad_phase` bench). `ids` are
+/// plain input indices (no [`CONT`] bit).
+#[inline(always)]
+fn emit_lanes<const ORIENT: u8>(idi: u32, ids: &[u32; LANES], bits: u32, out: &mut Vec<Pair>) {
+    out.reserve(LANES);
+    let len = out.len();
+    let spare: &mut [core::mem::MaybeUninit<Pair>; LANES] = (&mut out.spare_capacity_mut()
+        [..LANES])
+        .try_into()
+        .expect("reserved 8");
+    let mut c = 0usize;
+    for (k, &idj) in ids.iter().enumerate() {
+        spare[c & (LANES - 1)].write(match ORIENT {
+            SORTED => Pair {
+                a: idi.min(idj),
+                b: idi.max(idj),
+            },
+            FLIPPED => Pair { a: idj, b: idi },
+            _ => Pair { a: idi, b: idj },
+        });
+        c += ((bits >> k) & 1) as usize;
+    }
+    // SAFETY: every slot `0..c` of the spare capacity was written before `c` moved past
+    // it (slot `c` is written in each iteration, then `c` grows by at most one), and
+    // `c <= LANES <= spare capacity` (reserved above).
+    unsafe { out.set_len(len + c) };
+}
+
+/// The columns of a band as plain slices of one length (`n + LANES`), so that one
+/// bounds check covers a load from each.
+#[derive(Clone, Copy)]
+struct Cols<'a> {
+    key: &'a [f32],
+    s0: &'a [f32],
+    s1: &'a [f32],
+    b0: &'a [f32],
+    b1: &'a [f32],
+    id: &'a [u32],
+    uid: &'a [u32],
+    filter: &'a [Filter],
+}
+
+impl<'a> Cols<'a> {
+    #[inline(always)]
+    fn of(v: &BandView<'a>) -> Self {
+        let m = v.n + LANES;
+        Cols {
+            key: &v.key[..m],
+            s0: &v.s0[..m],
+            s1: &v.s1[..m],
+            b0: &v.b0[..m],
+            b1: &v.b1[..m],
+            id: &v.id[..m],
+            uid: &v.uid[..m],
+            filter: if v.filter.is_empty() {
+                &[]
+            } else {
+                &v.filter[..m]
+            },
+        }
+    }
+}
+
 /// Scans `other[j..]` for boxes overlapping `band[i]`, eight lanes at a time.
 #[inline(always)]
 fn scan<W: F32W, const FILTERED: bool, const ORIENT: u8>(
-    band: &BandSoa,
+    band: &BandView<'_>,
     i: usize,
-    other: &BandSoa,
+    other: Cols<'_>,
     mut j: usize,
     out: &mut Vec<Pair>,
 ) {
+    let s0 = W::splat(band.s0[i]);
     let s1 = W::splat(band.s1[i]);
     let b0 = W::splat(band.b0[i]);
     let b1 = W::splat(band.b1[i]);
+    let idi = band.id[i];
+    let fi = if FILTERED {
+        band.filter[i]
+    } else {
+        Filter::ALL
+    };
     loop {
-        let in_window = W::load(&other.s0[j..]).le(s1);
-        let window = in_window.bitmask();
-        if window == 0 {
+        let Some(keyj) = other.key.get(j..j + LANES) else {
             return;
-        }
-        let hit = in_window & W::load(&other.b0[j..]).le(b1) & W::load(&other.b1[j..]).ge(b0);
+        };
+        let in_window = W::load(keyj).le(s1);
+        let hit = W::load(&other.s0[j..j + LANES]).le(s1)
+            & W::load(&other.s1[j..j + LANES]).ge(s0)
+            & W::load(&other.b0[j..j + LANES]).le(b1)
+            & W::load(&other.b1[j..j + LANES]).ge(b0);
         let mut bits = hit.bitmask();
-        while bits != 0 {
-            let k = bits.trailing_zeros() as usize;
-            emit::<FILTERED, ORIENT>(band, other, i, j + k, out);
-            bits &= bits - 1;
+        let ids: &[u32; LANES] = other.id[j..j + LANES].try_into().expect("8 lanes");
+        if FILTERED {
+            while bits != 0 {
+                let k = bits.trailing_zeros() as usize;
+                emit::<FILTERED, ORIENT>(idi, fi, ids[k], || other.filter[j + k], out);
+                bits &= bits - 1;
+            }
+        } else {
+            if idi & CONT != 0 {
+                // A copy meets only first-band boxes here (see the module docs).
+                bits &= !cont_bits(ids);
+            }
+            let uids: &[u32; LANES] = other.uid[j..j + LANES].try_into().expect("8 lanes");
+            emit_lanes::<ORIENT>(idi & !CONT, uids, bits, out);
         }
-        if window != 0xff {
+        if in_window.bitmask() != 0xff {
             return;
         }
         j += LANES;
@@ -143,16 +220,21 @@ fn scan<W: F32W, const FILTERED: bool, const ORIENT: u8>(
 /// [`scan`], one candidate at a time.
 #[inline(always)]
 fn scan_scalar<const FILTERED: bool, const ORIENT: u8>(
-    band: &BandSoa,
+    band: &BandView<'_>,
     i: usize,
-    other: &BandSoa,
+    other: Cols<'_>,
     mut j: usize,
     out: &mut Vec<Pair>,
 ) {
-    let (s1, b0, b1) = (band.s1[i], band.b0[i], band.b1[i]);
-    while other.s0[j] <= s1 {
-        if other.b0[j] <= b1 && other.b1[j] >= b0 {
-            emit::<FILTERED, ORIENT>(band, other, i, j, out);
+    let (s0, s1, b0, b1, idi) = (band.s0[i], band.s1[i], band.b0[i], band.b1[i], band.id[i]);
+    let fi = if FILTERED {
+        band.filter[i]
+    } else {
+        Filter::ALL
+    };
+    while other.key[j] <= s1 {
+        if other.s0[j] <= s1 && other.s1[j] >= s0 && other.b0[j] <= b1 && other.b1[j] >= b0 {
+            emit::<FILTERED, ORIENT>(idi, fi, other.id[j], || other.filter[j], out);
         }
         j += 1;
     }
@@ -160,12 +242,19 @@ fn scan_scalar<const FILTERED: bool, const ORIENT: u8>(
 
 /// Runs the self sweep with lanes `W`, or scalar when `W` is `None`.
 #[inline(always)]
-fn self_sweep<W: F32W, const FILTERED: bool>(band: &BandSoa, scalar: bool, out: &mut Vec<Pair>) {
-    for i in 0..band.len() {
-        if scalar {
-            scan_scalar::<FILTERED, SORTED>(band, i, band, i + 1, out);
-        } else {
-            scan::<W, FILTERED, SORTED>(band, i, band, i + 1, out);
+fn self_sweep<W: F32W, const FILTERED: bool>(
+    band: &BandView<'_>,
+    scalar: bool,
+    out: &mut Vec<Pair>,
+) {
+    let cols = Cols::of(band);
+    if scalar {
+        for i in 0..band.len() {
+            scan_scalar::<FILTERED, SORTED>(band, i, cols, i + 1, out);
+        }
+    } else {
+        for i in 0..band.len() {
+            scan::<W, FILTERED, SORTED>(band, i, cols, i + 1, out);
         }
     }
 }
@@ -174,26 +263,27 @@ fn self_sweep<W: F32W, const FILTERED: bool>(band: &BandSoa, scalar: bool, out: 
 /// other list from that list's cursor.
 #[inline(always)]
 fn bipartite_sweep<W: F32W, const FILTERED: bool>(
-    a: &BandSoa,
-    b: &BandSoa,
+    a: &BandView<'_>,
+    b: &BandView<'_>,
     scalar: bool,
     out: &mut Vec<Pair>,
 ) {
     let (na, nb) = (a.len(), b.len());
+    let (ca, cb) = (Cols::of(a), Cols::of(b));
     let (mut ia, mut ib) = (0, 0);
     while ia < na && ib < nb {
-        if a.s0[ia] <= b.s0[ib] {
+        if a.key[ia] <= b.key[ib] {
             if scalar {
-                scan_scalar::<FILTERED, AS_IS>(a, ia, b, ib, out);
+                scan_scalar::<FILTERED, AS_IS>(a, ia, cb, ib, out);
             } else {
-                scan::<W, FILTERED, AS_IS>(a, ia, b, ib, out);
+                scan::<W, FILTERED, AS_IS>(a, ia, cb, ib, out);
             }
             ia += 1;
         } else {
             if scalar {
-                scan_scalar::<FILTERED, FLIPPED>(b, ib, a, ia, out);
+                scan_scalar::<FILTERED, FLIPPED>(b, ib, ca, ia, out);
             } else {
-                scan::<W, FILTERED, FLIPPED>(b, ib, a, ia, out);
+                scan::<W, FILTERED, FLIPPED>(b, ib, ca, ia, out);
             }
             ib += 1;
         }
@@ -201,9 +291,9 @@ fn bipartite_sweep<W: F32W, const FILTERED: bool>(
 }
 
 struct Sweep<'a> {
-    a: &'a BandSoa,
+    a: &'a BandView<'a>,
     /// `None`: self mode.
-    b: Option<&'a BandSoa>,
+    b: Option<&'a BandView<'a>>,
     filtered: bool,
     scalar: bool,
     out: &'a mut Vec<Pair>,
@@ -224,20 +314,43 @@ impl SimdTask for Sweep<'_> {
 
 /// Appends every overlapping pair within one band to `out` (`a < b` in each pair), in
 /// sweep order: by `i`, then by `j`.
-pub(crate) fn sweep_self(level: SimdLevel, band: &BandSoa, filtered: bool, out: &mut Vec<Pair>) {
+pub(crate) fn sweep_self(
+    level: SimdLevel,
+    band: &BandView<'_>,
+    filtered: bool,
+    out: &mut Vec<Pair>,
+) {
     let scalar = level == SimdLevel::Scalar;
-    dispatch(level, Sweep { a: band, b: None, filtered, scalar, out });
+    dispatch(
+        level,
+        Sweep {
+            a: band,
+            b: None,
+            filtered,
+            scalar,
+            out,
+        },
+    );
 }
 
 /// Appends every overlapping `(a, b)` with `a` from band `a` and `b` from band `b`, in
 /// merge order (the earlier box on the sweep axis scans the other list; ties: A first).
 pub(crate) fn sweep_bipartite(
     level: SimdLevel,
-    a: &BandSoa,
-    b: &BandSoa,
+    a: &BandView<'_>,
+    b: &BandView<'_>,
     filtered: bool,
     out: &mut Vec<Pair>,
 ) {
     let scalar = level == SimdLevel::Scalar;
-    dispatch(level, Sweep { a, b: Some(b), filtered, scalar, out });
+    dispatch(
+        level,
+        Sweep {
+            a,
+            b: Some(b),
+            filtered,
+            scalar,
+            out,
+        },
+    );
 }

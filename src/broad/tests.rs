@@ -14,12 +14,19 @@ fn sorted(p: &[Pair]) -> Vec<Pair> {
 }
 
 fn broad(level: SimdLevel, parallel: bool) -> BroadPhase {
+    broad_with(level, parallel, BandOrder::Buckets)
+}
+
+fn broad_with(level: SimdLevel, parallel: bool, order: BandOrder) -> BroadPhase {
     BroadPhase::with_config(BroadConfig {
         simd: level,
         parallel,
         parallel_threshold: 0,
+        order,
     })
 }
+
+const ORDERS: [BandOrder; 3] = [BandOrder::Buckets, BandOrder::Radix, BandOrder::Comparison];
 
 fn pool(threads: usize) -> rayon::ThreadPool {
     rayon::ThreadPoolBuilder::new()
@@ -28,17 +35,32 @@ fn pool(threads: usize) -> rayon::ThreadPool {
         .unwrap()
 }
 
-/// Runs every level × thread count; checks all agree in order and match `want` as sets.
+/// Runs every band order × level × thread count; checks that all match `want` as sets
+/// and that, for each band order, every level and thread count gives the same order.
 fn check_all(set: BoxSet<'_>, want: &[Pair], what: &str) {
-    let mut reference: Option<Vec<Pair>> = None;
-    for &level in SimdLevel::available() {
-        for threads in [1, 2, 4] {
-            let got = pool(threads).install(|| broad(level, threads > 1).find_pairs(set).unwrap().to_vec());
-            assert_eq!(sorted(&got), want, "{what}: {level:?} × {threads} threads");
-            assert!(got.iter().all(|p| p.a < p.b), "{what}: a < b");
-            match &reference {
-                None => reference = Some(got),
-                Some(r) => assert!(r == &got, "{what}: order differs at {level:?} × {threads}"),
+    for order in ORDERS {
+        let mut reference: Option<Vec<Pair>> = None;
+        for &level in SimdLevel::available() {
+            for threads in [1, 2, 4] {
+                let got = pool(threads).install(|| {
+                    broad_with(level, threads > 1, order)
+                        .find_pairs(set)
+                        .unwrap()
+                        .to_vec()
+                });
+                assert_eq!(
+                    sorted(&got),
+                    want,
+                    "{what}: {order:?} {level:?} × {threads} threads"
+                );
+                assert!(got.iter().all(|p| p.a < p.b), "{what}: a < b");
+                match &reference {
+                    None => reference = Some(got),
+                    Some(r) => assert!(
+                        r == &got,
+                        "{what}: order differs at {order:?} {level:?} × {threads}"
+                    ),
+                }
             }
         }
     }
@@ -48,10 +70,18 @@ fn check_all(set: BoxSet<'_>, want: &[Pair], what: &str) {
 fn every_shape_matches_brute_force() {
     for shape in Shape::ALL {
         for (n, seed) in [(0, 0), (1, 1), (2, 2), (31, 3), (700, 4), (3000, 5)] {
-            let n = if shape == Shape::Identical { n.min(700) } else { n };
+            let n = if shape == Shape::Identical {
+                n.min(700)
+            } else {
+                n
+            };
             let boxes = shape.generate(n, seed);
             let want = brute_force_pairs(&boxes).unwrap();
-            check_all(BoxSet::from(&boxes), &want, &format!("{} n={n}", shape.name()));
+            check_all(
+                BoxSet::from(&boxes),
+                &want,
+                &format!("{} n={n}", shape.name()),
+            );
         }
     }
 }
@@ -59,12 +89,20 @@ fn every_shape_matches_brute_force() {
 #[test]
 fn large_scenes_match_brute_force() {
     // Enough boxes for many bands and several chunks per thread.
-    for shape in [Shape::Uniform, Shape::BulletHell, Shape::Clusters, Shape::HugeAndTiny] {
+    for shape in [
+        Shape::Uniform,
+        Shape::BulletHell,
+        Shape::Clusters,
+        Shape::HugeAndTiny,
+    ] {
         let boxes = shape.generate(20_000, 77);
         let want = brute_force_pairs(&boxes).unwrap();
         let mut bp = broad(SimdLevel::best(), true);
         let got = pool(3).install(|| bp.find_pairs(&boxes).unwrap().to_vec());
-        assert!(bp.last_band_count() > 1 || shape == Shape::HugeAndTiny, "{shape:?}");
+        assert!(
+            bp.last_band_count() > 1 || shape == Shape::HugeAndTiny,
+            "{shape:?}"
+        );
         assert_eq!(sorted(&got), want, "{}", shape.name());
     }
 }
@@ -88,7 +126,12 @@ fn touching_scene(rng: &mut Rng) -> Vec<Aabb> {
         // Tall boxes spanning every band, and wide ones.
         let x = rng.below(40) as f32;
         v.push(Aabb::from_coords(x, 0.0, x + 0.5, 40.0));
-        v.push(Aabb::from_coords(0.0, k as f32 * 8.0, 40.0, k as f32 * 8.0 + 0.25));
+        v.push(Aabb::from_coords(
+            0.0,
+            k as f32 * 8.0,
+            40.0,
+            k as f32 * 8.0 + 0.25,
+        ));
     }
     v
 }
@@ -120,7 +163,12 @@ fn huge_coordinates_and_mixed_scales() {
 
 fn random_filters(n: usize, rng: &mut Rng) -> Vec<Filter> {
     (0..n)
-        .map(|_| Filter::new(1 << rng.below(3), rng.next_u64() as u32 | (1 << rng.below(3))))
+        .map(|_| {
+            Filter::new(
+                1 << rng.below(3),
+                rng.next_u64() as u32 | (1 << rng.below(3)),
+            )
+        })
         .collect()
 }
 
@@ -138,7 +186,13 @@ fn filters_match_brute_force() {
     // Bullets never pair with bullets; everything else does.
     let boxes = generate::identical(50);
     let f: Vec<Filter> = (0..50)
-        .map(|i| if i < 40 { Filter::new(1, 2) } else { Filter::new(2, 3) })
+        .map(|i| {
+            if i < 40 {
+                Filter::new(1, 2)
+            } else {
+                Filter::new(2, 3)
+            }
+        })
         .collect();
     let got = BroadPhase::new()
         .find_pairs(BoxSet::from(&boxes).with_filters(&f).unwrap())
@@ -171,19 +225,25 @@ fn bipartite_matches_brute_force_and_never_pairs_within_a_set() {
                 (BoxSet::from(&a), BoxSet::from(&b))
             };
             let want = brute_force_bipartite(sa, sb).unwrap();
-            let mut reference: Option<Vec<Pair>> = None;
-            for &level in SimdLevel::available() {
-                for threads in [1, 2, 4] {
-                    let got = pool(threads).install(|| {
-                        broad(level, threads > 1)
-                            .find_pairs_bipartite(sa, sb)
-                            .unwrap()
-                            .to_vec()
-                    });
-                    assert_eq!(sorted(&got), want, "{shape:?} {na}×{nb} {level:?} {threads}");
-                    match &reference {
-                        None => reference = Some(got),
-                        Some(r) => assert!(r == &got, "bipartite order differs"),
+            for order in ORDERS {
+                let mut reference: Option<Vec<Pair>> = None;
+                for &level in SimdLevel::available() {
+                    for threads in [1, 2, 4] {
+                        let got = pool(threads).install(|| {
+                            broad_with(level, threads > 1, order)
+                                .find_pairs_bipartite(sa, sb)
+                                .unwrap()
+                                .to_vec()
+                        });
+                        assert_eq!(
+                            sorted(&got),
+                            want,
+                            "{shape:?} {na}×{nb} {order:?} {level:?} {threads}"
+                        );
+                        match &reference {
+                            None => reference = Some(got),
+                            Some(r) => assert!(r == &got, "bipartite order differs"),
+                        }
                     }
                 }
             }
@@ -204,7 +264,8 @@ fn store_and_columns_are_read_in_place() {
     let want = brute_force_pairs(&dense).unwrap();
     let mut bp = BroadPhase::new();
     assert_eq!(sorted(bp.find_pairs(&store).unwrap()), want);
-    let cols = BoxSet::from_columns(store.min_x(), store.min_y(), store.max_x(), store.max_y()).unwrap();
+    let cols =
+        BoxSet::from_columns(store.min_x(), store.min_y(), store.max_x(), store.max_y()).unwrap();
     assert_eq!(sorted(bp.find_pairs(cols).unwrap()), want);
 }
 
@@ -217,27 +278,44 @@ fn bad_input_is_a_typed_error_and_clears_the_result() {
     boxes[77].min.x = boxes[77].max.x + 1.0;
     assert_eq!(
         bp.find_pairs(&boxes),
-        Err(Error::InvalidBox { index: 42, defect: BoxDefect::NaN })
+        Err(Error::InvalidBox {
+            index: 42,
+            defect: BoxDefect::NaN
+        })
     );
     assert!(bp.pairs().is_empty());
     boxes[42].max.y = 1e9;
     assert_eq!(
         bp.find_pairs(&boxes),
-        Err(Error::InvalidBox { index: 77, defect: BoxDefect::Inverted { axis: 0 } })
+        Err(Error::InvalidBox {
+            index: 77,
+            defect: BoxDefect::Inverted { axis: 0 }
+        })
     );
     boxes[77].min.x = f32::NEG_INFINITY;
     let good = generate::uniform(10, 1);
     assert!(matches!(
         bp.find_pairs_bipartite(&good, &boxes),
-        Err(Error::InvalidBox { index: 77, defect: BoxDefect::Infinite })
+        Err(Error::InvalidBox {
+            index: 77,
+            defect: BoxDefect::Infinite
+        })
     ));
     let x = [0.0f32; 3];
     assert!(matches!(
         BoxSet::from_columns(&x, &x, &x, &x[..2]),
-        Err(Error::LengthMismatch { expected: 3, found: 2, .. })
+        Err(Error::LengthMismatch {
+            expected: 3,
+            found: 2,
+            ..
+        })
     ));
     let f = [Filter::ALL; 2];
-    assert!(BoxSet::from(&good).with_filter_columns(&[1; 10], &[1; 9]).is_err());
+    assert!(
+        BoxSet::from(&good)
+            .with_filter_columns(&[1; 10], &[1; 9])
+            .is_err()
+    );
     assert!(BoxSet::from(&good).with_filters(&f).is_err());
 }
 
@@ -246,8 +324,15 @@ fn empty_and_single_inputs() {
     let mut bp = BroadPhase::new();
     assert!(bp.find_pairs(&[] as &[Aabb]).unwrap().is_empty());
     assert!(bp.find_pairs(&[Aabb::default()]).unwrap().is_empty());
-    assert!(bp.find_pairs_bipartite(&[] as &[Aabb], &[Aabb::default()]).unwrap().is_empty());
-    assert_eq!(bp.find_pairs(&[Aabb::default(); 2]).unwrap(), &[Pair::new(0, 1)]);
+    assert!(
+        bp.find_pairs_bipartite(&[] as &[Aabb], &[Aabb::default()])
+            .unwrap()
+            .is_empty()
+    );
+    assert_eq!(
+        bp.find_pairs(&[Aabb::default(); 2]).unwrap(),
+        &[Pair::new(0, 1)]
+    );
 }
 
 #[test]

@@ -163,7 +163,10 @@ impl Aabb {
 pub(crate) fn box_defect(min_x: f32, min_y: f32, max_x: f32, max_y: f32) -> Option<BoxDefect> {
     // Fast path: finite and ordered. `<=` is false for NaN, and an infinite coordinate
     // makes the difference infinite or NaN, so one test covers the common case.
-    if min_x <= max_x && min_y <= max_y && (max_x - min_x).is_finite() && (max_y - min_y).is_finite()
+    if min_x <= max_x
+        && min_y <= max_y
+        && (max_x - min_x).is_finite()
+        && (max_y - min_y).is_finite()
     {
         return None;
     }
@@ -189,7 +192,10 @@ mod tests {
     #[test]
     fn constructors_agree() {
         let a = Aabb::new(Vec2::new(1.0, 2.0), Vec2::new(3.0, 6.0));
-        assert_eq!(Aabb::from_min_size(Vec2::new(1.0, 2.0), Vec2::new(2.0, 4.0)), a);
+        assert_eq!(
+            Aabb::from_min_size(Vec2::new(1.0, 2.0), Vec2::new(2.0, 4.0)),
+            a
+        );
         assert_eq!(
             Aabb::from_center_half_extents(Vec2::new(2.0, 4.0), Vec2::new(1.0, 2.0)),
             a

@@ -219,7 +219,11 @@ pub fn huge_and_tiny(n: usize, seed: u64) -> Vec<Aabb> {
         .collect();
     for k in 0..huge {
         let w = side * rng.range_f32(0.25, 1.0);
-        let h = if k % 2 == 0 { side * rng.range_f32(0.25, 1.0) } else { 1.0 };
+        let h = if k % 2 == 0 {
+            side * rng.range_f32(0.25, 1.0)
+        } else {
+            1.0
+        };
         let p = Vec2::new(rng.range_f32(0.0, side - w), rng.range_f32(0.0, side - h));
         out.push(Aabb::from_min_size(p, Vec2::new(w, h)));
     }

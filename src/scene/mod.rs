@@ -88,7 +88,10 @@ impl fmt::Display for SceneError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             SceneError::TruncatedHeader { len } => {
-                write!(f, "truncated header: {len} bytes, need at least {HEADER_LEN}")
+                write!(
+                    f,
+                    "truncated header: {len} bytes, need at least {HEADER_LEN}"
+                )
             }
             SceneError::BadMagic { found } => {
                 write!(f, "bad magic {found:02x?}, expected \"AABB2D\\0\\0\"")
@@ -202,8 +205,8 @@ fn check_header(bytes: &[u8]) -> Result<usize, SceneError> {
 /// writer never produces a file that [`decode`] rejects), or
 /// [`SceneError::TooManyBoxes`].
 pub fn encode(boxes: &[Aabb]) -> Result<Vec<u8>, SceneError> {
-    let count = u32::try_from(boxes.len())
-        .map_err(|_| SceneError::TooManyBoxes { count: boxes.len() })?;
+    let count =
+        u32::try_from(boxes.len()).map_err(|_| SceneError::TooManyBoxes { count: boxes.len() })?;
     let mut out = Vec::with_capacity(HEADER_LEN + RECORD_LEN * boxes.len());
     out.extend_from_slice(&MAGIC);
     out.extend_from_slice(&VERSION.to_le_bytes());

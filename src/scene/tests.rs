@@ -38,7 +38,10 @@ fn every_malformed_case_is_named() {
     assert!(matches!(decode(&bad), Err(SceneError::BadMagic { .. })));
     let mut bad = good.clone();
     bad[8..12].copy_from_slice(&2u32.to_le_bytes());
-    assert_eq!(decode(&bad), Err(SceneError::UnsupportedVersion { version: 2 }));
+    assert_eq!(
+        decode(&bad),
+        Err(SceneError::UnsupportedVersion { version: 2 })
+    );
     assert_eq!(
         decode(&good[..good.len() - 1]),
         Err(SceneError::SizeMismatch {
@@ -49,17 +52,29 @@ fn every_malformed_case_is_named() {
     );
     let mut long = good.clone();
     long.push(0);
-    assert!(matches!(decode(&long), Err(SceneError::SizeMismatch { .. })));
+    assert!(matches!(
+        decode(&long),
+        Err(SceneError::SizeMismatch { .. })
+    ));
     let mut bad = good.clone();
     bad[12..16].copy_from_slice(&u32::MAX.to_le_bytes());
-    assert!(matches!(decode(&bad), Err(SceneError::SizeMismatch { count: u32::MAX, .. })));
+    assert!(matches!(
+        decode(&bad),
+        Err(SceneError::SizeMismatch {
+            count: u32::MAX,
+            ..
+        })
+    ));
     // Record 1's min_y := NaN; record 2's max_x < min_x.
     let mut bad = good.clone();
     bad[16 + 16 + 4..16 + 16 + 8].copy_from_slice(&f32::NAN.to_le_bytes());
     assert_eq!(decode(&bad), Err(SceneError::NonFinite { record: 1 }));
     let mut bad = good.clone();
     bad[16 + 32 + 8..16 + 32 + 12].copy_from_slice(&0.0f32.to_le_bytes());
-    assert_eq!(decode(&bad), Err(SceneError::Inverted { record: 2, axis: 0 }));
+    assert_eq!(
+        decode(&bad),
+        Err(SceneError::Inverted { record: 2, axis: 0 })
+    );
     let mut bad = good;
     bad[16 + 12..16 + 16].copy_from_slice(&f32::NEG_INFINITY.to_le_bytes());
     assert_eq!(decode(&bad), Err(SceneError::NonFinite { record: 0 }));
@@ -69,7 +84,10 @@ fn every_malformed_case_is_named() {
 fn writer_refuses_invalid_boxes() {
     let mut boxes = sample();
     boxes.push(Aabb::from_coords(0.0, 1.0, 0.0, 0.0));
-    assert_eq!(encode(&boxes), Err(SceneError::Inverted { record: 3, axis: 1 }));
+    assert_eq!(
+        encode(&boxes),
+        Err(SceneError::Inverted { record: 3, axis: 1 })
+    );
     boxes[3] = Aabb::from_coords(0.0, 0.0, f32::INFINITY, 0.0);
     assert_eq!(encode(&boxes), Err(SceneError::NonFinite { record: 3 }));
 }
@@ -84,7 +102,10 @@ fn files_round_trip_and_io_errors_are_typed() {
     let missing = load(dir.join("missing.aabb"));
     assert!(matches!(
         missing,
-        Err(SceneError::Io { kind: std::io::ErrorKind::NotFound, .. })
+        Err(SceneError::Io {
+            kind: std::io::ErrorKind::NotFound,
+            ..
+        })
     ));
     std::fs::remove_dir_all(&dir).unwrap();
 }

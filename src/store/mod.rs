@@ -338,9 +338,8 @@ impl BoxStore {
     /// The bounds of the box at dense index `i`.
     #[must_use]
     pub fn aabb_at(&self, i: usize) -> Option<Aabb> {
-        (i < self.len()).then(|| {
-            Aabb::from_coords(self.min_x[i], self.min_y[i], self.max_x[i], self.max_y[i])
-        })
+        (i < self.len())
+            .then(|| Aabb::from_coords(self.min_x[i], self.min_y[i], self.max_x[i], self.max_y[i]))
     }
 
     /// Every box as `(handle, bounds)`, in dense order.

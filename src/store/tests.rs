@@ -193,7 +193,11 @@ fn rejected_updates_leave_the_store_unchanged() {
     );
     assert!(matches!(
         store.update_all(&boxes[..4]),
-        Err(Error::LengthMismatch { expected: 5, found: 4, .. })
+        Err(Error::LengthMismatch {
+            expected: 5,
+            found: 4,
+            ..
+        })
     ));
     assert!(store.insert_many(&bad, BoxProps::default()).is_err());
     assert_eq!(
@@ -222,18 +226,25 @@ fn exhausted_slot_is_retired_not_reused() {
     let old = store.handle_at(0).unwrap();
     store.remove(old).unwrap();
     let fresh = store.insert(Aabb::default()).unwrap();
-    assert_ne!(fresh.slot, old.slot, "a slot whose generation wrapped was reused");
+    assert_ne!(
+        fresh.slot, old.slot,
+        "a slot whose generation wrapped was reused"
+    );
     assert!(!store.contains(old));
 }
 
 #[test]
 fn clear_invalidates_every_handle_and_slots_are_reused() {
     let mut store = BoxStore::new();
-    let hs: Vec<_> = (0..4).map(|_| store.insert(Aabb::default()).unwrap()).collect();
+    let hs: Vec<_> = (0..4)
+        .map(|_| store.insert(Aabb::default()).unwrap())
+        .collect();
     store.clear();
     assert!(store.is_empty());
     assert!(hs.iter().all(|&h| !store.contains(h)));
-    let again: Vec<_> = (0..4).map(|_| store.insert(Aabb::default()).unwrap()).collect();
+    let again: Vec<_> = (0..4)
+        .map(|_| store.insert(Aabb::default()).unwrap())
+        .collect();
     let mut slots: Vec<u32> = again.iter().map(|h| h.slot()).collect();
     slots.sort_unstable();
     assert_eq!(slots, vec![0, 1, 2, 3], "freed slots are reused");
