@@ -13,7 +13,7 @@
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use hantei::scene::generate::Shape;
-use hantei::{BroadConfig, BroadPhase, SimdLevel};
+use hantei::{BandOrder, BroadConfig, BroadPhase, SimdLevel};
 use std::hint::black_box;
 use std::time::Duration;
 
@@ -99,10 +99,15 @@ mod peers {
 }
 
 fn hantei(threads: usize) -> (BroadPhase, rayon::ThreadPool) {
+    hantei_with(threads, BandOrder::Buckets)
+}
+
+fn hantei_with(threads: usize, order: BandOrder) -> (BroadPhase, rayon::ThreadPool) {
     let bp = BroadPhase::with_config(BroadConfig {
         simd: SimdLevel::best(),
         parallel: threads > 1,
         parallel_threshold: 0,
+        order,
     });
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
@@ -182,5 +187,31 @@ fn broad_phase(c: &mut Criterion) {
     scene(c, Shape::Identical, 1_000, "identical_1k", true, true);
 }
 
-criterion_group!(benches, broad_phase);
+/// How each band is ordered along the sweep axis: the bucket counting sort (default)
+/// against an LSD radix sort and `sort_unstable`, whole broad phase, one thread.
+fn band_order(c: &mut Criterion) {
+    for (shape, label) in [
+        (Shape::Uniform, "uniform_100k"),
+        (Shape::Clusters, "clusters_100k"),
+    ] {
+        let boxes = shape.generate(100_000, 1);
+        let mut group = c.benchmark_group(format!("band_order/{label}"));
+        group.sample_size(10);
+        group.warm_up_time(Duration::from_millis(500));
+        group.measurement_time(Duration::from_secs(2));
+        for (order, name) in [
+            (BandOrder::Buckets, "buckets"),
+            (BandOrder::Radix, "radix"),
+            (BandOrder::Comparison, "sort_unstable"),
+        ] {
+            let (mut bp, pool) = hantei_with(1, order);
+            group.bench_function(name, |b| {
+                pool.install(|| b.iter(|| black_box(bp.find_pairs(&boxes[..]).unwrap().len())))
+            });
+        }
+        group.finish();
+    }
+}
+
+criterion_group!(benches, broad_phase, band_order);
 criterion_main!(benches);

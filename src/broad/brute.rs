@@ -38,14 +38,21 @@ pub fn brute_force_pairs<'b>(boxes: impl Into<BoxSet<'b>>) -> Result<Vec<Pair>, 
 /// `(a, b)`, honouring filters.
 ///
 /// # Errors
-/// [`Error::InvalidBox`] naming the lowest invalid index of the first set that has one.
+/// [`Error::InvalidBox`] as in [`crate::BroadPhase::find_pairs_bipartite`]: `index`
+/// counts through both sets.
 pub fn brute_force_bipartite<'b>(
     first: impl Into<BoxSet<'b>>,
     second: impl Into<BoxSet<'b>>,
 ) -> Result<Vec<Pair>, Error> {
     let (s, t) = (first.into(), second.into());
     s.validate()?;
-    t.validate()?;
+    t.validate().map_err(|e| match e {
+        Error::InvalidBox { index, defect } => Error::InvalidBox {
+            index: index + s.len(),
+            defect,
+        },
+        e => e,
+    })?;
     let mut out = Vec::new();
     for i in 0..s.len() {
         let (a, fa) = (s.aabb(i), s.filter(i));

@@ -36,6 +36,7 @@
 mod bands;
 mod brute;
 mod layout;
+mod probe;
 mod set;
 mod sort;
 mod sweep;
@@ -48,6 +49,7 @@ use crate::lanes::SimdLevel;
 use bands::{BandSoa, Chunk, OrderScratch};
 use bytemuck::{Pod, Zeroable};
 use layout::Layout;
+use probe::Probe;
 
 /// Two overlapping boxes, by their indices in the input.
 ///
@@ -81,6 +83,9 @@ pub struct BroadStats {
     pub entries: usize,
     /// Pairs found.
     pub pairs: usize,
+    /// Whether bipartite mode indexed the smaller set in a grid and streamed the larger
+    /// one past it (see [`BroadPhase::find_pairs_bipartite`]) instead of sweeping bands.
+    pub grid: bool,
 }
 
 /// Settings of a [`BroadPhase`].
@@ -195,6 +200,8 @@ pub struct BroadPhase {
     pairs: Vec<Pair>,
     layout: Option<Layout>,
     entries: usize,
+    probe: probe::Probe,
+    used_grid: bool,
 }
 
 impl BroadPhase {
@@ -240,16 +247,94 @@ impl BroadPhase {
     /// Every overlapping `(a, b)` with `a` from `first` and `b` from `second`, without
     /// ever testing two boxes of the same set.
     ///
+    /// When one set has at most 1/16 as many boxes as the other (and at most 65,536),
+    /// the small set is put in a uniform grid and the large one streams past it in input
+    /// order: no sorting at all, the fast path for bullets × targets. The pairs then
+    /// come by the large set's index first. Otherwise both sets are banded and swept as
+    /// in [`BroadPhase::find_pairs`]. Either way the order is a function of the input.
+    ///
     /// # Errors
-    /// [`Error::InvalidBox`] naming the lowest invalid index of the first set that has
-    /// one; [`Error::TooManyBoxes`].
+    /// [`Error::InvalidBox`] for the first invalid box of `first`, else of `second`;
+    /// its `index` counts through both sets (a box at position `j` of `second` is
+    /// `first.len() + j`). [`Error::TooManyBoxes`].
     pub fn find_pairs_bipartite<'s, 'b>(
         &'s mut self,
         first: impl Into<BoxSet<'b>>,
         second: impl Into<BoxSet<'b>>,
     ) -> Result<&'s [Pair], Error> {
         let sets = [first.into(), second.into()];
+        if Probe::fits(sets[0].len(), sets[1].len()) {
+            return self.run_grid(&sets);
+        }
         self.run(&sets, true)
+    }
+
+    /// Bipartite mode through the grid (see [`probe`]).
+    fn run_grid(&mut self, sets: &[BoxSet<'_>; 2]) -> Result<&[Pair], Error> {
+        self.pairs.clear();
+        self.layout = None;
+        self.entries = 0;
+        self.used_grid = true;
+        let s = usize::from(sets[1].len() < sets[0].len()); // the small set
+        let l = 1 - s;
+        if sets[l].len() > crate::MAX_BOXES {
+            return Err(Error::TooManyBoxes {
+                requested: sets[l].len(),
+            });
+        }
+        // Errors name the box as `index` in the first set, `first.len() + index` in the
+        // second.
+        let offset = |set: usize, (i, d): (usize, crate::BoxDefect)| (i + set * sets[0].len(), d);
+        let small_err = self.probe.build(&sets[s]).err().map(|e| offset(s, e));
+        if s == 0 {
+            if let Some((index, defect)) = small_err {
+                return Err(Error::InvalidBox { index, defect });
+            }
+        }
+        let large = &sets[l];
+        let n = large.len();
+        let threads = if self.config.parallel && n >= self.config.parallel_threshold {
+            rayon::current_num_threads()
+        } else {
+            1
+        };
+        let chunks = if threads > 1 { threads * 4 } else { 1 };
+        let mut outs = core::mem::take(&mut self.probe.chunk_pairs);
+        outs.resize_with(chunks, Vec::new);
+        let probe = &self.probe;
+        let work = |(c, out): (usize, &mut Vec<Pair>)| {
+            out.clear();
+            probe.stream(large, n * c / chunks..n * (c + 1) / chunks, l == 0, out)
+        };
+        let large_err = if threads > 1 {
+            use rayon::prelude::*;
+            outs.par_iter_mut()
+                .enumerate()
+                .map(work)
+                .filter_map(Result::err)
+                .min_by_key(|(i, _)| *i)
+        } else {
+            outs.iter_mut()
+                .enumerate()
+                .map(work)
+                .filter_map(Result::err)
+                .min_by_key(|(i, _)| *i)
+        }
+        .map(|e| offset(l, e));
+        if let Some((index, defect)) = large_err.or(small_err) {
+            self.probe.chunk_pairs = outs;
+            return Err(Error::InvalidBox { index, defect });
+        }
+        if chunks == 1 {
+            core::mem::swap(&mut self.pairs, &mut outs[0]);
+        } else {
+            self.pairs.reserve(outs.iter().map(Vec::len).sum());
+            for o in &outs {
+                self.pairs.extend_from_slice(o);
+            }
+        }
+        self.probe.chunk_pairs = outs;
+        Ok(&self.pairs)
     }
 
     /// The pairs of the last successful call (empty after an error).
@@ -272,6 +357,7 @@ impl BroadPhase {
             sweep_axis: self.layout.map_or(0, |l| l.sweep_axis as u8),
             entries: self.entries,
             pairs: self.pairs.len(),
+            grid: self.used_grid,
         }
     }
 
@@ -279,6 +365,7 @@ impl BroadPhase {
         self.pairs.clear();
         self.layout = None;
         self.entries = 0;
+        self.used_grid = false;
         let total: usize = sets.iter().map(BoxSet::len).sum();
         let threads = if self.config.parallel && total >= self.config.parallel_threshold {
             rayon::current_num_threads()
@@ -331,6 +418,7 @@ impl BroadPhase {
                     .min_by_key(|(i, _)| *i)
             };
             if let Some((index, defect)) = first_error {
+                let index = index + if s == 1 { sets[0].len() } else { 0 };
                 return Err(Error::InvalidBox { index, defect });
             }
         }

@@ -252,6 +252,24 @@ fn bipartite_matches_brute_force_and_never_pairs_within_a_set() {
 }
 
 #[test]
+fn bipartite_picks_the_grid_for_lopsided_sets() {
+    let mut bp = broad(SimdLevel::best(), false);
+    let bullets = generate::bullet_hell(20_000, 4);
+    let targets: Vec<Aabb> = generate::uniform(60, 5)
+        .iter()
+        .map(|b| Aabb::from_center_half_extents(b.center() * 60.0, Vec2::splat(30.0)))
+        .collect();
+    for (a, b) in [(&bullets, &targets), (&targets, &bullets)] {
+        let got = sorted(bp.find_pairs_bipartite(a, b).unwrap());
+        assert!(bp.last_stats().grid);
+        assert!(!got.is_empty());
+        assert_eq!(got, brute_force_bipartite(a, b).unwrap());
+    }
+    bp.find_pairs_bipartite(&bullets, &bullets).unwrap();
+    assert!(!bp.last_stats().grid);
+}
+
+#[test]
 fn store_and_columns_are_read_in_place() {
     let boxes = generate::uniform(3000, 12);
     let mut store = BoxStore::new();
@@ -294,13 +312,29 @@ fn bad_input_is_a_typed_error_and_clears_the_result() {
     );
     boxes[77].min.x = f32::NEG_INFINITY;
     let good = generate::uniform(10, 1);
-    assert!(matches!(
-        bp.find_pairs_bipartite(&good, &boxes),
-        Err(Error::InvalidBox {
-            index: 77,
-            defect: BoxDefect::Infinite
-        })
-    ));
+    // Bipartite errors count through both sets; the first set's come first.
+    let good_big = generate::uniform(5000, 1);
+    let mut bad_big = good_big.clone();
+    bad_big[4000].max.x = f32::NAN;
+    for (a, b, want) in [
+        (&good[..], &boxes[..], 10 + 77),       // bands
+        (&boxes[..], &good[..], 77),            // bands
+        (&good[..], &bad_big[..], 10 + 4000),   // grid, small first
+        (&bad_big[..], &boxes[..], 4000),       // grid, large first (both bad)
+        (&good_big[..], &boxes[..], 5000 + 77), // grid, small second
+        (&boxes[..], &bad_big[..], 77),         // grid, small first (both bad)
+    ] {
+        let got = bp.find_pairs_bipartite(a, b);
+        assert!(
+            matches!(got, Err(Error::InvalidBox { index, .. }) if index == want),
+            "{got:?}, want {want}"
+        );
+        assert!(matches!(
+            brute_force_bipartite(a, b),
+            Err(Error::InvalidBox { index, .. }) if index == want
+        ));
+        assert!(bp.pairs().is_empty());
+    }
     let x = [0.0f32; 3];
     assert!(matches!(
         BoxSet::from_columns(&x, &x, &x, &x[..2]),

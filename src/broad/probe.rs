@@ -1,0 +1,243 @@
+//! Bipartite mode when one set is much smaller than the other (bullets × targets): the
+//! small set goes into a uniform grid, the large set streams past it in input order.
+//!
+//! ```text
+//!  small set (targets)                 large set (bullets), streamed:
+//!  ┌────┬────┬────┬────┐               for each box a, in input order:
+//!  │    │ e1 │ e1 │    │                 outside the grid's bounds? skip
+//!  ├────┼────┼────┼────┤                 for each cell a reaches:
+//!  │    │    │ e2 │    │                   for each target b listed there:
+//!  ├────┼────┼────┼────┤                     report (a, b) if they overlap and this
+//!  │ e3 │    │    │    │                     is the first cell both reach
+//!  └────┴────┴────┴────┘
+//! ```
+//!
+//! No sort, no band layout, no work within either set: the cost is one pass over the
+//! large set plus the few cells each of its boxes reaches. A pair is reported in the
+//! cell `(max(first column), max(first row))` of the two boxes, which both reach, so
+//! exactly once. The pairs come out by the large set's input index, then in the order
+//! the cells and their lists are visited: a function of the input alone.
+
+use super::Pair;
+use super::layout::to_index;
+use super::set::{BoundsRead, BoxSet, WithBounds};
+use crate::error::BoxDefect;
+use crate::math::box_defect;
+use crate::store::Filter;
+
+/// When the smaller set has at most `1 / SIZE_RATIO` as many boxes as the larger (and
+/// at most [`MAX_SMALL`]), bipartite mode uses the grid.
+pub(crate) const SIZE_RATIO: usize = 16;
+/// The grid holds at most this many boxes.
+pub(crate) const MAX_SMALL: usize = 1 << 16;
+/// At most this many cells per axis.
+const MAX_CELLS_PER_AXIS: usize = 512;
+
+/// The small set in a grid, with buffers kept between calls.
+#[derive(Debug, Default)]
+pub(crate) struct Probe {
+    bounds: Vec<[f32; 4]>,
+    filters: Vec<Filter>,
+    /// Per small box: its first cell column and row.
+    first: Vec<[u32; 2]>,
+    /// Per cell: start of its list in `items` (`cells + 1` entries).
+    cell_start: Vec<u32>,
+    items: Vec<u32>,
+    grid: Grid,
+    /// Per chunk of the large set: its pairs.
+    pub chunk_pairs: Vec<Vec<Pair>>,
+}
+
+#[derive(Debug, Default, Clone, Copy)]
+struct Grid {
+    lo: [f32; 2],
+    hi: [f32; 2],
+    inv: [f32; 2],
+    dims: [u32; 2],
+}
+
+impl Grid {
+    #[inline(always)]
+    fn cell(&self, axis: usize, v: f32) -> u32 {
+        to_index((v - self.lo[axis]) * self.inv[axis], self.dims[axis])
+    }
+}
+
+impl Probe {
+    /// Whether bipartite mode should use the grid for sets of these sizes.
+    pub(crate) fn fits(a: usize, b: usize) -> bool {
+        let (small, large) = (a.min(b), a.max(b));
+        small > 0 && small <= MAX_SMALL && small.saturating_mul(SIZE_RATIO) <= large
+    }
+
+    /// Validates the small set and builds the grid over it.
+    pub(crate) fn build(&mut self, small: &BoxSet<'_>) -> Result<(), (usize, BoxDefect)> {
+        let n = small.len();
+        self.bounds.clear();
+        self.filters.clear();
+        let (mut lo, mut hi, mut ext) = ([f32::INFINITY; 2], [f32::NEG_INFINITY; 2], [0.0f64; 2]);
+        for i in 0..n {
+            let b = small.get(i);
+            if let Some(d) = box_defect(b[0], b[1], b[2], b[3]) {
+                return Err((i, d));
+            }
+            for axis in 0..2 {
+                lo[axis] = lo[axis].min(b[axis]);
+                hi[axis] = hi[axis].max(b[axis + 2]);
+                ext[axis] += f64::from(b[axis + 2]) - f64::from(b[axis]);
+            }
+            self.bounds.push(b);
+            if small.filters.is_some() {
+                self.filters.push(small.filter(i));
+            }
+        }
+        // Cells about as large as the mean box, at least 1/512 of the span, and not
+        // more than 16 per box in all.
+        let mut dims = [1u32; 2];
+        let mut inv = [0.0f32; 2];
+        for axis in 0..2 {
+            let span = f64::from(hi[axis]) - f64::from(lo[axis]);
+            let mean = ext[axis] / n as f64;
+            if span > 0.0 && span.is_finite() {
+                let cell = mean.max(span / MAX_CELLS_PER_AXIS as f64);
+                dims[axis] = ((span / cell).ceil() as usize).clamp(1, MAX_CELLS_PER_AXIS) as u32;
+            }
+        }
+        while dims[0] as usize * dims[1] as usize > 16 * n + 64 {
+            dims = dims.map(|d| d.div_ceil(2));
+        }
+        for axis in 0..2 {
+            let span = hi[axis] - lo[axis];
+            let v = dims[axis] as f32 / span;
+            inv[axis] = if v.is_finite() { v } else { 0.0 };
+        }
+        self.grid = Grid { lo, hi, inv, dims };
+        // Counting sort of (cell, box) into per-cell lists, boxes ascending in each.
+        let cells = dims[0] as usize * dims[1] as usize;
+        self.cell_start.clear();
+        self.cell_start.resize(cells + 1, 0);
+        self.first.clear();
+        let g = self.grid;
+        let span = |b: &[f32; 4]| {
+            (
+                g.cell(0, b[0])..g.cell(0, b[2]) + 1,
+                g.cell(1, b[1])..g.cell(1, b[3]) + 1,
+            )
+        };
+        for b in &self.bounds {
+            let (xs, ys) = span(b);
+            self.first.push([xs.start, ys.start]);
+            for y in ys {
+                for x in xs.clone() {
+                    self.cell_start[(y * dims[0] + x) as usize + 1] += 1;
+                }
+            }
+        }
+        for c in 1..=cells {
+            self.cell_start[c] += self.cell_start[c - 1];
+        }
+        self.items.clear();
+        self.items.resize(self.cell_start[cells] as usize, 0);
+        let mut cursor = self.cell_start.clone();
+        for (i, b) in self.bounds.iter().enumerate() {
+            let (xs, ys) = span(b);
+            for y in ys {
+                for x in xs.clone() {
+                    let c = &mut cursor[(y * dims[0] + x) as usize];
+                    self.items[*c as usize] = i as u32;
+                    *c += 1;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Streams `large[range]` past the grid, appending pairs to `out` (oriented so that
+    /// the first set's index comes first).
+    pub(crate) fn stream(
+        &self,
+        large: &BoxSet<'_>,
+        range: core::ops::Range<usize>,
+        large_is_first: bool,
+        out: &mut Vec<Pair>,
+    ) -> Result<(), (usize, BoxDefect)> {
+        large.with_bounds(Stream {
+            probe: self,
+            large,
+            range,
+            large_is_first,
+            out,
+        })
+    }
+}
+
+struct Stream<'a, 'b> {
+    probe: &'a Probe,
+    large: &'a BoxSet<'b>,
+    range: core::ops::Range<usize>,
+    large_is_first: bool,
+    out: &'a mut Vec<Pair>,
+}
+
+impl WithBounds for Stream<'_, '_> {
+    type Output = Result<(), (usize, BoxDefect)>;
+    #[inline]
+    fn call<B: BoundsRead>(self, bounds: B) -> Self::Output {
+        let p = self.probe;
+        let g = p.grid;
+        let filtered = !p.filters.is_empty() || self.large.filters.is_some();
+        let start = self.range.start;
+        for (k, a) in bounds
+            .iter(start..)
+            .take(self.range.end - start)
+            .enumerate()
+        {
+            let i = start + k;
+            let [x0, y0, x1, y1] = a;
+            if !(x0 <= x1 && y0 <= y1 && x1 - x0 <= f32::MAX && y1 - y0 <= f32::MAX) {
+                if let Some(defect) = box_defect(x0, y0, x1, y1) {
+                    return Err((i, defect));
+                }
+            }
+            // Outside the small set's bounds: nothing to meet.
+            if x0 > g.hi[0] || x1 < g.lo[0] || y0 > g.hi[1] || y1 < g.lo[1] {
+                continue;
+            }
+            let (cx0, cx1) = (g.cell(0, x0), g.cell(0, x1));
+            let (cy0, cy1) = (g.cell(1, y0), g.cell(1, y1));
+            let fa = if filtered {
+                self.large.filter(i)
+            } else {
+                Filter::ALL
+            };
+            for cy in cy0..=cy1 {
+                for cx in cx0..=cx1 {
+                    let c = (cy * g.dims[0] + cx) as usize;
+                    let list = &p.items[p.cell_start[c] as usize..p.cell_start[c + 1] as usize];
+                    for &j in list {
+                        let b = p.bounds[j as usize];
+                        if !(x0 <= b[2] && b[0] <= x1 && y0 <= b[3] && b[1] <= y1) {
+                            continue;
+                        }
+                        let f = p.first[j as usize];
+                        if cx != cx0.max(f[0]) || cy != cy0.max(f[1]) {
+                            continue; // reported in the first cell both reach
+                        }
+                        if filtered {
+                            let fb = p.filters.get(j as usize).copied().unwrap_or(Filter::ALL);
+                            if !fa.pairs_with(fb) {
+                                continue;
+                            }
+                        }
+                        self.out.push(if self.large_is_first {
+                            Pair::new(i as u32, j)
+                        } else {
+                            Pair::new(j, i as u32)
+                        });
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+}
