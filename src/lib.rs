@@ -51,6 +51,8 @@
 #![warn(clippy::undocumented_unsafe_blocks)]
 
 pub mod broad;
+#[cfg(feature = "fuzzing")]
+pub mod check;
 mod error;
 mod lanes;
 mod math;
