@@ -51,7 +51,7 @@
 #![warn(clippy::undocumented_unsafe_blocks)]
 
 pub mod broad;
-#[cfg(feature = "fuzzing")]
+#[cfg(any(test, feature = "fuzzing"))]
 pub mod check;
 mod error;
 mod lanes;
