@@ -1,0 +1,664 @@
+//! Property checks for tile-map motion, shared by the tests and the fuzz targets
+//! (compiled with `cfg(test)` or the `fuzzing` feature).
+//!
+//! Each check runs the query, then verifies its answer against the definitions alone:
+//! solid cells come from [`TileMap::get`] and [`TileMap::tile_aabb`], and "inside" is the
+//! interior of the union of solid cells (positive-area overlap for boxes; for segments and
+//! points, the seam rule of the module docs), evaluated cell by cell without the sweep
+//! code. A per-axis step sweeps an axis-aligned box, so its path is checked exactly; a
+//! cast's path is the convex hull of its start and end boxes, checked by separating axes
+//! with a tolerance of a few `f32` ulps on the diagonal axes only.
+//!
+//! Cost: every check scans every cell of the map (plus the ring outside it); meant for
+//! small maps.
+
+use super::exact::within;
+use super::map::TileMap;
+use super::slide::{AxisOrder, Direction, SlideOptions, SlideResult, TileEdge, TileHit};
+use super::{CastResult, EMPTY};
+use crate::Aabb;
+use crate::error::Error;
+use core::cmp::Ordering;
+use glam::{IVec2, Vec2};
+
+/// A closed box in `f64`; ring cells outside the map extend to infinity.
+type Box64 = [f64; 4];
+
+fn box64(b: &Aabb) -> Box64 {
+    [
+        f64::from(b.min.x),
+        f64::from(b.min.y),
+        f64::from(b.max.x),
+        f64::from(b.max.y),
+    ]
+}
+
+/// The world box of cell `(c, r)`, `c` in `-1..=width`, `r` in `-1..=height`.
+fn cell_box(map: &TileMap, c: i64, r: i64) -> Box64 {
+    let axis = |k: i64, n: i64, a: usize| -> (f64, f64) {
+        let edge = |k: i64| {
+            let t = map.tile_aabb(if a == 0 {
+                IVec2::new(k as i32, 0)
+            } else {
+                IVec2::new(0, k as i32)
+            });
+            f64::from(t.min[a])
+        };
+        let lo = if k < 0 { f64::NEG_INFINITY } else { edge(k) };
+        let hi = if k >= n { f64::INFINITY } else { edge(k + 1) };
+        (lo, hi)
+    };
+    let (x0, x1) = axis(c, i64::from(map.width()), 0);
+    let (y0, y1) = axis(r, i64::from(map.height()), 1);
+    [x0, y0, x1, y1]
+}
+
+fn solid(map: &TileMap, c: i64, r: i64) -> bool {
+    map.get(IVec2::new(c as i32, r as i32)) != EMPTY
+}
+
+/// Every solid cell, the ring outside the map included, as `(c, r, box)`.
+fn solid_cells(map: &TileMap) -> Vec<(i64, i64, Box64)> {
+    let (w, h) = (i64::from(map.width()), i64::from(map.height()));
+    let mut v = Vec::new();
+    for r in -1..=h {
+        for c in -1..=w {
+            if solid(map, c, r) {
+                v.push((c, r, cell_box(map, c, r)));
+            }
+        }
+    }
+    v
+}
+
+/// The solid cells through whose part of the solid interior `b` passes.
+fn interior_cells(map: &TileMap, cells: &[(i64, i64, Box64)], b: &Box64) -> Vec<(i64, i64)> {
+    let mut out = Vec::new();
+    for &(c, r, cb) in cells {
+        let i = [
+            cb[0].max(b[0]),
+            cb[1].max(b[1]),
+            cb[2].min(b[2]),
+            cb[3].min(b[3]),
+        ];
+        if i[0] > i[2] || i[1] > i[3] {
+            continue;
+        }
+        let (wide, tall) = (i[0] < i[2], i[1] < i[3]);
+        let inside = match (wide, tall) {
+            (true, true) => true,
+            // A horizontal segment: inside the cell's rows, or on an edge shared with a
+            // solid cell across it.
+            (true, false) => {
+                let y = i[1];
+                (cb[1] < y && y < cb[3]) || solid(map, c, if y == cb[1] { r - 1 } else { r + 1 })
+            }
+            (false, true) => {
+                let x = i[0];
+                (cb[0] < x && x < cb[2]) || solid(map, if x == cb[0] { c - 1 } else { c + 1 }, r)
+            }
+            // A point: every cell around it must be solid.
+            (false, false) => {
+                let around = |v: f64, lo: f64, hi: f64, k: i64| -> Vec<i64> {
+                    if v == lo {
+                        vec![k - 1, k]
+                    } else if v == hi {
+                        vec![k, k + 1]
+                    } else {
+                        vec![k]
+                    }
+                };
+                let cs = around(i[0], cb[0], cb[2], c);
+                let rs = around(i[1], cb[1], cb[3], r);
+                cs.iter().all(|&cc| rs.iter().all(|&rr| solid(map, cc, rr)))
+            }
+        };
+        if inside {
+            out.push((c, r));
+        }
+    }
+    out
+}
+
+fn union64(a: &Box64, b: &Box64) -> Box64 {
+    [
+        a[0].min(b[0]),
+        a[1].min(b[1]),
+        a[2].max(b[2]),
+        a[3].max(b[3]),
+    ]
+}
+
+/// Overlap lengths of `b` with cell box `cb` on both axes (0 when apart).
+fn overlap(b: &Box64, cb: &Box64) -> [f64; 2] {
+    [
+        (b[2].min(cb[2]) - b[0].max(cb[0])).max(0.0),
+        (b[3].min(cb[3]) - b[1].max(cb[1])).max(0.0),
+    ]
+}
+
+fn lead_trail(b: &Aabb, a: usize, up: bool) -> (f32, f32) {
+    if up {
+        (b.max[a], b.min[a])
+    } else {
+        (b.min[a], b.max[a])
+    }
+}
+
+/// The next `f32` from `x` in the direction `up`.
+fn step(x: f32, up: bool) -> f32 {
+    if up { x.next_up() } else { x.next_down() }
+}
+
+/// `b` with its face on side (`a`, `up`) moved one ulp outward.
+fn nudged(b: &Aabb, a: usize, up: bool) -> Aabb {
+    let mut e = *b;
+    if up {
+        e.max[a] = e.max[a].next_up();
+    } else {
+        e.min[a] = e.min[a].next_down();
+    }
+    e
+}
+
+/// Whether the input must be rejected, and the error it must be rejected with.
+fn expected_error(body: Aabb, motion: Vec2) -> Option<Error> {
+    if let Err(defect) = body.validate() {
+        Some(Error::InvalidBox { index: 0, defect })
+    } else if !motion.is_finite() {
+        Some(Error::InvalidMotion { index: 0 })
+    } else {
+        None
+    }
+}
+
+/// Checks [`TileMap::move_and_slide_with`] on one input for both axis orders and both
+/// y directions: valid input never fails and bad input gets the right typed error; the
+/// body never ends inside, nor passes through, a solid tile it did not start in; no face
+/// moves farther than asked or against the motion; the size never shrinks; a hit is
+/// solid, flush and reported on the right edge; no hit means the full motion;
+/// `grounded` matches a one-ulp probe.
+///
+/// # Errors
+/// A description of the first violated property.
+pub fn check_move_and_slide(map: &TileMap, body: Aabb, motion: Vec2) -> Result<(), String> {
+    for order in [AxisOrder::XThenY, AxisOrder::YThenX] {
+        for down in [Direction::PosY, Direction::NegY] {
+            let options = SlideOptions { order, down };
+            check_move_and_slide_with(map, body, motion, &options)?;
+        }
+    }
+    Ok(())
+}
+
+/// [`check_move_and_slide`] for one set of options.
+///
+/// # Errors
+/// A description of the first violated property.
+pub fn check_move_and_slide_with(
+    map: &TileMap,
+    body: Aabb,
+    motion: Vec2,
+    options: &SlideOptions,
+) -> Result<(), String> {
+    let got = map.move_and_slide_with(body, motion, options);
+    match (expected_error(body, motion), got) {
+        (Some(e), Err(g)) if e == g => Ok(()),
+        (Some(e), other) => Err(format!("expected {e:?}, got {other:?}")),
+        (None, Err(g)) => Err(format!("valid input rejected: {g:?}")),
+        (None, Ok(r)) => {
+            verify_slide(map, body, motion, options, &r)?;
+            verify_contacts(map, &r.aabb)
+        }
+    }
+}
+
+/// [`TileMap::contact`] on all four sides of `b` agrees with a one-ulp probe, and a
+/// contact reports the face's own coordinate on the right edge.
+fn verify_contacts(map: &TileMap, b: &Aabb) -> Result<(), String> {
+    let cells = solid_cells(map);
+    for side in [
+        Direction::PosX,
+        Direction::NegX,
+        Direction::PosY,
+        Direction::NegY,
+    ] {
+        let c = map
+            .contact(*b, side)
+            .map_err(|e| format!("contact failed: {e:?}"))?;
+        verify_grounded(map, &cells, b, side, c.is_some())
+            .map_err(|e| format!("contact {side:?} of {b:?}: {e}"))?;
+        if let Some(h) = c {
+            let (a, up) = side.axis_sign();
+            let face = if up { b.max[a] } else { b.min[a] };
+            if h.coord != face || h.edge != TileEdge::facing(a, up) || map.get(h.tile) != h.kind {
+                return Err(format!("contact {side:?} of {b:?}: wrong report {h:?}"));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Verifies a [`SlideResult`] claimed for `body` moved by `motion` (public so that the
+/// checks themselves can be tested on wrong answers).
+///
+/// # Errors
+/// A description of the first violated property.
+pub fn verify_slide(
+    map: &TileMap,
+    body: Aabb,
+    motion: Vec2,
+    options: &SlideOptions,
+    r: &SlideResult,
+) -> Result<(), String> {
+    let cells = solid_cells(map);
+    let ctx = |what: String| {
+        format!("{what} (body {body:?}, motion {motion:?}, {options:?}, result {r:?})")
+    };
+    let mut before = body;
+    for a in options.order.axes() {
+        let mut after = before;
+        after.min[a] = r.aabb.min[a];
+        after.max[a] = r.aabb.max[a];
+        verify_axis_step(map, &cells, &before, &after, a, motion[a], r.hit(a)).map_err(ctx)?;
+        before = after;
+    }
+    verify_grounded(map, &cells, &r.aabb, options.down, r.grounded).map_err(ctx)
+}
+
+fn verify_axis_step(
+    map: &TileMap,
+    cells: &[(i64, i64, Box64)],
+    b0: &Aabb,
+    b1: &Aabb,
+    a: usize,
+    d: f32,
+    hit: Option<&TileHit>,
+) -> Result<(), String> {
+    let axis = ["x", "y"][a];
+    if d == 0.0 {
+        if b0 != b1 || hit.is_some() {
+            return Err(format!("{axis}: moved or hit without motion"));
+        }
+        return Ok(());
+    }
+    let up = d > 0.0;
+    let (lead0, trail0) = lead_trail(b0, a, up);
+    let (lead1, trail1) = lead_trail(b1, a, up);
+    // Direction and distance, exactly.
+    if !within(lead0, lead1, d) || !within(trail0, trail1, d) {
+        return Err(format!(
+            "{axis}: a face moved against the motion or farther than asked"
+        ));
+    }
+    // The trailing face moves no farther than the leading one (no shrinking), and lags by
+    // less than one ulp.
+    let lag = super::exact::cmp_diff(trail1, trail0, lead1, lead0);
+    let too_far = if up {
+        Ordering::Greater
+    } else {
+        Ordering::Less
+    };
+    if lag == Some(too_far) || lag.is_none() {
+        return Err(format!("{axis}: the box shrank"));
+    }
+    if lead1 != lead0
+        && super::exact::cmp_diff(step(trail1, up), trail0, lead1, lead0) != Some(too_far)
+    {
+        return Err(format!("{axis}: the trailing face lags by an ulp or more"));
+    }
+    // The path: an axis-aligned box, checked exactly.
+    let (s0, s1) = (box64(b0), box64(b1));
+    let start = interior_cells(map, cells, &s0);
+    let swept = interior_cells(map, cells, &union64(&s0, &s1));
+    if let Some(c) = swept.iter().find(|c| !start.contains(c)) {
+        return Err(format!(
+            "{axis}: passed through or ended in solid cell {c:?}"
+        ));
+    }
+    for &(c, r, cb) in cells {
+        let (o0, o1) = (overlap(&s0, &cb), overlap(&s1, &cb));
+        if o1[0] * o1[1] > 0.0 && o1[a] > o0[a] {
+            return Err(format!("{axis}: moved deeper into solid cell {:?}", (c, r)));
+        }
+    }
+    match hit {
+        None => {
+            // Nothing hit: the full motion, to the last f32 not past it.
+            if within(lead0, step(lead1, up), d) {
+                return Err(format!("{axis}: stopped short without a hit"));
+            }
+        }
+        Some(h) => {
+            let want_edge = TileEdge::facing(a, up);
+            if h.edge != want_edge {
+                return Err(format!(
+                    "{axis}: hit edge {:?}, expected {want_edge:?}",
+                    h.edge
+                ));
+            }
+            if h.kind == EMPTY || map.get(h.tile) != h.kind {
+                return Err(format!(
+                    "{axis}: hit tile {:?} is not solid kind {}",
+                    h.tile, h.kind
+                ));
+            }
+            if lead1 != h.coord {
+                return Err(format!(
+                    "{axis}: leading face {lead1} is not at the hit {}",
+                    h.coord
+                ));
+            }
+            let tb = cell_box(map, i64::from(h.tile.x), i64::from(h.tile.y));
+            let p = 1 - a;
+            let across = tb[p] <= f64::from(b1.max[p]) && f64::from(b1.min[p]) <= tb[p + 2];
+            if !across {
+                return Err(format!(
+                    "{axis}: hit tile {:?} is not across the body",
+                    h.tile
+                ));
+            }
+            if h.embedded {
+                let (lo, hi) = (tb[a], tb[a + 2]);
+                let l = f64::from(lead0);
+                if lead1 != lead0 || !(lo < l && l < hi) {
+                    return Err(format!(
+                        "{axis}: embedded hit, but the face moved or is not inside"
+                    ));
+                }
+            } else {
+                let near = if up { tb[a] } else { tb[a + 2] };
+                if f64::from(h.coord) != near {
+                    return Err(format!(
+                        "{axis}: hit at {} but the tile edge is at {near}",
+                        h.coord
+                    ));
+                }
+                // One ulp further would enter the solid interior through this tile.
+                let e = box64(&nudged(b1, a, up));
+                let into = interior_cells(map, cells, &e);
+                if !into.contains(&(i64::from(h.tile.x), i64::from(h.tile.y))) {
+                    return Err(format!(
+                        "{axis}: hit tile {:?} does not block the face",
+                        h.tile
+                    ));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+fn verify_grounded(
+    map: &TileMap,
+    cells: &[(i64, i64, Box64)],
+    b: &Aabb,
+    down: Direction,
+    grounded: bool,
+) -> Result<(), String> {
+    let (a, up) = down.axis_sign();
+    let s = box64(b);
+    if !interior_cells(map, cells, &s).is_empty() {
+        return Ok(()); // Embedded: "grounded" follows the start-inside rule instead.
+    }
+    let e = nudged(b, a, up);
+    if !e.min[a].is_finite() || !e.max[a].is_finite() {
+        return Ok(());
+    }
+    let want = !interior_cells(map, cells, &box64(&e)).is_empty();
+    if want != grounded {
+        return Err(format!(
+            "grounded is {grounded}, a one-ulp probe {down:?} says {want}"
+        ));
+    }
+    Ok(())
+}
+
+/// Checks [`TileMap::cast`] on one input: typed errors for bad input; the fast path
+/// agrees with the full DDA; the straight path from the start box to the end box enters
+/// no solid tile the body did not start in (up to a few ulps across the diagonal); no
+/// face moves farther than asked or against the motion; a hit is solid, flush on its
+/// axis, at the reported time; no hit means the full motion.
+///
+/// # Errors
+/// A description of the first violated property.
+pub fn check_cast(map: &TileMap, body: Aabb, motion: Vec2) -> Result<(), String> {
+    let got = map.cast(body, motion);
+    let r = match (expected_error(body, motion), got) {
+        (Some(e), Err(g)) if e == g => return Ok(()),
+        (Some(e), other) => return Err(format!("expected {e:?}, got {other:?}")),
+        (None, Err(g)) => return Err(format!("valid input rejected: {g:?}")),
+        (None, Ok(r)) => r,
+    };
+    let slow = map.cast_unchecked(body, motion, false);
+    if slow != r {
+        return Err(format!("fast path {r:?} differs from the DDA {slow:?}"));
+    }
+    verify_cast(map, body, motion, &r)
+        .map_err(|e| format!("{e} (body {body:?}, motion {motion:?}, result {r:?})"))
+}
+
+/// Verifies a [`CastResult`] claimed for `body` cast along `motion`.
+///
+/// # Errors
+/// A description of the first violated property.
+pub fn verify_cast(map: &TileMap, body: Aabb, motion: Vec2, r: &CastResult) -> Result<(), String> {
+    let cells = solid_cells(map);
+    let (b0, b1) = (body, r.aabb);
+    for a in 0..2 {
+        let d = motion[a];
+        let (lo_ok, hi_ok) = (
+            within(b0.min[a], b1.min[a], d),
+            within(b0.max[a], b1.max[a], d),
+        );
+        if !(lo_ok && hi_ok) {
+            return Err(format!(
+                "axis {a}: a face moved against the motion or farther than asked"
+            ));
+        }
+        let (s0, s1) = (b0.max[a] - b0.min[a], b1.max[a] - b1.min[a]);
+        let ulp = |v: f32| (v.abs().next_up() - v.abs()).max(f32::MIN_POSITIVE);
+        let slack = 2.0 * ulp(b1.min[a]).max(ulp(b1.max[a]));
+        if s1.is_finite() && s0.is_finite() && (s1 - s0).abs() > slack {
+            return Err(format!("axis {a}: size changed from {s0} to {s1}"));
+        }
+    }
+    let (s0, s1) = (box64(&b0), box64(&b1));
+    let start = interior_cells(map, &cells, &s0);
+    if let Some(c) = interior_cells(map, &cells, &s1)
+        .iter()
+        .find(|c| !start.contains(c))
+    {
+        return Err(format!("ended in solid cell {c:?}"));
+    }
+    if motion.x == 0.0 || motion.y == 0.0 {
+        let swept = interior_cells(map, &cells, &union64(&s0, &s1));
+        if let Some(c) = swept.iter().find(|c| !start.contains(c)) {
+            return Err(format!("passed through solid cell {c:?}"));
+        }
+    }
+    for &(c, rr, cb) in &cells {
+        if start.contains(&(c, rr)) {
+            let (o0, o1) = (overlap(&s0, &cb), overlap(&s1, &cb));
+            let (a0, a1) = (o0[0] * o0[1], o1[0] * o1[1]);
+            if a1 > a0 * (1.0 + 1e-9) {
+                return Err(format!("moved deeper into solid cell {:?}", (c, rr)));
+            }
+        } else if hull_enters(&s0, &s1, &cb) {
+            return Err(format!("the path crosses solid cell {:?}", (c, rr)));
+        }
+    }
+    match r.hit {
+        None => {
+            if r.toi != 1.0 {
+                return Err("no hit but toi != 1".into());
+            }
+            for a in 0..2 {
+                let d = motion[a];
+                if d != 0.0 {
+                    let up = d > 0.0;
+                    let (lead0, _) = lead_trail(&b0, a, up);
+                    let (lead1, _) = lead_trail(&b1, a, up);
+                    if within(lead0, step(lead1, up), d) {
+                        return Err(format!("axis {a}: stopped short without a hit"));
+                    }
+                }
+            }
+        }
+        Some(h) => {
+            let a = h.edge.axis();
+            let d = motion[a];
+            let up = d > 0.0;
+            if d == 0.0 || h.edge != TileEdge::facing(a, up) {
+                return Err(format!("hit edge {:?} does not face the motion", h.edge));
+            }
+            if h.kind == EMPTY || map.get(h.tile) != h.kind {
+                return Err(format!(
+                    "hit tile {:?} is not solid kind {}",
+                    h.tile, h.kind
+                ));
+            }
+            let (lead0, _) = lead_trail(&b0, a, up);
+            let (lead1, _) = lead_trail(&b1, a, up);
+            if lead1 != h.coord {
+                return Err(format!(
+                    "leading face {lead1} is not at the hit {}",
+                    h.coord
+                ));
+            }
+            if !(0.0..=1.0).contains(&r.toi) {
+                return Err(format!("toi {} out of [0, 1]", r.toi));
+            }
+            if h.embedded && b0 != b1 {
+                return Err("an embedded hit moved the body".into());
+            }
+            let tb = cell_box(map, i64::from(h.tile.x), i64::from(h.tile.y));
+            let p = 1 - a;
+            if !(tb[p] <= f64::from(b1.max[p]) && f64::from(b1.min[p]) <= tb[p + 2]) {
+                return Err(format!("hit tile {:?} is not across the body", h.tile));
+            }
+            if h.embedded {
+                let l = f64::from(lead0);
+                if !(tb[a] < l && l < tb[a + 2]) {
+                    return Err("embedded hit, but the face is not inside the tile".into());
+                }
+            } else {
+                let near = if up { tb[a] } else { tb[a + 2] };
+                if f64::from(h.coord) != near {
+                    return Err(format!("hit at {} but the tile edge is at {near}", h.coord));
+                }
+                // The reported time matches the hit face's travel.
+                let t = (f64::from(h.coord) - f64::from(lead0)) / f64::from(d);
+                if (t - f64::from(r.toi)).abs() > 1e-5 + 1e-5 * t.abs() {
+                    return Err(format!("toi {} but the hit face travelled {t}", r.toi));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Whether the convex hull of boxes `s0` and `s1` overlaps the open cell `cb` by more
+/// than a few ulps (separating axes: x, y, and the normals of the four corner paths).
+fn hull_enters(s0: &Box64, s1: &Box64, cb: &Box64) -> bool {
+    let h = union64(s0, s1);
+    if !(cb[0] < h[2] && h[0] < cb[2] && cb[1] < h[3] && h[1] < cb[3]) {
+        return false;
+    }
+    // Clip the (possibly infinite) cell to the hull's bounds: the intersection is unchanged.
+    let c = [
+        cb[0].max(h[0]),
+        cb[1].max(h[1]),
+        cb[2].min(h[2]),
+        cb[3].min(h[3]),
+    ];
+    let corners = |b: &Box64| [(b[0], b[1]), (b[2], b[1]), (b[0], b[3]), (b[2], b[3])];
+    let (c0, c1, cc) = (corners(s0), corners(s1), corners(&c));
+    let scale = s0
+        .iter()
+        .chain(s1)
+        .chain(&c)
+        .fold(1.0f64, |m, v| m.max(v.abs()));
+    for k in 0..4 {
+        let (vx, vy) = (c1[k].0 - c0[k].0, c1[k].1 - c0[k].1);
+        let (nx, ny) = (-vy, vx);
+        if nx == 0.0 || ny == 0.0 {
+            continue; // axis-aligned: already tested
+        }
+        let proj = |pts: &[(f64, f64)]| {
+            pts.iter()
+                .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), p| {
+                    let v = nx * p.0 + ny * p.1;
+                    (lo.min(v), hi.max(v))
+                })
+        };
+        let (hl, hh) = proj(&[c0, c1].concat());
+        let (cl, ch) = proj(&cc);
+        let tol = 4.0 * f64::from(f32::EPSILON) * scale * (nx.abs() + ny.abs());
+        if ch <= hl + tol || cl >= hh - tol {
+            return false;
+        }
+    }
+    true
+}
+
+/// Builds a small map, a body and a motion from raw bytes (for fuzz targets): sizes,
+/// tile size and origin from short tables (including origins near `±10⁶` and tile sizes
+/// that are not powers of two), cells as bits, and a body either on a grid of eighth
+/// tiles (many exact contacts) or from raw `f32` bits (NaN, infinities, huge values).
+/// `None` when the bytes run out or the map is rejected.
+#[must_use]
+pub fn input_from_bytes(data: &[u8]) -> Option<(TileMap, Aabb, Vec2)> {
+    const TILES: [f32; 6] = [1.0, 16.0, 0.1, 7.3, 0.5, 3.0];
+    const ORIGINS: [(f32, f32); 5] = [
+        (0.0, 0.0),
+        (1.0e6, 1.0e6),
+        (-1.0e6, 37.5),
+        (1000.5, -2.7),
+        (-3.3, 1.0e5),
+    ];
+    let mut it = data.iter().copied();
+    let mut byte = || it.next();
+    let w = u32::from(byte()? % 12) + 1;
+    let h = u32::from(byte()? % 12) + 1;
+    let t = byte()?;
+    let o = byte()?;
+    let tile = Vec2::new(TILES[usize::from(t % 6)], TILES[usize::from((t / 6) % 6)]);
+    let (ox, oy) = ORIGINS[usize::from(o % 5)];
+    let n = (w * h) as usize;
+    let mut cells = vec![EMPTY; n];
+    for chunk in 0..n.div_ceil(8) {
+        let bits = byte()?;
+        for (i, cell) in cells.iter_mut().enumerate().skip(chunk * 8).take(8) {
+            *cell = (bits >> (i % 8)) & 1;
+        }
+    }
+    let map = TileMap::from_cells(w, h, cells, tile, Vec2::new(ox, oy)).ok()?;
+    let map = if o & 0x80 != 0 {
+        map.with_outside(2)
+    } else {
+        map
+    };
+    let mode = byte()?;
+    let (body, motion) = if mode & 1 == 1 {
+        let mut f =
+            || -> Option<f32> { Some(f32::from_le_bytes([byte()?, byte()?, byte()?, byte()?])) };
+        let v = [f()?, f()?, f()?, f()?, f()?, f()?];
+        (
+            Aabb::from_coords(v[0], v[1], v[2], v[3]),
+            Vec2::new(v[4], v[5]),
+        )
+    } else {
+        // Eighths of a tile from the origin, as i16.
+        let mut q =
+            || -> Option<f32> { Some(f32::from(i16::from_le_bytes([byte()?, byte()?])) / 8.0) };
+        let (x, y, sx, sy, mx, my) = (q()?, q()?, q()?.abs(), q()?.abs(), q()?, q()?);
+        let scale = if mode & 2 == 2 { 1000.0 } else { 1.0 };
+        let at = |u: f32, a: usize| map.origin()[a] + u * map.tile_size()[a];
+        let min = Vec2::new(at(x, 0), at(y, 1));
+        let body = Aabb::new(min, Vec2::new(at(x + sx, 0), at(y + sy, 1)));
+        let motion = Vec2::new(mx * tile.x * scale, my * tile.y * scale);
+        (body, motion)
+    };
+    Some((map, body, motion))
+}

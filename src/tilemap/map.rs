@@ -1,0 +1,484 @@
+//! The grid itself: cells, tile size, origin, and the exact mapping between world
+//! coordinates and cell indices.
+//!
+//! # Edges and indices
+//! Along an axis with `n` cells, edge `k` (for `k` in `0..=n`) lies at
+//! `line(k) = origin + (k as f32) * tile_size`, evaluated once in `f32` exactly as written
+//! (a multiply, then an add; Rust never fuses them). Cell `k` is the closed interval
+//! `[line(k), line(k + 1)]`. Every decision compares coordinates with these `f32` values
+//! directly, so a box stopped at `line(k)` is flush with cell `k` by construction.
+//!
+//! Outside the map every cell has the map's [`TileMap::outside`] kind. All cells beyond
+//! one side behave alike, so internally (and in reported hits) they collapse onto the ring
+//! of indices `-1` and `n`:
+//! ```text
+//!   index:   -1  |  0  |  1  | ... | n-1 |  n
+//!   world: (-∞, line(0)] ... cells ...  [line(n), +∞)
+//! ```
+
+use crate::Aabb;
+use crate::error::Error;
+use glam::{IVec2, Vec2};
+
+/// The kind of an empty cell. Every other kind is solid.
+pub const EMPTY: u8 = 0;
+
+/// The kind [`TileMap::from_ascii`] gives a `#`.
+pub const SOLID: u8 = 1;
+
+/// A rectangular grid of tiles, each [`EMPTY`] or solid (any other kind, a `u8` the game
+/// may use for "spikes", "ice", ...).
+///
+/// Cells are stored row-major, one byte each: cell `(x, y)` is `cells[y * width + x]`,
+/// with `x` growing with world x and `y` growing with world y. Cell `(x, y)` covers
+/// `origin + (x, y) * tile_size` to `origin + (x + 1, y + 1) * tile_size`.
+///
+/// ```
+/// use hantei::tilemap::TileMap;
+/// use glam::{IVec2, Vec2};
+/// let map = TileMap::from_ascii("#..#\n####", Vec2::splat(16.0), Vec2::ZERO)?;
+/// assert_eq!((map.width(), map.height()), (4, 2));
+/// assert!(map.is_solid(IVec2::new(0, 0)) && !map.is_solid(IVec2::new(1, 0)));
+/// assert_eq!(map.tile_at(Vec2::new(20.0, 3.0)), Some(IVec2::new(1, 0)));
+/// # Ok::<(), hantei::Error>(())
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct TileMap {
+    dims: [u32; 2],
+    tile_size: Vec2,
+    origin: Vec2,
+    inv_tile: [f64; 2],
+    cells: Vec<u8>,
+    outside: u8,
+}
+
+/// A range of cell indices across the direction of motion, as [`TileMap::first_solid`]
+/// tests it.
+///
+/// `all == false`: blocked when any cell of `lo..=hi` is solid (a body of positive extent
+/// on this axis). `all == true`: the body has zero extent and lies exactly on the edge
+/// between cells `lo` and `hi = lo + 1`; it is blocked only when both are solid (it is in
+/// the interior of the solid region only then).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Span {
+    pub(crate) lo: i64,
+    pub(crate) hi: i64,
+    pub(crate) all: bool,
+}
+
+impl TileMap {
+    /// The most cells along one axis (`2^24`, so every index is exact as an `f32`).
+    pub const MAX_SIDE: u32 = 1 << 24;
+
+    /// The most cells in one map (`2^30`, one byte each).
+    pub const MAX_CELLS: usize = 1 << 30;
+
+    /// An all-empty map of `width × height` tiles of `tile_size`, its cell `(0, 0)` at
+    /// `origin`.
+    ///
+    /// # Errors
+    /// As [`TileMap::from_cells`].
+    pub fn new(width: u32, height: u32, tile_size: Vec2, origin: Vec2) -> Result<Self, Error> {
+        check_geometry(width, height, tile_size, origin)?;
+        Self::from_cells(
+            width,
+            height,
+            vec![EMPTY; width as usize * height as usize],
+            tile_size,
+            origin,
+        )
+    }
+
+    /// A map from its cells, row-major (`cells[y * width + x]`), [`EMPTY`] or a solid kind.
+    ///
+    /// A map may have zero cells; everything is then "outside".
+    ///
+    /// # Errors
+    /// - [`Error::LengthMismatch`] when `cells.len() != width * height`;
+    /// - [`Error::InvalidShape`] (index 0) when a side exceeds [`TileMap::MAX_SIDE`], the
+    ///   map exceeds [`TileMap::MAX_CELLS`], the tile size is not finite and positive, the
+    ///   origin is not finite, or the tiles are too small for their coordinates (two
+    ///   consecutive tile edges round to the same `f32`, or the far edge overflows).
+    pub fn from_cells(
+        width: u32,
+        height: u32,
+        cells: Vec<u8>,
+        tile_size: Vec2,
+        origin: Vec2,
+    ) -> Result<Self, Error> {
+        check_geometry(width, height, tile_size, origin)?;
+        crate::error::check_len(
+            "tile map cells",
+            width as usize * height as usize,
+            cells.len(),
+        )?;
+        let map = Self {
+            dims: [width, height],
+            tile_size,
+            origin,
+            inv_tile: [1.0 / f64::from(tile_size.x), 1.0 / f64::from(tile_size.y)],
+            cells,
+            outside: EMPTY,
+        };
+        for a in 0..2 {
+            let n = map.n(a);
+            if !map.line(a, n).is_finite() || (0..n).any(|k| map.line(a, k + 1) <= map.line(a, k)) {
+                return Err(invalid(
+                    "tile edges must be distinct finite f32 values (tiles too small for \
+                     their coordinates, or the map too far out)",
+                ));
+            }
+        }
+        Ok(map)
+    }
+
+    /// A map from ASCII art: one text line per row of tiles, the first line being row 0
+    /// (the smallest y: the top of the picture in y-down screen coordinates; see
+    /// [`TileMap::from_ascii_y_up`] for y-up worlds).
+    ///
+    /// `.` is [`EMPTY`], `#` is [`SOLID`], a digit `0`–`9` is that kind (`0` is empty).
+    /// Each line is trimmed of surrounding whitespace, and blank lines before the first
+    /// row and after the last are ignored, so the art can be indented in source code.
+    ///
+    /// # Errors
+    /// - [`Error::LengthMismatch`] (`what: "ascii tile map row"`) when the rows differ in
+    ///   length (ragged art is never padded);
+    /// - [`Error::InvalidShape`] for an empty picture, a blank line between rows or an
+    ///   unknown character; and as [`TileMap::from_cells`].
+    pub fn from_ascii(art: &str, tile_size: Vec2, origin: Vec2) -> Result<Self, Error> {
+        Self::ascii(art, tile_size, origin, false)
+    }
+
+    /// As [`TileMap::from_ascii`], but the last line is row 0 (the smallest y), so the
+    /// picture reads naturally in a y-up world.
+    ///
+    /// # Errors
+    /// As [`TileMap::from_ascii`].
+    pub fn from_ascii_y_up(art: &str, tile_size: Vec2, origin: Vec2) -> Result<Self, Error> {
+        Self::ascii(art, tile_size, origin, true)
+    }
+
+    fn ascii(art: &str, tile_size: Vec2, origin: Vec2, y_up: bool) -> Result<Self, Error> {
+        let lines: Vec<&str> = art.lines().map(str::trim).collect();
+        let first = lines.iter().position(|l| !l.is_empty());
+        let last = lines.iter().rposition(|l| !l.is_empty());
+        let (Some(first), Some(last)) = (first, last) else {
+            return Err(invalid("ascii tile map is empty"));
+        };
+        let mut rows = lines[first..=last].to_vec();
+        if y_up {
+            rows.reverse();
+        }
+        let width = rows[0].chars().count();
+        let mut cells = Vec::with_capacity(width * rows.len());
+        for row in &rows {
+            if row.is_empty() {
+                return Err(invalid("ascii tile map has a blank line between rows"));
+            }
+            crate::error::check_len("ascii tile map row", width, row.chars().count())?;
+            for ch in row.chars() {
+                cells.push(match ch {
+                    '.' => EMPTY,
+                    '#' => SOLID,
+                    '0'..='9' => ch as u8 - b'0',
+                    _ => {
+                        return Err(invalid(
+                            "unknown ascii tile character (use '.', '#' or a digit)",
+                        ));
+                    }
+                });
+            }
+        }
+        let side = |v: usize| u32::try_from(v).unwrap_or(u32::MAX);
+        Self::from_cells(side(width), side(rows.len()), cells, tile_size, origin)
+    }
+
+    /// The same map with every cell outside it of kind `kind` ([`EMPTY`], the default,
+    /// lets bodies leave the map; a solid kind walls it in).
+    #[must_use]
+    pub fn with_outside(mut self, kind: u8) -> Self {
+        self.outside = kind;
+        self
+    }
+
+    /// Number of columns.
+    #[inline]
+    #[must_use]
+    pub fn width(&self) -> u32 {
+        self.dims[0]
+    }
+
+    /// Number of rows.
+    #[inline]
+    #[must_use]
+    pub fn height(&self) -> u32 {
+        self.dims[1]
+    }
+
+    /// The size of one tile.
+    #[inline]
+    #[must_use]
+    pub fn tile_size(&self) -> Vec2 {
+        self.tile_size
+    }
+
+    /// The world position of the min corner of cell `(0, 0)`.
+    #[inline]
+    #[must_use]
+    pub fn origin(&self) -> Vec2 {
+        self.origin
+    }
+
+    /// The kind of every cell outside the map ([`EMPTY`] unless set by
+    /// [`TileMap::with_outside`]).
+    #[inline]
+    #[must_use]
+    pub fn outside(&self) -> u8 {
+        self.outside
+    }
+
+    /// The cells, row-major.
+    #[inline]
+    #[must_use]
+    pub fn cells(&self) -> &[u8] {
+        &self.cells
+    }
+
+    /// The kind of cell `tile` ([`TileMap::outside`] for a cell outside the map).
+    #[inline]
+    #[must_use]
+    pub fn get(&self, tile: IVec2) -> u8 {
+        self.kind_at(i64::from(tile.x), i64::from(tile.y))
+    }
+
+    /// Whether cell `tile` is solid (outside the map: whether [`TileMap::outside`] is).
+    #[inline]
+    #[must_use]
+    pub fn is_solid(&self, tile: IVec2) -> bool {
+        self.get(tile) != EMPTY
+    }
+
+    /// Sets cell `(x, y)` to `kind` and returns its previous kind.
+    ///
+    /// # Errors
+    /// [`Error::InvalidShape`] when the cell is outside the map (nothing changes).
+    pub fn set(&mut self, x: u32, y: u32, kind: u8) -> Result<u8, Error> {
+        if x >= self.dims[0] || y >= self.dims[1] {
+            return Err(invalid("tile outside the map"));
+        }
+        let i = y as usize * self.dims[0] as usize + x as usize;
+        Ok(core::mem::replace(&mut self.cells[i], kind))
+    }
+
+    /// The world box of cell `tile`, from the same edge values every query uses (for a
+    /// cell outside the map, the same formula extended; it may overflow to infinity far
+    /// away).
+    #[must_use]
+    pub fn tile_aabb(&self, tile: IVec2) -> Aabb {
+        let (x, y) = (i64::from(tile.x), i64::from(tile.y));
+        Aabb::from_coords(
+            self.line(0, x),
+            self.line(1, y),
+            self.line(0, x + 1),
+            self.line(1, y + 1),
+        )
+    }
+
+    /// The world box of the whole map.
+    #[must_use]
+    pub fn bounds(&self) -> Aabb {
+        Aabb::from_coords(
+            self.line(0, 0),
+            self.line(1, 0),
+            self.line(0, self.n(0)),
+            self.line(1, self.n(1)),
+        )
+    }
+
+    /// The cell containing `p`, cells being half-open (`[line(k), line(k + 1))`), or
+    /// `None` when `p` is outside the map or not finite.
+    #[must_use]
+    pub fn tile_at(&self, p: Vec2) -> Option<IVec2> {
+        let x = self.floor_index(0, f64::from(p.x));
+        let y = self.floor_index(1, f64::from(p.y));
+        let inside = |k: i64, a: usize| p[a].is_finite() && (0..self.n(a)).contains(&k);
+        (inside(x, 0) && inside(y, 1)).then(|| IVec2::new(x as i32, y as i32))
+    }
+
+    // ----- crate-internal index arithmetic -----------------------------------------
+
+    /// Number of cells along axis `a` (0 = x, 1 = y).
+    #[inline]
+    pub(crate) fn n(&self, a: usize) -> i64 {
+        i64::from(self.dims[a])
+    }
+
+    /// The coordinate of edge `k` along axis `a` (see the module docs).
+    #[inline]
+    pub(crate) fn line(&self, a: usize, k: i64) -> f32 {
+        self.origin[a] + (k as f32) * self.tile_size[a]
+    }
+
+    /// [`TileMap::line`] as `f64` (exact).
+    #[inline]
+    pub(crate) fn line64(&self, a: usize, k: i64) -> f64 {
+        f64::from(self.line(a, k))
+    }
+
+    /// The cell containing `(x, x + ε)` along axis `a`, in `-1..=n`: the `k` with
+    /// `line(k) <= x < line(k + 1)`, `-1` left of the map, `n` at or right of its far edge.
+    #[inline]
+    pub(crate) fn floor_index(&self, a: usize, x: f64) -> i64 {
+        let n = self.n(a);
+        // Estimate, clamped to -1..=n (NaN lands on -1), then settle on the exact f32
+        // edges, treating line(-1) as -∞ and line(n + 1) as +∞: almost always zero or
+        // one step, and the steps only ever go one way.
+        let est = (x - f64::from(self.origin[a])) * self.inv_tile[a];
+        let mut k = est.max(-1.0).min(n as f64) as i64;
+        loop {
+            if k >= 0 && self.line64(a, k) > x {
+                k -= 1;
+            } else if k < n && self.line64(a, k + 1) <= x {
+                k += 1;
+            } else {
+                return k;
+            }
+        }
+    }
+
+    /// The cell containing `(x - ε, x)` along axis `a`, in `-1..=n`: the `k` with
+    /// `line(k) < x <= line(k + 1)`.
+    #[inline]
+    pub(crate) fn ceil_index(&self, a: usize, x: f64) -> i64 {
+        let k = self.floor_index(a, x);
+        if (0..=self.n(a)).contains(&k) && self.line64(a, k) == x {
+            k - 1
+        } else {
+            k
+        }
+    }
+
+    /// The cells a still interval `[lo, hi]` on axis `a` occupies (open overlap; a
+    /// zero-length interval on an edge occupies both neighbours jointly).
+    #[inline]
+    pub(crate) fn still_span(&self, a: usize, lo: f64, hi: f64) -> Span {
+        if lo < hi {
+            Span {
+                lo: self.floor_index(a, lo),
+                hi: self.ceil_index(a, hi),
+                all: false,
+            }
+        } else {
+            let k = self.floor_index(a, lo);
+            if (0..=self.n(a)).contains(&k) && self.line64(a, k) == lo {
+                Span {
+                    lo: k - 1,
+                    hi: k,
+                    all: true,
+                }
+            } else {
+                Span {
+                    lo: k,
+                    hi: k,
+                    all: false,
+                }
+            }
+        }
+    }
+
+    /// The kind of cell `(c, r)`, any indices.
+    #[inline]
+    pub(crate) fn kind_at(&self, c: i64, r: i64) -> u8 {
+        if (0..self.n(0)).contains(&c) && (0..self.n(1)).contains(&r) {
+            self.cells[r as usize * self.dims[0] as usize + c as usize]
+        } else {
+            self.outside
+        }
+    }
+
+    /// The kind of the cell at index `k` along axis `a` and `j` across it.
+    #[inline]
+    pub(crate) fn kind_along(&self, a: usize, k: i64, j: i64) -> u8 {
+        if a == 0 {
+            self.kind_at(k, j)
+        } else {
+            self.kind_at(j, k)
+        }
+    }
+
+    /// Whether the slab of cells at index `k` along axis `a`, over `span` across it,
+    /// blocks a body (see [`Span`]); if so, the first blocking cell's cross index and kind.
+    #[inline]
+    pub(crate) fn first_solid(&self, a: usize, k: i64, span: Span) -> Option<(i64, u8)> {
+        if self.outside == EMPTY && !(0..self.n(a)).contains(&k) {
+            return None;
+        }
+        if span.all {
+            let mut first = None;
+            for j in span.lo..=span.hi {
+                let kind = self.kind_along(a, k, j);
+                if kind == EMPTY {
+                    return None;
+                }
+                first.get_or_insert((j, kind));
+            }
+            first
+        } else {
+            // Cells across the map boundary all share the outside kind: test one of them.
+            let p = 1 - a;
+            let (lo, hi) = if self.outside == EMPTY {
+                (span.lo.max(0), span.hi.min(self.n(p) - 1))
+            } else {
+                (span.lo, span.hi)
+            };
+            (lo..=hi).find_map(|j| {
+                let kind = self.kind_along(a, k, j);
+                (kind != EMPTY).then_some((j, kind))
+            })
+        }
+    }
+
+    /// Whether any cell of `xs × ys` (both "any" ranges) is solid.
+    #[inline]
+    pub(crate) fn any_solid(&self, xs: (i64, i64), ys: (i64, i64)) -> bool {
+        let (mut x0, mut x1, mut y0, mut y1) = (xs.0, xs.1, ys.0, ys.1);
+        if self.outside != EMPTY {
+            let out = |lo: i64, hi: i64, n: i64| lo < 0 || hi >= n;
+            if x0 <= x1 && y0 <= y1 && (out(x0, x1, self.n(0)) || out(y0, y1, self.n(1))) {
+                return true;
+            }
+        }
+        x0 = x0.max(0);
+        y0 = y0.max(0);
+        x1 = x1.min(self.n(0) - 1);
+        y1 = y1.min(self.n(1) - 1);
+        if x0 > x1 || y0 > y1 {
+            return false;
+        }
+        let w = self.dims[0] as usize;
+        (y0..=y1).any(|r| {
+            let row = &self.cells[r as usize * w..][x0 as usize..=x1 as usize];
+            row.iter().any(|&c| c != EMPTY)
+        })
+    }
+}
+
+fn invalid(reason: &'static str) -> Error {
+    Error::InvalidShape { index: 0, reason }
+}
+
+fn check_geometry(width: u32, height: u32, tile_size: Vec2, origin: Vec2) -> Result<(), Error> {
+    if width > TileMap::MAX_SIDE || height > TileMap::MAX_SIDE {
+        return Err(invalid("tile map side longer than TileMap::MAX_SIDE"));
+    }
+    if width as usize * height as usize > TileMap::MAX_CELLS {
+        return Err(invalid("tile map has more than TileMap::MAX_CELLS cells"));
+    }
+    if !(tile_size.is_finite() && tile_size.x > 0.0 && tile_size.y > 0.0) {
+        return Err(invalid("tile size must be finite and positive"));
+    }
+    if !origin.is_finite() {
+        return Err(invalid("tile map origin must be finite"));
+    }
+    Ok(())
+}

@@ -1,0 +1,368 @@
+//! Move-and-slide: per-axis sweeps of a box through the grid (see the module docs of
+//! [`crate::tilemap`] for the algorithm and its guarantees).
+
+use super::exact::{advance, follow};
+use super::map::{Span, TileMap};
+use crate::Aabb;
+use crate::error::Error;
+use glam::{IVec2, Vec2};
+
+/// One of the four edges of a tile, named by the coordinate it lies on.
+///
+/// A body moving toward `+x` hits a tile's `MinX` edge, toward `-x` its `MaxX` edge, and so
+/// on. In y-down screen coordinates `MinY` is a tile's top (what a falling body lands on);
+/// in a y-up world it is the bottom.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum TileEdge {
+    /// The edge at the tile's smallest x (its left side).
+    MinX,
+    /// The edge at the tile's largest x (its right side).
+    MaxX,
+    /// The edge at the tile's smallest y.
+    MinY,
+    /// The edge at the tile's largest y.
+    MaxY,
+}
+
+impl TileEdge {
+    /// The edge a body moving along axis `a` (0 = x, 1 = y) in direction `positive` meets.
+    #[inline]
+    pub(crate) fn facing(a: usize, positive: bool) -> Self {
+        match (a, positive) {
+            (0, true) => TileEdge::MinX,
+            (0, false) => TileEdge::MaxX,
+            (_, true) => TileEdge::MinY,
+            (_, false) => TileEdge::MaxY,
+        }
+    }
+
+    /// The axis the edge is perpendicular to (0 = x, 1 = y).
+    #[inline]
+    #[must_use]
+    pub fn axis(self) -> usize {
+        match self {
+            TileEdge::MinX | TileEdge::MaxX => 0,
+            TileEdge::MinY | TileEdge::MaxY => 1,
+        }
+    }
+}
+
+/// A direction along one axis: which way is "down" for [`SlideResult::grounded`], or the
+/// side [`TileMap::contact`] probes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Direction {
+    /// Toward `+x`.
+    PosX,
+    /// Toward `-x`.
+    NegX,
+    /// Toward `+y` (down in y-down screen coordinates).
+    PosY,
+    /// Toward `-y` (down in a y-up world).
+    NegY,
+}
+
+impl Direction {
+    /// The axis (0 = x, 1 = y) and whether the direction is positive.
+    #[inline]
+    #[must_use]
+    pub fn axis_sign(self) -> (usize, bool) {
+        match self {
+            Direction::PosX => (0, true),
+            Direction::NegX => (0, false),
+            Direction::PosY => (1, true),
+            Direction::NegY => (1, false),
+        }
+    }
+}
+
+/// Which axis of a motion is resolved first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum AxisOrder {
+    /// Horizontal, then vertical (the default; the usual platformer order: a body walking
+    /// off a ledge moves sideways first, then falls).
+    #[default]
+    XThenY,
+    /// Vertical, then horizontal.
+    YThenX,
+}
+
+impl AxisOrder {
+    /// The axes (0 = x, 1 = y) in the order they are resolved.
+    #[inline]
+    #[must_use]
+    pub fn axes(self) -> [usize; 2] {
+        match self {
+            AxisOrder::XThenY => [0, 1],
+            AxisOrder::YThenX => [1, 0],
+        }
+    }
+}
+
+/// Settings of [`TileMap::move_and_slide_with`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct SlideOptions {
+    /// Which axis moves first (default [`AxisOrder::XThenY`]).
+    pub order: AxisOrder,
+    /// The direction of gravity, for [`SlideResult::grounded`] (default
+    /// [`Direction::PosY`]: y-down screen coordinates, as in ASCII maps).
+    pub down: Direction,
+}
+
+impl Default for SlideOptions {
+    fn default() -> Self {
+        Self {
+            order: AxisOrder::XThenY,
+            down: Direction::PosY,
+        }
+    }
+}
+
+impl SlideOptions {
+    /// The defaults for a y-up world (`down` is [`Direction::NegY`]).
+    #[must_use]
+    pub fn y_up() -> Self {
+        Self {
+            down: Direction::NegY,
+            ..Self::default()
+        }
+    }
+
+    /// These options with `order`.
+    #[must_use]
+    pub fn with_order(self, order: AxisOrder) -> Self {
+        Self { order, ..self }
+    }
+
+    /// These options with `down`.
+    #[must_use]
+    pub fn with_down(self, down: Direction) -> Self {
+        Self { down, ..self }
+    }
+}
+
+/// The tile that stopped a body on one axis.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct TileHit {
+    /// The edge of the tile that was hit (its side facing the body).
+    pub edge: TileEdge,
+    /// Where the body's leading face stopped on that axis: the edge's coordinate, exactly
+    /// (`body.max.x == coord` after a hit on `MinX`); for an `embedded` hit, the face's own
+    /// coordinate, which did not move.
+    pub coord: f32,
+    /// The tile's cell. Cells outside the map are reported on the ring just outside it:
+    /// `-1` or `width` across x, `-1` or `height` across y.
+    pub tile: IVec2,
+    /// The tile's kind (non-zero).
+    pub kind: u8,
+    /// The body's leading face was already inside this tile, so the body did not move on
+    /// this axis (see "Bodies that start inside" in the module docs).
+    pub embedded: bool,
+}
+
+/// What [`TileMap::move_and_slide`] did.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SlideResult {
+    /// The box after the move.
+    pub aabb: Aabb,
+    /// The tile that stopped the horizontal part of the motion, if any.
+    pub hit_x: Option<TileHit>,
+    /// The tile that stopped the vertical part of the motion, if any.
+    pub hit_y: Option<TileHit>,
+    /// Whether, after the move, the body stands on solid ground: any motion in the
+    /// [`SlideOptions::down`] direction would be blocked at once.
+    pub grounded: bool,
+}
+
+impl SlideResult {
+    /// The hit on axis `a` (0 = x, 1 = y).
+    #[inline]
+    #[must_use]
+    pub fn hit(&self, a: usize) -> Option<&TileHit> {
+        if a == 0 {
+            self.hit_x.as_ref()
+        } else {
+            self.hit_y.as_ref()
+        }
+    }
+}
+
+impl TileMap {
+    /// Moves `body` by `motion` with the default [`SlideOptions`] (x then y, y pointing
+    /// down), stopping flush against solid tiles and sliding along them.
+    ///
+    /// ```
+    /// use hantei::{Aabb, tilemap::TileMap};
+    /// use glam::Vec2;
+    /// let map = TileMap::from_ascii("...\n.#.\n...", Vec2::splat(10.0), Vec2::ZERO)?;
+    /// // A 4×4 body left of the solid tile, pushed right and down.
+    /// let body = Aabb::from_coords(0.0, 12.0, 4.0, 16.0);
+    /// let r = map.move_and_slide(body, Vec2::new(20.0, 3.0))?;
+    /// assert_eq!(r.aabb, Aabb::from_coords(6.0, 15.0, 10.0, 19.0)); // flush at x = 10
+    /// assert_eq!(r.hit_x.unwrap().coord, 10.0);
+    /// assert!(r.hit_y.is_none() && !r.grounded);
+    /// # Ok::<(), hantei::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`Error::InvalidBox`] (index 0) for a NaN, infinite or inverted body;
+    /// [`Error::InvalidMotion`] (index 0) for a NaN or infinite motion.
+    pub fn move_and_slide(&self, body: Aabb, motion: Vec2) -> Result<SlideResult, Error> {
+        self.move_and_slide_with(body, motion, &SlideOptions::default())
+    }
+
+    /// [`TileMap::move_and_slide`] with explicit settings.
+    ///
+    /// # Errors
+    /// As [`TileMap::move_and_slide`].
+    pub fn move_and_slide_with(
+        &self,
+        body: Aabb,
+        motion: Vec2,
+        options: &SlideOptions,
+    ) -> Result<SlideResult, Error> {
+        check_input(body, motion, 0)?;
+        Ok(self.slide_unchecked(body, motion, options))
+    }
+
+    /// The tile the body touches on its `side`: the one a motion of any size that way
+    /// would stop against at once (`embedded` when the face is already inside it).
+    ///
+    /// [`SlideResult::grounded`] is `contact(aabb, down).is_some()`; probing the sides
+    /// tells a body touching a wall (for wall jumps).
+    ///
+    /// # Errors
+    /// [`Error::InvalidBox`] (index 0).
+    pub fn contact(&self, body: Aabb, side: Direction) -> Result<Option<TileHit>, Error> {
+        body.check(0)?;
+        Ok(self.probe(body, side))
+    }
+
+    pub(crate) fn slide_unchecked(
+        &self,
+        body: Aabb,
+        motion: Vec2,
+        options: &SlideOptions,
+    ) -> SlideResult {
+        let mut b = body;
+        let mut hits = [None, None];
+        for a in options.order.axes() {
+            let (moved, hit) = self.sweep_axis(b, a, motion[a]);
+            b = moved;
+            hits[a] = hit;
+        }
+        SlideResult {
+            aabb: b,
+            hit_x: hits[0],
+            hit_y: hits[1],
+            grounded: self.probe(b, options.down).is_some(),
+        }
+    }
+
+    /// The contact on `side` (see [`TileMap::contact`]).
+    pub(crate) fn probe(&self, b: Aabb, side: Direction) -> Option<TileHit> {
+        let (a, up) = side.axis_sign();
+        let p = 1 - a;
+        let span = self.still_span(p, f64::from(b.min[p]), f64::from(b.max[p]));
+        let lead = if up { b.max[a] } else { b.min[a] };
+        self.first_block(a, up, lead, lead, span)
+    }
+
+    /// Moves the faces of `b` on axis `a` by up to `d`: the box afterwards and the tile
+    /// that stopped it.
+    pub(crate) fn sweep_axis(&self, b: Aabb, a: usize, d: f32) -> (Aabb, Option<TileHit>) {
+        if d == 0.0 {
+            return (b, None);
+        }
+        let p = 1 - a;
+        let up = d > 0.0;
+        let span = self.still_span(p, f64::from(b.min[p]), f64::from(b.max[p]));
+        let (lead0, trail0) = if up {
+            (b.max[a], b.min[a])
+        } else {
+            (b.min[a], b.max[a])
+        };
+        let target = advance(lead0, d);
+        let hit = self.first_block(a, up, lead0, target, span);
+        let lead1 = hit.map_or(target, |h| h.coord);
+        let trail1 = follow(trail0, lead0, lead1);
+        let mut out = b;
+        if up {
+            out.max[a] = lead1;
+            out.min[a] = trail1;
+        } else {
+            out.min[a] = lead1;
+            out.max[a] = trail1;
+        }
+        (out, hit)
+    }
+
+    /// The first slab of cells that blocks a leading face moving on axis `a` from `lead0`
+    /// to `target` (in direction `up`), over `span` across the motion.
+    ///
+    /// The DDA: the slab the face is in (or, flush on an edge, about to enter) is tested
+    /// first, whatever the distance; then every slab whose interior the face would sweep,
+    /// in order. A face inside a solid slab stays put (`embedded`); otherwise it stops on
+    /// the slab's near edge, which lies in `[lead0, target]`.
+    pub(crate) fn first_block(
+        &self,
+        a: usize,
+        up: bool,
+        lead0: f32,
+        target: f32,
+        span: Span,
+    ) -> Option<TileHit> {
+        let n = self.n(a);
+        let (x0, xt) = (f64::from(lead0), f64::from(target));
+        let edge = TileEdge::facing(a, up);
+        let make = |k: i64, j: i64, kind: u8, embedded: bool, coord: f32| TileHit {
+            edge,
+            coord,
+            tile: if a == 0 {
+                IVec2::new(k as i32, j as i32)
+            } else {
+                IVec2::new(j as i32, k as i32)
+            },
+            kind,
+            embedded,
+        };
+        // With an empty outside, slabs beyond the map never block: skip them.
+        let (lo_ok, hi_ok) = if self.outside() == super::EMPTY {
+            (0, n - 1)
+        } else {
+            (-1, n)
+        };
+        if up {
+            let k0 = self.floor_index(a, x0);
+            let k_last = k0.max(self.ceil_index(a, xt));
+            for k in k0.max(lo_ok)..=k_last.min(hi_ok) {
+                if let Some((j, kind)) = self.first_solid(a, k, span) {
+                    let embedded = k == k0 && (k0 < 0 || self.line(a, k0) < lead0);
+                    let coord = if embedded { lead0 } else { self.line(a, k) };
+                    return Some(make(k, j, kind, embedded, coord));
+                }
+            }
+        } else {
+            let k0 = self.ceil_index(a, x0);
+            let k_last = k0.min(self.floor_index(a, xt));
+            for k in (k_last.max(lo_ok)..=k0.min(hi_ok)).rev() {
+                if let Some((j, kind)) = self.first_solid(a, k, span) {
+                    let embedded = k == k0 && (k0 >= n || lead0 < self.line(a, k0 + 1));
+                    let coord = if embedded { lead0 } else { self.line(a, k + 1) };
+                    return Some(make(k, j, kind, embedded, coord));
+                }
+            }
+        }
+        None
+    }
+}
+
+/// Checks one body and its motion, naming `index` in the error.
+#[inline]
+pub(crate) fn check_input(body: Aabb, motion: Vec2, index: usize) -> Result<(), Error> {
+    body.check(index)?;
+    if motion.is_finite() {
+        Ok(())
+    } else {
+        Err(Error::InvalidMotion { index })
+    }
+}

@@ -1,0 +1,459 @@
+//! Unit tests: exact index arithmetic, the property checks on random maps (at ordinary
+//! coordinates, near 10⁶, with huge motions, from fuzz-style bytes), and the checks'
+//! own ability to reject wrong answers.
+
+use super::check::{self, check_cast, check_move_and_slide, input_from_bytes};
+use super::*;
+use crate::Aabb;
+use crate::rng::Rng;
+use glam::{IVec2, Vec2};
+use proptest::prelude::*;
+
+const TILES: [f32; 6] = [1.0, 16.0, 0.1, 7.3, 0.5, 3.0];
+const ORIGINS: [(f32, f32); 5] = [
+    (0.0, 0.0),
+    (1.0e6, 1.0e6),
+    (-1.0e6, 37.5),
+    (1000.5, -2.7),
+    (-3.3, 1.0e5),
+];
+
+fn random_map(w: u32, h: u32, tile: Vec2, origin: Vec2, density: f32, seed: u64) -> TileMap {
+    let mut rng = Rng::new(seed);
+    let cells = (0..w * h)
+        .map(|_| {
+            if rng.unit_f32() < density {
+                1 + rng.below(3) as u8
+            } else {
+                EMPTY
+            }
+        })
+        .collect();
+    TileMap::from_cells(w, h, cells, tile, origin).unwrap()
+}
+
+// ----- index arithmetic --------------------------------------------------------------
+
+/// `floor_index` / `ceil_index` agree with a linear scan of the f32 edges, for tile sizes
+/// that are not powers of two and origins far from zero.
+#[test]
+fn indices_match_a_scan_of_the_edges() {
+    let mut rng = Rng::new(7);
+    for &t in &TILES {
+        for &(ox, oy) in &ORIGINS {
+            let map = TileMap::new(40, 3, Vec2::new(t, t), Vec2::new(ox, oy)).unwrap();
+            let n = 40i64;
+            let lines: Vec<f32> = (0..=n).map(|k| map.line(0, k)).collect();
+            let scan_floor = |x: f32| -> i64 {
+                if x < lines[0] {
+                    -1
+                } else {
+                    (0..=n).rev().find(|&k| lines[k as usize] <= x).unwrap()
+                }
+            };
+            let scan_ceil = |x: f32| -> i64 {
+                if x <= lines[0] {
+                    -1
+                } else if x > lines[n as usize] {
+                    n
+                } else {
+                    (0..n)
+                        .find(|&k| lines[k as usize] < x && x <= lines[k as usize + 1])
+                        .unwrap()
+                }
+            };
+            let mut xs: Vec<f32> = lines
+                .iter()
+                .flat_map(|&l| [l, l.next_up(), l.next_down()])
+                .collect();
+            for _ in 0..200 {
+                xs.push(rng.range_f32(lines[0] - 3.0 * t, lines[n as usize] + 3.0 * t));
+            }
+            for x in xs {
+                assert_eq!(
+                    map.floor_index(0, f64::from(x)),
+                    scan_floor(x),
+                    "floor {x} tile {t} origin {ox}"
+                );
+                assert_eq!(
+                    map.ceil_index(0, f64::from(x)),
+                    scan_ceil(x),
+                    "ceil {x} tile {t} origin {ox}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn spans_follow_the_open_and_seam_rules() {
+    let map = TileMap::new(4, 4, Vec2::ONE, Vec2::ZERO).unwrap();
+    let s = |lo: f64, hi: f64| {
+        let s = map.still_span(0, lo, hi);
+        (s.lo, s.hi, s.all)
+    };
+    assert_eq!(s(1.0, 2.0), (1, 1, false)); // exactly one cell: its neighbours only touch
+    assert_eq!(s(0.5, 2.5), (0, 2, false));
+    assert_eq!(s(1.5, 1.5), (1, 1, false)); // a point inside cell 1
+    assert_eq!(s(2.0, 2.0), (1, 2, true)); // a point on the seam: both, jointly
+    assert_eq!(s(0.0, 0.0), (-1, 0, true)); // on the map's edge: outside and cell 0
+    assert_eq!(s(4.0, 4.0), (3, 4, true));
+    assert_eq!(s(-5.0, -1.0), (-1, -1, false));
+    assert_eq!(s(-5.0, 9.0), (-1, 4, false));
+}
+
+// ----- properties on random input ----------------------------------------------------
+
+/// `cases` per property, unless `PROPTEST_CASES` asks for another number (long runs).
+fn config(cases: u32) -> ProptestConfig {
+    let mut c = ProptestConfig::default();
+    if std::env::var_os("PROPTEST_CASES").is_none() {
+        c.cases = cases;
+    }
+    c
+}
+
+prop_compose! {
+    fn arb_map()(
+        w in 1u32..14,
+        h in 1u32..14,
+        tx in 0usize..6,
+        ty in 0usize..6,
+        o in 0usize..5,
+        walled in any::<bool>(),
+        density in 0.0f32..0.45,
+        seed in any::<u64>(),
+    ) -> TileMap {
+        let map = random_map(
+            w, h,
+            Vec2::new(TILES[tx], TILES[ty]),
+            Vec2::new(ORIGINS[o].0, ORIGINS[o].1),
+            density, seed,
+        );
+        if walled { map.with_outside(SOLID) } else { map }
+    }
+}
+
+/// A coordinate in tile units: on the grid of eighths (exact contacts), or anywhere.
+fn arb_units(range: f32) -> impl Strategy<Value = f32> {
+    prop_oneof![
+        (-(range as i32) * 8..=(range as i32) * 8).prop_map(|q| q as f32 / 8.0),
+        -range..range,
+    ]
+}
+
+fn arb_size() -> impl Strategy<Value = f32> {
+    prop_oneof![Just(0.0f32), 0.05f32..0.95, Just(1.0f32), 1.0f32..3.5]
+}
+
+/// A motion in tile units: small, across many tiles, or absurd.
+fn arb_motion() -> impl Strategy<Value = f32> {
+    prop_oneof![
+        3 => arb_units(3.0),
+        1 => Just(0.0f32),
+        1 => -150.0f32..150.0,
+        1 => prop_oneof![Just(1.0e7f32), Just(-1.0e7f32), Just(1.0e30f32), Just(-3.0e38f32)],
+    ]
+}
+
+prop_compose! {
+    /// A map and a body near it (its min corner up to 2 tiles outside the map), often
+    /// moved into an empty cell so that it starts free, and a motion.
+    fn arb_case()(map in arb_map())(
+        fx in -0.2f32..1.2, fy in -0.2f32..1.2,
+        ox in arb_units(1.0), oy in arb_units(1.0),
+        sx in arb_size(), sy in arb_size(),
+        mx in arb_motion(), my in arb_motion(),
+        free_start in prop::bool::weighted(0.7),
+        pick in any::<u32>(),
+        map in Just(map),
+    ) -> (TileMap, Aabb, Vec2) {
+        let (w, h) = (map.width() as f32, map.height() as f32);
+        let mut at = Vec2::new((fx * w).floor() + ox.abs(), (fy * h).floor() + oy.abs());
+        let cells = map.cells();
+        let empty: Vec<usize> = (0..cells.len()).filter(|&i| cells[i] == EMPTY).collect();
+        if free_start && !empty.is_empty() {
+            // The body's min corner in an empty cell, at an eighth-tile offset.
+            let i = empty[pick as usize % empty.len()];
+            let wid = map.width() as usize;
+            let cell = Vec2::new((i % wid) as f32, (i / wid) as f32);
+            at = cell + Vec2::new(ox.abs().fract(), oy.abs().fract());
+        }
+        let t = map.tile_size();
+        let min = map.origin() + at * t;
+        let max = map.origin() + (at + Vec2::new(sx, sy)) * t;
+        (map, Aabb::new(min, max), Vec2::new(mx, my) * t)
+    }
+}
+
+proptest! {
+    #![proptest_config(config(768))]
+
+    /// Issue 5's invariants for move-and-slide: never ends inside, never passes through,
+    /// never farther than asked; plus flush hits, full motion without a hit, grounded.
+    #[test]
+    fn slide_invariants((map, body, motion) in arb_case()) {
+        prop_assert_eq!(check_move_and_slide(&map, body, motion), Ok(()));
+    }
+
+    /// The same for straight casts (bullets), including fast path == full DDA.
+    #[test]
+    fn cast_invariants((map, body, motion) in arb_case()) {
+        prop_assert_eq!(check_cast(&map, body, motion), Ok(()));
+    }
+
+    /// Fuzz-style: raw bytes through the input builder (raw f32 bits included).
+    #[test]
+    fn byte_inputs(data in proptest::collection::vec(any::<u8>(), 0..96)) {
+        if let Some((map, body, motion)) = input_from_bytes(&data) {
+            prop_assert_eq!(check_move_and_slide(&map, body, motion), Ok(()));
+            prop_assert_eq!(check_cast(&map, body, motion), Ok(()));
+        }
+    }
+}
+
+prop_compose! {
+    /// A 16-unit grid near 10⁶, where f32 steps are 1/16: bodies on that grid (so contacts
+    /// are exact) or anywhere, and motions of any size.
+    fn arb_far_case()(
+        w in 2u32..20,
+        h in 2u32..20,
+        density in 0.0f32..0.5,
+        seed in any::<u64>(),
+        walled in any::<bool>(),
+        sign in prop_oneof![Just(1.0f32), Just(-1.0f32)],
+    )(
+        x in arb_units(24.0), y in arb_units(24.0),
+        sx in arb_size(), sy in arb_size(),
+        mx in arb_motion(), my in arb_motion(),
+        jitter in -0.5f32..0.5,
+        map in Just({
+            let m = random_map(w, h, Vec2::splat(16.0), Vec2::splat(sign * 1.0e6), density, seed);
+            if walled { m.with_outside(SOLID) } else { m }
+        }),
+    ) -> (TileMap, Aabb, Vec2) {
+        let t = map.tile_size();
+        let min = map.origin() + Vec2::new(x, y) * t;
+        let max = map.origin() + Vec2::new(x + sx, y + sy) * t;
+        (map, Aabb::new(min, max), Vec2::new(mx, my) * t + Vec2::splat(jitter))
+    }
+}
+
+proptest! {
+    #![proptest_config(config(512))]
+
+    #[test]
+    fn far_slide_invariants((map, body, motion) in arb_far_case()) {
+        prop_assert_eq!(check_move_and_slide(&map, body, motion), Ok(()));
+    }
+
+    #[test]
+    fn far_cast_invariants((map, body, motion) in arb_far_case()) {
+        prop_assert_eq!(check_cast(&map, body, motion), Ok(()));
+    }
+
+    /// Near 10⁶ a body that slides flush into a wall keeps its size exactly and touches
+    /// the wall exactly: max.x == the wall's edge, min.x == edge - width.
+    #[test]
+    fn far_flush_is_exact(
+        row in 0u32..8,
+        start in 0.0f32..40.0,
+        width16 in 1u32..48,
+        speed in 50.0f32..5000.0,
+    ) {
+        let o = 1.0e6f32;
+        let mut map = TileMap::new(64, 8, Vec2::splat(16.0), Vec2::splat(o)).unwrap();
+        map.set(50, row, SOLID).unwrap();
+        let wall = o + 50.0 * 16.0;
+        let w = width16 as f32 / 16.0; // representable at 10⁶
+        let min_x = (o + start).max(o);
+        let y0 = o + row as f32 * 16.0 + 4.0;
+        let body = Aabb::from_coords(min_x, y0, min_x + w, y0 + 8.0);
+        prop_assume!(body.max.x <= wall);
+        let r = map.move_and_slide(body, Vec2::new(speed * 16.0, 0.0)).unwrap();
+        let hit = r.hit_x.unwrap();
+        prop_assert_eq!(hit.coord, wall);
+        prop_assert_eq!(r.aabb.max.x, wall);
+        prop_assert_eq!(r.aabb.max.x - r.aabb.min.x, w);
+        prop_assert_eq!(hit.tile, IVec2::new(50, row as i32));
+        // And back: the left face runs into nothing but the outside.
+        let back = map.move_and_slide(r.aabb, Vec2::new(-speed, 0.0)).unwrap();
+        prop_assert_eq!(back.aabb.max.x - back.aabb.min.x, w);
+    }
+}
+
+/// Batch results equal per-body results, in order, for several thread counts.
+#[test]
+fn batch_matches_single_for_every_thread_count() {
+    let map = random_map(
+        24,
+        16,
+        Vec2::new(7.3, 3.0),
+        Vec2::new(1000.5, -2.7),
+        0.3,
+        11,
+    );
+    let mut rng = Rng::new(5);
+    let n = 9000;
+    let bodies: Vec<Aabb> = (0..n)
+        .map(|_| {
+            let min = map.origin()
+                + Vec2::new(rng.range_f32(-2.0, 26.0), rng.range_f32(-2.0, 18.0)) * map.tile_size();
+            Aabb::from_min_size(
+                min,
+                Vec2::new(rng.range_f32(0.0, 9.0), rng.range_f32(0.0, 4.0)),
+            )
+        })
+        .collect();
+    let motions: Vec<Vec2> = (0..n)
+        .map(|_| Vec2::new(rng.range_f32(-30.0, 30.0), rng.range_f32(-30.0, 30.0)))
+        .collect();
+    let options = SlideOptions::default().with_order(AxisOrder::YThenX);
+    let want: Vec<SlideResult> = bodies
+        .iter()
+        .zip(&motions)
+        .map(|(&b, &m)| map.move_and_slide_with(b, m, &options).unwrap())
+        .collect();
+    let casts: Vec<CastResult> = bodies
+        .iter()
+        .zip(&motions)
+        .map(|(&b, &m)| map.cast(b, m).unwrap())
+        .collect();
+    assert!(want.iter().any(|r| r.hit_x.is_some()) && casts.iter().any(|r| r.hit.is_some()));
+    for threads in [1, 2, 4] {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        let mut out = Vec::new();
+        pool.install(|| map.move_and_slide_all(&bodies, &motions, &options, &mut out))
+            .unwrap();
+        assert_eq!(out, want, "{threads} threads");
+        for response in [BulletResponse::Stop, BulletResponse::Destroy] {
+            let mut bullets = bodies.clone();
+            let mut hits = Vec::new();
+            pool.install(|| map.move_bullets(&mut bullets, &motions, response, &mut hits))
+                .unwrap();
+            let mut k = 0;
+            for (i, c) in casts.iter().enumerate() {
+                match c.hit {
+                    Some(h) => {
+                        let bh = hits[k];
+                        assert_eq!(
+                            (bh.index as usize, bh.hit, bh.aabb, bh.toi),
+                            (i, h, c.aabb, c.toi)
+                        );
+                        k += 1;
+                        let want_box = if response == BulletResponse::Stop {
+                            c.aabb
+                        } else {
+                            bodies[i]
+                        };
+                        assert_eq!(bullets[i], want_box);
+                    }
+                    None => assert_eq!(bullets[i], c.aabb),
+                }
+            }
+            assert_eq!(k, hits.len());
+        }
+    }
+}
+
+// ----- the checks reject wrong answers -----------------------------------------------
+
+/// A wall at x in [3, 4]; body [0, 1] × [0.25, 0.75] pushed right by 5.
+fn wall_case() -> (TileMap, Aabb, Vec2, SlideResult) {
+    let map = TileMap::from_ascii("...#..", Vec2::ONE, Vec2::ZERO).unwrap();
+    let body = Aabb::from_coords(0.0, 0.25, 1.0, 0.75);
+    let motion = Vec2::new(5.0, 0.0);
+    let r = map.move_and_slide(body, motion).unwrap();
+    assert_eq!(r.aabb, Aabb::from_coords(2.0, 0.25, 3.0, 0.75));
+    (map, body, motion, r)
+}
+
+#[test]
+fn checks_accept_the_right_answer_and_reject_wrong_ones() {
+    let (map, body, motion, good) = wall_case();
+    let opts = SlideOptions::default();
+    assert_eq!(
+        check::verify_slide(&map, body, motion, &opts, &good),
+        Ok(())
+    );
+    let wrong = |f: &dyn Fn(&mut SlideResult)| {
+        let mut r = good;
+        f(&mut r);
+        check::verify_slide(&map, body, motion, &opts, &r)
+    };
+    // Penetrating by one ulp, leaving a gap, tunnelling, no hit reported, wrong edge,
+    // wrong tile, shrinking, moving backwards, wrong grounded.
+    type Edit<'a> = &'a dyn Fn(&mut SlideResult);
+    let cases: [(&str, Edit<'_>); 9] = [
+        ("penetrate", &|r| {
+            r.aabb.max.x = 3.0f32.next_up();
+            r.aabb.min.x = 2.0f32.next_up();
+        }),
+        ("gap", &|r| {
+            r.aabb.max.x = 2.5;
+            r.aabb.min.x = 1.5;
+        }),
+        ("tunnel", &|r| {
+            r.aabb.max.x = 5.0;
+            r.aabb.min.x = 4.0;
+            r.hit_x = None;
+        }),
+        ("no hit", &|r| r.hit_x = None),
+        ("edge", &|r| r.hit_x.as_mut().unwrap().edge = TileEdge::MaxX),
+        ("tile", &|r| {
+            r.hit_x.as_mut().unwrap().tile = IVec2::new(2, 0)
+        }),
+        ("shrink", &|r| r.aabb.min.x = 2.5),
+        ("backwards", &|r| r.aabb.min.x = -1.0),
+        ("grounded", &|r| r.grounded = true),
+    ];
+    for (name, f) in cases {
+        assert!(
+            wrong(f).is_err(),
+            "the check accepted a wrong answer: {name}"
+        );
+    }
+}
+
+#[test]
+fn cast_checks_reject_wrong_answers() {
+    // Diagonal past a single tile at (2, 1): the path crosses it.
+    let map = TileMap::from_ascii("....\n..#.\n....", Vec2::ONE, Vec2::ZERO).unwrap();
+    let body = Aabb::from_coords(0.0, 0.0, 0.5, 0.5);
+    let motion = Vec2::new(3.0, 2.0);
+    let good = map.cast(body, motion).unwrap();
+    assert!(good.hit.is_some());
+    assert_eq!(check::verify_cast(&map, body, motion, &good), Ok(()));
+    let tunnelled = CastResult {
+        aabb: body.translated(motion),
+        hit: None,
+        toi: 1.0,
+    };
+    assert!(check::verify_cast(&map, body, motion, &tunnelled).is_err());
+    let mut early = good;
+    early.aabb = body;
+    early.toi = 0.0;
+    assert!(check::verify_cast(&map, body, motion, &early).is_err());
+}
+
+#[test]
+fn fast_path_agrees_with_the_dda_on_dense_maps() {
+    let mut rng = Rng::new(3);
+    let map = random_map(30, 30, Vec2::splat(2.0), Vec2::new(-3.3, 1.0e5), 0.05, 9);
+    let mut free = 0;
+    for _ in 0..20_000 {
+        let min = map.origin() + Vec2::new(rng.range_f32(-4.0, 64.0), rng.range_f32(-4.0, 64.0));
+        let b = Aabb::from_min_size(
+            min,
+            Vec2::new(rng.range_f32(0.0, 1.5), rng.range_f32(0.0, 1.5)),
+        );
+        let m = Vec2::new(rng.range_f32(-3.0, 3.0), rng.range_f32(-3.0, 3.0));
+        let fast = map.cast_unchecked(b, m, true);
+        assert_eq!(fast, map.cast_unchecked(b, m, false), "{b:?} {m:?}");
+        free += usize::from(fast.hit.is_none());
+    }
+    assert!(free > 10_000 && free < 20_000, "{free}");
+}
