@@ -66,8 +66,14 @@ impl TileMap {
     /// parallel, handling contacts by `response`.
     ///
     /// `hits` is cleared, then lists every bullet that touched a solid tile this call, in
-    /// ascending index order. A bullet in open space costs a test of the few cells its
-    /// swept box covers.
+    /// ascending index order. A bullet in open space costs one lookup when its swept box
+    /// is no larger than a tile (a precomputed "this cell and its neighbours are empty"
+    /// flag at the box's centre), else a test of the cells it covers.
+    ///
+    /// A bullet in open space moves to `bullet.translated(motion)` (an `f32` sum rounded
+    /// to nearest) when the one-lookup test decides it, and to [`TileMap::cast`]'s answer
+    /// otherwise (which rounds toward the start, never past the motion): the two differ
+    /// by at most one ulp per face. Contacts are always [`TileMap::cast`]'s, exactly.
     ///
     /// ```
     /// use hantei::{Aabb, tilemap::{BulletResponse, TileMap}};
@@ -102,29 +108,57 @@ impl TileMap {
         }
         check_all(bullets, motions)?;
         hits.clear();
+        let tile = self.tile_size();
+        let step = |c: usize, bs: &mut [Aabb], ms: &[Vec2], local: &mut Vec<BulletHit>| {
+            for (i, (b, &m)) in bs.iter_mut().zip(ms).enumerate() {
+                // Open space in one lookup: a swept box no larger than a tile, centred
+                // in a cell whose neighbourhood is empty.
+                let sw = b.swept(m);
+                if sw.max.x - sw.min.x <= tile.x
+                    && sw.max.y - sw.min.y <= tile.y
+                    && self.clear_around([
+                        (f64::from(sw.min.x) + f64::from(sw.max.x)) * 0.5,
+                        (f64::from(sw.min.y) + f64::from(sw.max.y)) * 0.5,
+                    ])
+                {
+                    *b = b.translated(m);
+                    continue;
+                }
+                let r = self.cast_unchecked(*b, m, true);
+                match r.hit {
+                    None => *b = r.aabb,
+                    Some(hit) => {
+                        local.push(BulletHit {
+                            index: (c * CHUNK + i) as u32,
+                            aabb: r.aabb,
+                            hit,
+                            toi: r.toi,
+                        });
+                        if response == BulletResponse::Stop {
+                            *b = r.aabb;
+                        }
+                    }
+                }
+            }
+        };
+        if rayon::current_num_threads() == 1 || bullets.len() <= CHUNK {
+            // One thread: straight into `hits`, no allocation beyond its growth.
+            for (c, (bs, ms)) in bullets
+                .chunks_mut(CHUNK)
+                .zip(motions.chunks(CHUNK))
+                .enumerate()
+            {
+                step(c, bs, ms, hits);
+            }
+            return Ok(());
+        }
         let parts: Vec<Vec<BulletHit>> = bullets
             .par_chunks_mut(CHUNK)
             .zip(motions.par_chunks(CHUNK))
             .enumerate()
             .map(|(c, (bs, ms))| {
                 let mut local = Vec::new();
-                for (i, (b, &m)) in bs.iter_mut().zip(ms).enumerate() {
-                    let r = self.cast_unchecked(*b, m, true);
-                    match r.hit {
-                        None => *b = r.aabb,
-                        Some(hit) => {
-                            local.push(BulletHit {
-                                index: (c * CHUNK + i) as u32,
-                                aabb: r.aabb,
-                                hit,
-                                toi: r.toi,
-                            });
-                            if response == BulletResponse::Stop {
-                                *b = r.aabb;
-                            }
-                        }
-                    }
-                }
+                step(c, bs, ms, &mut local);
                 local
             })
             .collect();
@@ -138,13 +172,24 @@ impl TileMap {
 /// Checks lengths, then every body and motion; the error names the lowest bad index.
 fn check_all(bodies: &[Aabb], motions: &[Vec2]) -> Result<(), Error> {
     check_len("motions", bodies.len(), motions.len())?;
-    let bad = |i: usize| check_input(bodies[i], motions[i], i).is_err();
-    let first = (0..bodies.len())
-        .into_par_iter()
-        .with_min_len(CHUNK * 4)
-        .find_first(|&i| bad(i));
-    match first {
-        Some(i) => check_input(bodies[i], motions[i], i),
+    // One tight pass: ordered, finite boxes (an infinite or NaN coordinate makes an
+    // extent non-finite) and finite motions; anything else takes the exact check.
+    let suspect = bodies.iter().zip(motions).position(|(b, m)| {
+        let (w, h) = (b.max.x - b.min.x, b.max.y - b.min.y);
+        !(b.min.x <= b.max.x
+            && b.min.y <= b.max.y
+            && w <= f32::MAX
+            && h <= f32::MAX
+            && m.x.abs() <= f32::MAX
+            && m.y.abs() <= f32::MAX)
+    });
+    match suspect {
+        Some(start) => {
+            for i in start..bodies.len() {
+                check_input(bodies[i], motions[i], i)?;
+            }
+            Ok(())
+        }
         None => Ok(()),
     }
 }

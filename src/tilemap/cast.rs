@@ -274,6 +274,31 @@ impl TileMap {
 
     /// [`TileMap::cast`] on checked input; `fast`: try the open-space shortcut first.
     pub(crate) fn cast_unchecked(&self, body: Aabb, motion: Vec2, fast: bool) -> CastResult {
+        // Open space, decided conservatively in plain floats before any exact arithmetic:
+        // the common case for bullets, and the free result is the same one the full walk
+        // returns below (the same `advance` and `follow` of each face).
+        if fast && self.open_space(body, motion) {
+            let free_axis = |lo: f32, hi: f32, d: f32| {
+                if d == 0.0 {
+                    return (lo, hi);
+                }
+                let (lead0, trail0) = if d > 0.0 { (hi, lo) } else { (lo, hi) };
+                let lead1 = advance(lead0, d);
+                let trail1 = follow(trail0, lead0, lead1);
+                if d > 0.0 {
+                    (trail1, lead1)
+                } else {
+                    (lead1, trail1)
+                }
+            };
+            let (x0, x1) = free_axis(body.min.x, body.max.x, motion.x);
+            let (y0, y1) = free_axis(body.min.y, body.max.y, motion.y);
+            return CastResult {
+                aabb: Aabb::from_coords(x0, y0, x1, y1),
+                hit: None,
+                toi: 1.0,
+            };
+        }
         let mut ax = [
             Axis::new(self, 0, body.min.x, body.max.x, motion.x),
             Axis::new(self, 1, body.min.y, body.max.y, motion.y),

@@ -54,7 +54,7 @@ pub(crate) fn within(from: f32, to: f32, step: f32) -> bool {
 
 /// The `f32` nearest to `a + d` that does not pass it: the largest `t <= a + d` when
 /// `d > 0`, the smallest `t >= a + d` when `d < 0` (exactly; saturates at `±f32::MAX`).
-#[inline]
+#[inline(always)]
 pub(crate) fn advance(a: f32, d: f32) -> f32 {
     if d == 0.0 {
         return a;
@@ -80,7 +80,7 @@ pub(crate) fn advance(a: f32, d: f32) -> f32 {
 /// `lead1`: the `f32` closest to `trail + (lead1 - lead0)` that does not pass it, so the
 /// trailing face moves at most as far as the leading one and the size never shrinks.
 /// It is exact (the size is kept) whenever that sum is representable.
-#[inline]
+#[inline(always)]
 pub(crate) fn follow(trail: f32, lead0: f32, lead1: f32) -> f32 {
     if lead1 == lead0 {
         return trail;

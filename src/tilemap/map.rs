@@ -50,6 +50,10 @@ pub struct TileMap {
     inv_tile: [f64; 2],
     cells: Vec<u8>,
     outside: u8,
+    /// Per cell: 1 when it and its eight neighbours are all empty (outside cells count
+    /// as [`TileMap::outside`]). A box no larger than a tile whose centre lies in such a
+    /// cell is in open space: the one-lookup test of [`TileMap::move_bullets`].
+    clear: Vec<u8>,
 }
 
 /// A range of cell indices across the direction of motion, as [`TileMap::first_solid`]
@@ -112,13 +116,14 @@ impl TileMap {
             width as usize * height as usize,
             cells.len(),
         )?;
-        let map = Self {
+        let mut map = Self {
             dims: [width, height],
             tile_size,
             origin,
             inv_tile: [1.0 / f64::from(tile_size.x), 1.0 / f64::from(tile_size.y)],
             cells,
             outside: EMPTY,
+            clear: Vec::new(),
         };
         for a in 0..2 {
             let n = map.n(a);
@@ -129,7 +134,43 @@ impl TileMap {
                 ));
             }
         }
+        map.rebuild_clear(0, 0, width, height);
         Ok(map)
+    }
+
+    /// Recomputes [`TileMap::clear`] for the cells in `x0..x1 × y0..y1` (clamped).
+    fn rebuild_clear(&mut self, x0: u32, y0: u32, x1: u32, y1: u32) {
+        let (w, h) = (self.dims[0] as usize, self.dims[1] as usize);
+        self.clear.resize(w * h, 0);
+        for y in y0 as usize..(y1 as usize).min(h) {
+            for x in x0 as usize..(x1 as usize).min(w) {
+                let mut open = true;
+                for dy in [-1i64, 0, 1] {
+                    for dx in [-1i64, 0, 1] {
+                        let c = IVec2::new((x as i64 + dx) as i32, (y as i64 + dy) as i32);
+                        open &= self.get(c) == EMPTY;
+                    }
+                }
+                self.clear[y * w + x] = u8::from(open);
+            }
+        }
+    }
+
+    /// Whether a box at most one tile wide and high, with centre `c`, is certainly clear
+    /// of solid tiles (see [`TileMap::clear`]); `false` means "not sure".
+    ///
+    /// The box lies within half a tile of its centre, so within one cell of the centre's
+    /// cell; the centre's index is computed in `f64` (error far below half a cell).
+    #[inline(always)]
+    pub(crate) fn clear_around(&self, c: [f64; 2]) -> bool {
+        let fx = (c[0] - f64::from(self.origin.x)) * self.inv_tile[0];
+        let fy = (c[1] - f64::from(self.origin.y)) * self.inv_tile[1];
+        let (w, h) = (f64::from(self.dims[0]), f64::from(self.dims[1]));
+        if !(fx >= 0.0 && fy >= 0.0 && fx < w && fy < h) {
+            return false;
+        }
+        let (x, y) = (fx as usize, fy as usize);
+        self.clear[y * self.dims[0] as usize + x] != 0
     }
 
     /// A map from ASCII art: one text line per row of tiles, the first line being row 0
@@ -198,6 +239,12 @@ impl TileMap {
     #[must_use]
     pub fn with_outside(mut self, kind: u8) -> Self {
         self.outside = kind;
+        // Only the border cells see outside neighbours.
+        let (w, h) = (self.dims[0], self.dims[1]);
+        self.rebuild_clear(0, 0, w, 1);
+        self.rebuild_clear(0, h.saturating_sub(1), w, h);
+        self.rebuild_clear(0, 0, 1, h);
+        self.rebuild_clear(w.saturating_sub(1), 0, w, h);
         self
     }
 
@@ -267,7 +314,9 @@ impl TileMap {
             return Err(invalid("tile outside the map"));
         }
         let i = y as usize * self.dims[0] as usize + x as usize;
-        Ok(core::mem::replace(&mut self.cells[i], kind))
+        let old = core::mem::replace(&mut self.cells[i], kind);
+        self.rebuild_clear(x.saturating_sub(1), y.saturating_sub(1), x + 2, y + 2);
+        Ok(old)
     }
 
     /// The world box of cell `tile`, from the same edge values every query uses (for a
@@ -440,6 +489,48 @@ impl TileMap {
 
     /// Whether any cell of `xs × ys` (both "any" ranges) is solid.
     #[inline]
+    /// Whether the box swept along `motion` is certainly clear of solid tiles: no solid
+    /// cell among those its swept bounds reach, edges included. `false` means "not sure".
+    ///
+    /// The indices are computed in `f64` from the `f32` inputs, with a margin of `2⁻²⁰`
+    /// of a cell on each side: far more than the computation's error (below `2⁻²⁷` of a
+    /// cell on maps of at most [`TileMap::MAX_SIDE`] cells a side) and far less than the
+    /// distance between an `f32` coordinate and a tile edge it does not sit on. So the
+    /// cells tested include every cell the exact sweep could stop at.
+    #[inline]
+    pub(crate) fn open_space(&self, body: Aabb, motion: Vec2) -> bool {
+        const MARGIN: f64 = 1.0 / 1_048_576.0;
+        let lo = [
+            f64::from(body.min.x) + f64::from(motion.x.min(0.0)),
+            f64::from(body.min.y) + f64::from(motion.y.min(0.0)),
+        ];
+        let hi = [
+            f64::from(body.max.x) + f64::from(motion.x.max(0.0)),
+            f64::from(body.max.y) + f64::from(motion.y.max(0.0)),
+        ];
+        let origin = [f64::from(self.origin.x), f64::from(self.origin.y)];
+        let mut r = [(0usize, 0usize); 2];
+        for a in 0..2 {
+            let n = self.n(a) as f64;
+            let f0 = (lo[a] - origin[a]) * self.inv_tile[a] - MARGIN;
+            let f1 = (hi[a] - origin[a]) * self.inv_tile[a] + MARGIN;
+            if !(f0 > -1.0e15 && f1 < 1.0e15) {
+                return false; // not finite, or too far out to index: let the sweep decide
+            }
+            let (i0, i1) = (floor_i64(f0), floor_i64(f1));
+            if self.outside != EMPTY && (i0 < 0 || i1 >= n as i64) {
+                return false;
+            }
+            if i1 < 0 || i0 >= n as i64 {
+                return true; // entirely outside an empty-outside map
+            }
+            r[a] = (i0.max(0) as usize, i1.min(n as i64 - 1) as usize);
+        }
+        let w = self.dims[0] as usize;
+        let (x0, x1) = r[0];
+        (r[1].0..=r[1].1).all(|y| self.cells[y * w..][x0..=x1].iter().all(|&c| c == EMPTY))
+    }
+
     pub(crate) fn any_solid(&self, xs: (i64, i64), ys: (i64, i64)) -> bool {
         let (mut x0, mut x1, mut y0, mut y1) = (xs.0, xs.1, ys.0, ys.1);
         if self.outside != EMPTY {
@@ -461,6 +552,14 @@ impl TileMap {
             row.iter().any(|&c| c != EMPTY)
         })
     }
+}
+
+/// `⌊x⌋` for `|x| < 2⁵³` through an integer conversion: `f64::floor` is a libm call
+/// on the baseline x86-64 target (no `roundsd` before SSE4.1).
+#[inline(always)]
+fn floor_i64(x: f64) -> i64 {
+    let t = x as i64;
+    if (t as f64) > x { t - 1 } else { t }
 }
 
 fn invalid(reason: &'static str) -> Error {
