@@ -80,6 +80,7 @@ impl Chunk {
         set: &BoxSet<'_>,
         layout: &Layout,
         filtered: bool,
+        perm: Option<&[u32]>,
     ) -> Result<(), (usize, BoxDefect)> {
         let bands = layout.bands as usize;
         self.bands.resize_with(bands, BandBuf::default);
@@ -94,6 +95,7 @@ impl Chunk {
             set,
             layout,
             filtered,
+            perm,
         })
     }
 }
@@ -103,6 +105,45 @@ struct ScatterChunk<'a, 'b> {
     set: &'a BoxSet<'b>,
     layout: &'a Layout,
     filtered: bool,
+    /// Visit the boxes `perm[start..end]` (the previous frame's order, for
+    /// [`BandOrder::Coherent`]) instead of `start..end`.
+    perm: Option<&'a [u32]>,
+}
+
+impl ScatterChunk<'_, '_> {
+    /// Validates box `i` and appends it to its bands.
+    #[inline(always)]
+    fn put(
+        bands: &mut [BandBuf],
+        l: &Layout,
+        set: &BoxSet<'_>,
+        filtered: bool,
+        i: usize,
+        b: [f32; 4],
+    ) -> Result<(), (usize, BoxDefect)> {
+        let [x0, y0, x1, y1] = b;
+        // Valid: ordered, and finite (an infinite or NaN coordinate makes an extent
+        // infinite or NaN). Extents that overflow but are finite take the slow path.
+        if !(x0 <= x1 && y0 <= y1 && x1 - x0 <= f32::MAX && y1 - y0 <= f32::MAX) {
+            if let Some(defect) = box_defect(x0, y0, x1, y1) {
+                return Err((i, defect));
+            }
+        }
+        let [s0, b0, s1, b1] = l.project(b);
+        let (f, last) = (l.band_of(b0) as usize, l.band_of(b1) as usize);
+        let filter = if filtered { set.filter(i) } else { Filter::ALL };
+        let mut id = i as u32;
+        for band in &mut bands[f..last + 1] {
+            band.entries.push(Entry { s0, s1, b0, b1, id });
+            if filtered {
+                band.filters.push(filter);
+            }
+            band.lo = if s0 < band.lo { s0 } else { band.lo };
+            band.hi = if s0 > band.hi { s0 } else { band.hi };
+            id |= CONT;
+        }
+        Ok(())
+    }
 }
 
 impl WithBounds for ScatterChunk<'_, '_> {
@@ -113,32 +154,17 @@ impl WithBounds for ScatterChunk<'_, '_> {
         let start = self.chunk.start;
         let count = self.chunk.end - start;
         let bands = &mut self.chunk.bands[..l.bands as usize];
-        for (k, b) in bounds.iter(start..).take(count).enumerate() {
-            let i = start + k;
-            let [x0, y0, x1, y1] = b;
-            // Valid: ordered, and finite (an infinite or NaN coordinate makes an extent
-            // infinite or NaN). Extents that overflow but are finite take the slow path.
-            if !(x0 <= x1 && y0 <= y1 && x1 - x0 <= f32::MAX && y1 - y0 <= f32::MAX) {
-                if let Some(defect) = box_defect(x0, y0, x1, y1) {
-                    return Err((i, defect));
+        match self.perm {
+            None => {
+                for (k, b) in bounds.iter(start..).take(count).enumerate() {
+                    Self::put(bands, &l, self.set, self.filtered, start + k, b)?;
                 }
             }
-            let [s0, b0, s1, b1] = l.project(b);
-            let (f, last) = (l.band_of(b0) as usize, l.band_of(b1) as usize);
-            let filter = if self.filtered {
-                self.set.filter(i)
-            } else {
-                Filter::ALL
-            };
-            let mut id = i as u32;
-            for band in &mut bands[f..last + 1] {
-                band.entries.push(Entry { s0, s1, b0, b1, id });
-                if self.filtered {
-                    band.filters.push(filter);
+            Some(perm) => {
+                for &i in &perm[start..start + count] {
+                    let i = i as usize;
+                    Self::put(bands, &l, self.set, self.filtered, i, bounds.at(i))?;
                 }
-                band.lo = if s0 < band.lo { s0 } else { band.lo };
-                band.hi = if s0 > band.hi { s0 } else { band.hi };
-                id |= CONT;
             }
         }
         Ok(())
@@ -281,8 +307,9 @@ impl BandSoa {
         }
     }
 
-    /// The exact orders: by `(s0, input index)`, through an LSD radix sort or the
-    /// standard library's unstable sort (kept to measure against the buckets).
+    /// The exact orders: by `(s0, input index)`, through an LSD radix sort, the standard
+    /// library's unstable sort, or an insertion sort of the previous frame's order
+    /// (kept to measure against the buckets).
     fn order_exact(
         &mut self,
         chunks: &[Chunk],
@@ -304,6 +331,17 @@ impl BandSoa {
             BandOrder::Radix => {
                 let [t0, t1, t2] = &mut sc.tmp;
                 radix_sort(&sc.keys, &mut sc.perm, t0, t1, t2);
+            }
+            BandOrder::Coherent => {
+                // The entries arrive in the previous frame's order: a few runs that are
+                // nearly sorted (the band's own boxes, and the copies of boxes from the
+                // bands above, each in last frame's sweep order); the standard stable
+                // sort detects and merges runs.
+                sc.perm.clear();
+                sc.perm.extend(0..n as u32);
+                let (keys, flat) = (&sc.keys, &sc.flat);
+                sc.perm
+                    .sort_by_key(|&p| (keys[p as usize], flat[p as usize].id & !CONT));
             }
             _ => {
                 sc.packed.clear();
@@ -334,6 +372,13 @@ impl BandSoa {
             min = if x < min { x } else { min };
             *key = min;
         }
+    }
+
+    /// Appends the input indices of the band's first copies (no [`CONT`] bit), in sweep
+    /// order: the next frame's starting order for [`BandOrder::Coherent`].
+    pub(crate) fn first_copies(&self, out: &mut Vec<u32>) {
+        let n = self.id.len() - LANES;
+        out.extend(self.id[..n].iter().filter(|&&id| id & CONT == 0));
     }
 
     /// The sweep's view.

@@ -52,7 +52,7 @@ pub(crate) struct Stats {
     /// Number of boxes in all sets.
     pub count: usize,
     /// Sampled centres, for the crowding histogram.
-    centres: Vec<[f64; 2]>,
+    pub centres: Vec<[f64; 2]>,
 }
 
 impl Stats {
@@ -66,17 +66,19 @@ impl Stats {
 }
 
 /// Samples every `stride`-th box of the sets (skipping invalid ones: the full pass
-/// reports them).
-pub(crate) fn sample(sets: &[BoxSet<'_>]) -> Stats {
+/// reports them); `centres` is a buffer kept by the caller (taken and returned in the
+/// stats, so a call per frame allocates nothing).
+pub(crate) fn sample(sets: &[BoxSet<'_>], mut centres: Vec<[f64; 2]>) -> Stats {
     let count: usize = sets.iter().map(BoxSet::len).sum();
     let stride = count.div_ceil(SAMPLE).max(1);
+    centres.clear();
     let mut st = Stats {
         lo: [f32::INFINITY; 2],
         hi: [f32::NEG_INFINITY; 2],
         sum_extent: [0.0; 2],
         sampled: 0,
         count,
-        centres: Vec::with_capacity(SAMPLE.min(count)),
+        centres,
     };
     let mut k = 0usize;
     for set in sets {
@@ -201,7 +203,7 @@ fn crowding(st: &Stats, scale: [f64; 2]) -> f64 {
         (f64::from(st.hi[0]) - lo[0]).max(f64::MIN_POSITIVE),
         (f64::from(st.hi[1]) - lo[1]).max(f64::MIN_POSITIVE),
     ];
-    let mut grid = vec![0u32; GRID * GRID];
+    let mut grid = [0u32; GRID * GRID];
     for c in &st.centres {
         let gx = (((c[0] - lo[0]) / span[0]) * GRID as f64) as usize;
         let gy = (((c[1] - lo[1]) / span[1]) * GRID as f64) as usize;
@@ -223,7 +225,7 @@ mod tests {
     use crate::scene::generate;
 
     fn layout_of(boxes: &[Aabb]) -> Layout {
-        choose(&sample(&[BoxSet::from(boxes)]))
+        choose(&sample(&[BoxSet::from(boxes)], Vec::new()))
     }
 
     #[test]

@@ -118,6 +118,11 @@ pub enum BandOrder {
     Radix,
     /// The same exact order through `slice::sort_unstable` on packed `(key, index)`.
     Comparison,
+    /// The same exact order, exploiting frame-to-frame coherence: boxes are scattered in
+    /// the previous call's sweep order (when the box count is unchanged) and each band
+    /// is finished by an insertion sort, which does few moves when boxes moved little.
+    /// Self mode only (bipartite calls order as [`BandOrder::Radix`]).
+    Coherent,
 }
 
 impl Default for BroadConfig {
@@ -138,6 +143,8 @@ struct Item {
     soa: [BandSoa; 2],
     scratch: OrderScratch,
     pairs: Vec<Pair>,
+    /// [`BandOrder::Coherent`]: this item's bands' sweep order (input indices).
+    order: Vec<u32>,
 }
 
 /// What every work item reads.
@@ -235,6 +242,9 @@ pub struct BroadPhase {
     entries: usize,
     probe: probe::Probe,
     used_grid: bool,
+    sample: Vec<[f64; 2]>,
+    /// [`BandOrder::Coherent`]: the previous call's sweep order (input indices).
+    coherent: Vec<u32>,
 }
 
 impl BroadPhase {
@@ -411,7 +421,9 @@ impl BroadPhase {
                 requested: set.len(),
             });
         }
-        let layout = layout::choose(&layout::sample(sets));
+        let st = layout::sample(sets, core::mem::take(&mut self.sample));
+        let layout = layout::choose(&st);
+        self.sample = st.centres;
         self.layout = Some(layout);
         let filtered = sets.iter().any(|s| s.filters.is_some());
 
@@ -435,7 +447,13 @@ impl BroadPhase {
                 chunk.start = len * c / n_chunks;
                 chunk.end = len * (c + 1) / n_chunks;
             }
-            let scatter = |c: &mut Chunk| c.scatter(set, &layout, filtered);
+            // Coherence: visit the boxes in the previous call's sweep order (a
+            // permutation of this set's indices when the count is unchanged).
+            let coherent = !bipartite
+                && self.config.order == BandOrder::Coherent
+                && self.coherent.len() == len;
+            let perm = coherent.then_some(&self.coherent[..]);
+            let scatter = |c: &mut Chunk| c.scatter(set, &layout, filtered, perm);
             let first_error = if parallel {
                 use rayon::prelude::*;
                 chunks
@@ -451,6 +469,10 @@ impl BroadPhase {
                     .min_by_key(|(i, _)| *i)
             };
             if let Some((index, defect)) = first_error {
+                if coherent {
+                    // Visited out of order: name the lowest invalid index, as always.
+                    set.validate()?;
+                }
                 let index = index + if s == 1 { sets[0].len() } else { 0 };
                 return Err(Error::InvalidBox { index, defect });
             }
@@ -492,7 +514,10 @@ impl BroadPhase {
             bipartite,
             filtered,
             level: self.config.simd,
-            order: self.config.order,
+            order: match self.config.order {
+                BandOrder::Coherent if bipartite => BandOrder::Radix,
+                o => o,
+            },
         };
         let items = &mut self.items[..n_items];
         if parallel {
@@ -508,6 +533,12 @@ impl BroadPhase {
         } else {
             // One item: sweep straight into the result.
             items[0].run(&ctx, &mut self.pairs);
+        }
+        if ctx.order == BandOrder::Coherent {
+            self.coherent.clear();
+            for it in items.iter() {
+                self.coherent.extend_from_slice(&it.order);
+            }
         }
         Ok(&self.pairs)
     }

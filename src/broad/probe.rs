@@ -43,6 +43,7 @@ pub(crate) struct Probe {
     /// Per cell: start of its list in `items` (`cells + 1` entries).
     cell_start: Vec<u32>,
     items: Vec<u32>,
+    cursor: Vec<u32>,
     grid: Grid,
     /// Per chunk of the large set: its pairs.
     pub chunk_pairs: Vec<Vec<Pair>>,
@@ -79,6 +80,18 @@ impl Probe {
         for i in 0..n {
             let b = small.get(i);
             if let Some(d) = box_defect(b[0], b[1], b[2], b[3]) {
+                // An empty grid: the large set can still be streamed (to find its own
+                // errors first) and meets nothing.
+                self.bounds.clear();
+                self.grid = Grid {
+                    lo: [f32::INFINITY; 2],
+                    hi: [f32::NEG_INFINITY; 2],
+                    inv: [0.0; 2],
+                    dims: [1, 1],
+                };
+                self.cell_start.clear();
+                self.cell_start.resize(2, 0);
+                self.items.clear();
                 return Err((i, d));
             }
             for axis in 0..2 {
@@ -138,7 +151,9 @@ impl Probe {
         }
         self.items.clear();
         self.items.resize(self.cell_start[cells] as usize, 0);
-        let mut cursor = self.cell_start.clone();
+        self.cursor.clear();
+        self.cursor.extend_from_slice(&self.cell_start);
+        let cursor = &mut self.cursor;
         for (i, b) in self.bounds.iter().enumerate() {
             let (xs, ys) = span(b);
             for y in ys {

@@ -487,8 +487,6 @@ impl TileMap {
         }
     }
 
-    /// Whether any cell of `xs × ys` (both "any" ranges) is solid.
-    #[inline]
     /// Whether the box swept along `motion` is certainly clear of solid tiles: no solid
     /// cell among those its swept bounds reach, edges included. `false` means "not sure".
     ///
@@ -531,6 +529,8 @@ impl TileMap {
         (r[1].0..=r[1].1).all(|y| self.cells[y * w..][x0..=x1].iter().all(|&c| c == EMPTY))
     }
 
+    /// Whether any cell of `xs × ys` (both "any" ranges) is solid.
+    #[inline]
     pub(crate) fn any_solid(&self, xs: (i64, i64), ys: (i64, i64)) -> bool {
         let (mut x0, mut x1, mut y0, mut y1) = (xs.0, xs.1, ys.0, ys.1);
         if self.outside != EMPTY {
