@@ -213,43 +213,5 @@ fn band_order(c: &mut Criterion) {
     }
 }
 
-/// Frame-to-frame coherence: a uniform 100k scene whose boxes move a little every
-/// frame (±0.25 units, a quarter of a box), found with a full rebuild in bucket order
-/// against the coherent order (previous frame's order + insertion sort).
-fn coherence(c: &mut Criterion) {
-    let mut group = c.benchmark_group("coherence/uniform_100k_moving");
-    group.sample_size(20);
-    group.warm_up_time(Duration::from_millis(500));
-    group.measurement_time(Duration::from_secs(3));
-    for (order, name) in [
-        (BandOrder::Buckets, "rebuild_buckets"),
-        (BandOrder::Radix, "rebuild_radix"),
-        (BandOrder::Coherent, "coherent"),
-    ] {
-        let mut boxes = Shape::Uniform.generate(100_000, 1);
-        let mut rng = hantei::rng::Rng::new(2);
-        let (mut bp, pool) = hantei_with(1, order);
-        group.bench_function(name, |b| {
-            pool.install(|| {
-                b.iter_batched_ref(
-                    || {
-                        for bx in &mut boxes {
-                            let d = glam::Vec2::new(
-                                rng.range_f32(-0.25, 0.25),
-                                rng.range_f32(-0.25, 0.25),
-                            );
-                            *bx = bx.translated(d);
-                        }
-                        boxes.clone()
-                    },
-                    |frame| black_box(bp.find_pairs(&frame[..]).unwrap().len()),
-                    criterion::BatchSize::LargeInput,
-                )
-            })
-        });
-    }
-    group.finish();
-}
-
-criterion_group!(benches, broad_phase, band_order, coherence);
+criterion_group!(benches, broad_phase, band_order);
 criterion_main!(benches);

@@ -80,7 +80,6 @@ impl Chunk {
         set: &BoxSet<'_>,
         layout: &Layout,
         filtered: bool,
-        perm: Option<&[u32]>,
     ) -> Result<(), (usize, BoxDefect)> {
         let bands = layout.bands as usize;
         self.bands.resize_with(bands, BandBuf::default);
@@ -95,7 +94,6 @@ impl Chunk {
             set,
             layout,
             filtered,
-            perm,
         })
     }
 }
@@ -105,9 +103,6 @@ struct ScatterChunk<'a, 'b> {
     set: &'a BoxSet<'b>,
     layout: &'a Layout,
     filtered: bool,
-    /// Visit the boxes `perm[start..end]` (the previous frame's order, for
-    /// [`BandOrder::Coherent`]) instead of `start..end`.
-    perm: Option<&'a [u32]>,
 }
 
 impl ScatterChunk<'_, '_> {
@@ -154,18 +149,8 @@ impl WithBounds for ScatterChunk<'_, '_> {
         let start = self.chunk.start;
         let count = self.chunk.end - start;
         let bands = &mut self.chunk.bands[..l.bands as usize];
-        match self.perm {
-            None => {
-                for (k, b) in bounds.iter(start..).take(count).enumerate() {
-                    Self::put(bands, &l, self.set, self.filtered, start + k, b)?;
-                }
-            }
-            Some(perm) => {
-                for &i in &perm[start..start + count] {
-                    let i = i as usize;
-                    Self::put(bands, &l, self.set, self.filtered, i, bounds.at(i))?;
-                }
-            }
+        for (k, b) in bounds.iter(start..).take(count).enumerate() {
+            Self::put(bands, &l, self.set, self.filtered, start + k, b)?;
         }
         Ok(())
     }
@@ -307,9 +292,8 @@ impl BandSoa {
         }
     }
 
-    /// The exact orders: by `(s0, input index)`, through an LSD radix sort, the standard
-    /// library's unstable sort, or an insertion sort of the previous frame's order
-    /// (kept to measure against the buckets).
+    /// The exact orders: by `(s0, input index)`, through an LSD radix sort or the
+    /// standard library's unstable sort (kept to measure against the buckets).
     fn order_exact(
         &mut self,
         chunks: &[Chunk],
@@ -331,17 +315,6 @@ impl BandSoa {
             BandOrder::Radix => {
                 let [t0, t1, t2] = &mut sc.tmp;
                 radix_sort(&sc.keys, &mut sc.perm, t0, t1, t2);
-            }
-            BandOrder::Coherent => {
-                // The entries arrive in the previous frame's order: a few runs that are
-                // nearly sorted (the band's own boxes, and the copies of boxes from the
-                // bands above, each in last frame's sweep order); the standard stable
-                // sort detects and merges runs.
-                sc.perm.clear();
-                sc.perm.extend(0..n as u32);
-                let (keys, flat) = (&sc.keys, &sc.flat);
-                sc.perm
-                    .sort_by_key(|&p| (keys[p as usize], flat[p as usize].id & !CONT));
             }
             _ => {
                 sc.packed.clear();
@@ -372,13 +345,6 @@ impl BandSoa {
             min = if x < min { x } else { min };
             *key = min;
         }
-    }
-
-    /// Appends the input indices of the band's first copies (no [`CONT`] bit), in sweep
-    /// order: the next frame's starting order for [`BandOrder::Coherent`].
-    pub(crate) fn first_copies(&self, out: &mut Vec<u32>) {
-        let n = self.id.len() - LANES;
-        out.extend(self.id[..n].iter().filter(|&&id| id & CONT == 0));
     }
 
     /// The sweep's view.

@@ -118,11 +118,6 @@ pub enum BandOrder {
     Radix,
     /// The same exact order through `slice::sort_unstable` on packed `(key, index)`.
     Comparison,
-    /// The same exact order, exploiting frame-to-frame coherence: boxes are scattered in
-    /// the previous call's sweep order (when the box count is unchanged) and each band
-    /// is finished by an insertion sort, which does few moves when boxes moved little.
-    /// Self mode only (bipartite calls order as [`BandOrder::Radix`]).
-    Coherent,
 }
 
 impl Default for BroadConfig {
@@ -143,8 +138,6 @@ struct Item {
     soa: [BandSoa; 2],
     scratch: OrderScratch,
     pairs: Vec<Pair>,
-    /// [`BandOrder::Coherent`]: this item's bands' sweep order (input indices).
-    order: Vec<u32>,
 }
 
 /// What every work item reads.
@@ -243,8 +236,6 @@ pub struct BroadPhase {
     probe: probe::Probe,
     used_grid: bool,
     sample: Vec<[f64; 2]>,
-    /// [`BandOrder::Coherent`]: the previous call's sweep order (input indices).
-    coherent: Vec<u32>,
 }
 
 impl BroadPhase {
@@ -447,13 +438,7 @@ impl BroadPhase {
                 chunk.start = len * c / n_chunks;
                 chunk.end = len * (c + 1) / n_chunks;
             }
-            // Coherence: visit the boxes in the previous call's sweep order (a
-            // permutation of this set's indices when the count is unchanged).
-            let coherent = !bipartite
-                && self.config.order == BandOrder::Coherent
-                && self.coherent.len() == len;
-            let perm = coherent.then_some(&self.coherent[..]);
-            let scatter = |c: &mut Chunk| c.scatter(set, &layout, filtered, perm);
+            let scatter = |c: &mut Chunk| c.scatter(set, &layout, filtered);
             let first_error = if parallel {
                 use rayon::prelude::*;
                 chunks
@@ -469,10 +454,6 @@ impl BroadPhase {
                     .min_by_key(|(i, _)| *i)
             };
             if let Some((index, defect)) = first_error {
-                if coherent {
-                    // Visited out of order: name the lowest invalid index, as always.
-                    set.validate()?;
-                }
                 let index = index + if s == 1 { sets[0].len() } else { 0 };
                 return Err(Error::InvalidBox { index, defect });
             }
@@ -514,10 +495,7 @@ impl BroadPhase {
             bipartite,
             filtered,
             level: self.config.simd,
-            order: match self.config.order {
-                BandOrder::Coherent if bipartite => BandOrder::Radix,
-                o => o,
-            },
+            order: self.config.order,
         };
         let items = &mut self.items[..n_items];
         if parallel {
@@ -533,12 +511,6 @@ impl BroadPhase {
         } else {
             // One item: sweep straight into the result.
             items[0].run(&ctx, &mut self.pairs);
-        }
-        if ctx.order == BandOrder::Coherent {
-            self.coherent.clear();
-            for it in items.iter() {
-                self.coherent.extend_from_slice(&it.order);
-            }
         }
         Ok(&self.pairs)
     }

@@ -28,13 +28,6 @@ pub struct BoxSet<'a> {
 pub(crate) enum Bounds<'a> {
     Slice(&'a [Aabb]),
     Columns([&'a [f32]; 4]),
-    /// The boxes `cols[..][index[k]]` grown by their motions `motion[..][index[k]]`:
-    /// swept bounds computed as they are read (the frame pipeline's groups).
-    Swept {
-        cols: [&'a [f32]; 4],
-        motion: [&'a [f32]; 2],
-        index: &'a [u32],
-    },
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -103,7 +96,6 @@ impl<'a> BoxSet<'a> {
         match self.bounds {
             Bounds::Slice(s) => s.len(),
             Bounds::Columns(c) => c[0].len(),
-            Bounds::Swept { index, .. } => index.len(),
         }
     }
 
@@ -119,15 +111,6 @@ impl<'a> BoxSet<'a> {
         match self.bounds {
             Bounds::Slice(s) => f.call(SliceBounds(s)),
             Bounds::Columns(c) => f.call(ColumnBounds(c)),
-            Bounds::Swept {
-                cols,
-                motion,
-                index,
-            } => f.call(SweptBounds {
-                cols,
-                motion,
-                index,
-            }),
         }
     }
 
@@ -140,11 +123,6 @@ impl<'a> BoxSet<'a> {
                 [b.min.x, b.min.y, b.max.x, b.max.y]
             }
             Bounds::Columns(c) => [c[0][i], c[1][i], c[2][i], c[3][i]],
-            Bounds::Swept {
-                cols,
-                motion,
-                index,
-            } => swept_at(cols, motion, index[i] as usize),
         }
     }
 
@@ -212,8 +190,6 @@ impl<'a> From<&'a BoxStore> for BoxSet<'a> {
 
 /// Read access to box bounds, implemented once per storage layout.
 pub(crate) trait BoundsRead: Copy + Sync {
-    /// Box `i` as `[min_x, min_y, max_x, max_y]`.
-    fn at(&self, i: usize) -> [f32; 4];
     /// Boxes `from..` in order, without a bounds check per box.
     fn iter(&self, from: core::ops::RangeFrom<usize>) -> impl Iterator<Item = [f32; 4]>;
 }
@@ -223,11 +199,6 @@ pub(crate) trait BoundsRead: Copy + Sync {
 pub(crate) struct SliceBounds<'a>(&'a [Aabb]);
 
 impl BoundsRead for SliceBounds<'_> {
-    #[inline(always)]
-    fn at(&self, i: usize) -> [f32; 4] {
-        let b = self.0[i];
-        [b.min.x, b.min.y, b.max.x, b.max.y]
-    }
     #[inline(always)]
     fn iter(&self, from: core::ops::RangeFrom<usize>) -> impl Iterator<Item = [f32; 4]> {
         self.0[from]
@@ -241,10 +212,6 @@ impl BoundsRead for SliceBounds<'_> {
 pub(crate) struct ColumnBounds<'a>([&'a [f32]; 4]);
 
 impl BoundsRead for ColumnBounds<'_> {
-    #[inline(always)]
-    fn at(&self, i: usize) -> [f32; 4] {
-        [self.0[0][i], self.0[1][i], self.0[2][i], self.0[3][i]]
-    }
     #[inline(always)]
     fn iter(&self, from: core::ops::RangeFrom<usize>) -> impl Iterator<Item = [f32; 4]> {
         let [a, b, c, d] = self.0;
@@ -260,65 +227,6 @@ impl BoundsRead for ColumnBounds<'_> {
             .zip(c)
             .zip(d)
             .map(|(((a, b), c), d)| [*a, *b, *c, *d])
-    }
-}
-
-/// Box `i` of `cols` grown by motion `i` of `motion`.
-#[inline(always)]
-fn swept_at(cols: [&[f32]; 4], motion: [&[f32]; 2], i: usize) -> [f32; 4] {
-    let (mx, my) = (motion[0][i], motion[1][i]);
-    [
-        cols[0][i] + if mx < 0.0 { mx } else { 0.0 },
-        cols[1][i] + if my < 0.0 { my } else { 0.0 },
-        cols[2][i] + if mx > 0.0 { mx } else { 0.0 },
-        cols[3][i] + if my > 0.0 { my } else { 0.0 },
-    ]
-}
-
-/// Swept bounds of an indexed subset of columns.
-#[derive(Clone, Copy)]
-pub(crate) struct SweptBounds<'a> {
-    cols: [&'a [f32]; 4],
-    motion: [&'a [f32]; 2],
-    index: &'a [u32],
-}
-
-impl BoundsRead for SweptBounds<'_> {
-    #[inline(always)]
-    fn at(&self, i: usize) -> [f32; 4] {
-        swept_at(self.cols, self.motion, self.index[i] as usize)
-    }
-    #[inline(always)]
-    fn iter(&self, from: core::ops::RangeFrom<usize>) -> impl Iterator<Item = [f32; 4]> {
-        let (cols, motion) = (self.cols, self.motion);
-        self.index[from]
-            .iter()
-            .map(move |&i| swept_at(cols, motion, i as usize))
-    }
-}
-
-impl<'a> BoxSet<'a> {
-    /// The store's boxes at dense indices `index`, grown by their motions this frame
-    /// (`min + min(motion, 0)`, `max + max(motion, 0)`), computed as they are read.
-    ///
-    /// # Errors
-    /// [`Error::LengthMismatch`] when an index is out of range.
-    pub(crate) fn swept_subset(store: &'a BoxStore, index: &'a [u32]) -> Result<Self, Error> {
-        if let Some(&bad) = index.iter().find(|&&i| i as usize >= store.len()) {
-            return Err(Error::LengthMismatch {
-                what: "swept subset index (a dense index into the store)",
-                expected: store.len(),
-                found: bad as usize + 1,
-            });
-        }
-        Ok(BoxSet {
-            bounds: Bounds::Swept {
-                cols: [store.min_x(), store.min_y(), store.max_x(), store.max_y()],
-                motion: [store.motion_x(), store.motion_y()],
-                index,
-            },
-            filters: None,
-        })
     }
 }
 

@@ -26,12 +26,7 @@ fn broad_with(level: SimdLevel, parallel: bool, order: BandOrder) -> BroadPhase 
     })
 }
 
-const ORDERS: [BandOrder; 4] = [
-    BandOrder::Buckets,
-    BandOrder::Radix,
-    BandOrder::Comparison,
-    BandOrder::Coherent,
-];
+const ORDERS: [BandOrder; 3] = [BandOrder::Buckets, BandOrder::Radix, BandOrder::Comparison];
 
 fn pool(threads: usize) -> rayon::ThreadPool {
     rayon::ThreadPoolBuilder::new()
@@ -272,40 +267,6 @@ fn bipartite_picks_the_grid_for_lopsided_sets() {
     }
     bp.find_pairs_bipartite(&bullets, &bullets).unwrap();
     assert!(!bp.last_stats().grid);
-}
-
-/// Coherent order over a sequence of moving frames gives exactly the exact sorts' order,
-/// whatever the previous frame was (including a different scene of the same size).
-#[test]
-fn coherent_order_equals_the_exact_order_frame_after_frame() {
-    let mut rng = Rng::new(21);
-    let mut boxes = generate::uniform(20_000, 3);
-    let mut coherent = broad_with(SimdLevel::best(), true, BandOrder::Coherent);
-    let mut radix = broad_with(SimdLevel::best(), true, BandOrder::Radix);
-    for frame in 0..6 {
-        let want = pool(2).install(|| radix.find_pairs(&boxes).unwrap().to_vec());
-        let got = pool(2).install(|| coherent.find_pairs(&boxes).unwrap().to_vec());
-        assert!(
-            got == want,
-            "frame {frame}: coherent order differs from the exact one"
-        );
-        for b in &mut boxes {
-            *b = b.translated(Vec2::new(
-                rng.range_f32(-0.3, 0.3),
-                rng.range_f32(-0.3, 0.3),
-            ));
-        }
-        if frame == 3 {
-            boxes = generate::clusters(20_000, 4); // same count, unrelated scene
-        }
-    }
-    // An invalid box in a permuted visit still names the lowest index.
-    boxes[17].min.x = f32::NAN;
-    boxes[5].max.y = f32::NAN;
-    assert!(matches!(
-        coherent.find_pairs(&boxes),
-        Err(Error::InvalidBox { index: 5, .. })
-    ));
 }
 
 #[test]
