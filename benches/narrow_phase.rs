@@ -1,1 +1,638 @@
-fn main() {}
+//! Narrow phase: ns per pair for our scalar reference, our f32x8 batch (portable `wide`
+//! and AVX2), parry's per-pair calls, and, for the cheap kernels, the time it takes just
+//! to stream the inputs through memory.
+//!
+//! parry's calls: `intersection_test` on cuboids (AABB, oriented boxes) and balls,
+//! `cast_shapes` on cuboids for the swept test, `Cuboid::cast_local_ray` (in the box's
+//! frame, max time 1) for the moving point; for AABBs also `bounding_volume::Aabb::
+//! intersects` (`parry_bv`), its cheapest AABB test.
+//!
+//! ```text
+//! cargo bench --bench narrow_phase -- --warm-up-time 1 --measurement-time 3 --sample-size 10
+//! ```
+//!
+//! Two batch sizes: 64k pairs (cache-resident: the columns fit in L2/L3) and 1M pairs
+//! (memory-bound: 30–120 MB of columns). Pair `k` is `(2k, 2k + 1)`: the shapes are laid
+//! out in pair order, as a broad phase feeding the narrow phase in band order would, and
+//! each pair is drawn at random and kept as a hit or a miss by a fair coin (rejection
+//! sampling), so about half hit in an unpredictable order and branches cannot be learned.
+//! Our batches run on one thread (`parallel: false`) so that they compare with parry's
+//! per-pair calls; the result is the same with threads.
+//!
+//! After criterion has run, the bench prints a markdown table of ns per pair (the
+//! fastest of criterion's samples divided by the batch size, read back from its
+//! `sample.json`: on a shared machine that is the least disturbed measurement).
+
+use criterion::{BenchmarkId, Criterion, Throughput};
+use glam::{Quat, Vec2, Vec3};
+use hantei::narrow::columns::{AabbSoa, CircleSoa, MotionSoa, Obb2Soa, Obb3Soa, RaySoa};
+use hantei::narrow::{NarrowConfig, NarrowPhase, scalar};
+use hantei::rng::Rng;
+use hantei::{Aabb, Circle, Obb2, Obb3, Pair, Ray, SimdLevel};
+use parry2d::query::RayCast;
+use std::hint::black_box;
+
+const SIZES: [(&str, usize); 2] = [("64k", 1 << 16), ("1M", 1 << 20)];
+
+/// Pairs `(2k, 2k + 1)` of shapes from `gen`, each kept as a hit or a miss by a coin.
+fn pairs_of<S>(
+    n: usize,
+    seed: u64,
+    mut make: impl FnMut(&mut Rng) -> (S, S),
+    hits: impl Fn(&S, &S) -> bool,
+) -> (Vec<S>, Vec<Pair>) {
+    let mut rng = Rng::new(seed);
+    let mut shapes = Vec::with_capacity(2 * n);
+    for _ in 0..n {
+        let want = rng.below(2) == 0;
+        let (a, b) = loop {
+            let (a, b) = make(&mut rng);
+            if hits(&a, &b) == want {
+                break (a, b);
+            }
+        };
+        shapes.push(a);
+        shapes.push(b);
+    }
+    let pairs = (0..n as u32).map(|k| Pair::new(2 * k, 2 * k + 1)).collect();
+    (shapes, pairs)
+}
+
+fn center(rng: &mut Rng) -> Vec2 {
+    Vec2::new(rng.range_f32(0.0, 1000.0), rng.range_f32(0.0, 1000.0))
+}
+
+fn near(rng: &mut Rng, c: Vec2, r: f32) -> Vec2 {
+    c + Vec2::new(rng.range_f32(-r, r), rng.range_f32(-r, r))
+}
+
+fn random_aabb(rng: &mut Rng, c: Vec2) -> Aabb {
+    Aabb::from_center_half_extents(
+        c,
+        Vec2::new(rng.range_f32(0.5, 4.0), rng.range_f32(0.5, 4.0)),
+    )
+}
+
+fn gen_aabb(rng: &mut Rng) -> (Aabb, Aabb) {
+    let c = center(rng);
+    let a = random_aabb(rng, c);
+    let cb = near(rng, c, 9.0);
+    (a, random_aabb(rng, cb))
+}
+
+fn gen_circle(rng: &mut Rng) -> (Circle, Circle) {
+    let c = center(rng);
+    let a = Circle::new(c, rng.range_f32(0.5, 4.0));
+    (a, Circle::new(near(rng, c, 7.0), rng.range_f32(0.5, 4.0)))
+}
+
+fn gen_sweep(rng: &mut Rng) -> ((Aabb, Vec2), (Aabb, Vec2)) {
+    let c = center(rng);
+    let a = random_aabb(rng, c);
+    let cb = near(rng, c, 14.0);
+    let b = random_aabb(rng, cb);
+    let mut m = || Vec2::new(rng.range_f32(-8.0, 8.0), rng.range_f32(-8.0, 8.0));
+    ((a, m()), (b, m()))
+}
+
+fn gen_ray(rng: &mut Rng) -> (Ray, Aabb) {
+    let c = center(rng);
+    let b = random_aabb(rng, c);
+    let motion = Vec2::new(rng.range_f32(-12.0, 12.0), rng.range_f32(-12.0, 12.0));
+    (Ray::new(near(rng, c, 8.0), motion), b)
+}
+
+fn random_obb2(rng: &mut Rng, c: Vec2) -> Obb2 {
+    let h = Vec2::new(rng.range_f32(0.5, 4.0), rng.range_f32(0.5, 4.0));
+    Obb2::from_angle(c, h, rng.range_f32(-3.2, 3.2))
+}
+
+fn gen_obb2(rng: &mut Rng) -> (Obb2, Obb2) {
+    let c = center(rng);
+    let a = random_obb2(rng, c);
+    let cb = near(rng, c, 7.0);
+    (a, random_obb2(rng, cb))
+}
+
+fn random_obb3(rng: &mut Rng, c: Vec3) -> Obb3 {
+    let h = Vec3::new(
+        rng.range_f32(0.5, 4.0),
+        rng.range_f32(0.5, 4.0),
+        rng.range_f32(0.5, 4.0),
+    );
+    let q = Quat::from_xyzw(
+        rng.normal_f32(),
+        rng.normal_f32(),
+        rng.normal_f32(),
+        rng.normal_f32(),
+    );
+    Obb3::from_rotation(c, q, h)
+}
+
+fn gen_obb3(rng: &mut Rng) -> (Obb3, Obb3) {
+    let c = Vec3::new(
+        rng.range_f32(0.0, 1000.0),
+        rng.range_f32(0.0, 1000.0),
+        rng.range_f32(0.0, 1000.0),
+    );
+    let a = random_obb3(rng, c);
+    let d = Vec3::new(
+        rng.range_f32(-8.0, 8.0),
+        rng.range_f32(-8.0, 8.0),
+        rng.range_f32(-8.0, 8.0),
+    );
+    (a, random_obb3(rng, c + d))
+}
+
+fn narrow(level: SimdLevel) -> NarrowPhase {
+    NarrowPhase::with_config(NarrowConfig {
+        simd: level,
+        parallel: false,
+        ..NarrowConfig::default()
+    })
+}
+
+/// Every level this CPU runs, by name.
+fn levels() -> Vec<SimdLevel> {
+    SimdLevel::available().to_vec()
+}
+
+/// The streaming floor: every input byte read once, in order (pairs and columns).
+fn stream(pairs: &[Pair], columns: &[&[f32]]) -> u32 {
+    let p: &[u32] = bytemuck::cast_slice(pairs);
+    let mut sum = p.iter().fold(0u32, |s, &x| s.wrapping_add(x));
+    for c in columns {
+        sum = c.iter().fold(sum, |s, &x| s.wrapping_add(x.to_bits()));
+    }
+    sum
+}
+
+fn p2(v: Vec2) -> parry2d::math::Vector {
+    parry2d::math::Vector::new(v.x, v.y)
+}
+
+fn p3(v: Vec3) -> parry3d::math::Vector {
+    parry3d::math::Vector::new(v.x, v.y, v.z)
+}
+
+fn bench_aabb(c: &mut Criterion) {
+    use parry2d::{math::Pose, query::intersection_test, shape::Cuboid};
+    for (name, n) in SIZES {
+        let (shapes, pairs) = pairs_of(n, 1, gen_aabb, scalar::overlap_aabb_aabb);
+        let soa = AabbSoa::from(&shapes[..]);
+        let parry: Vec<(Pose, Cuboid)> = shapes
+            .iter()
+            .map(|b| {
+                (
+                    Pose::from_translation(p2(b.center())),
+                    Cuboid::new(p2(b.half_extents())),
+                )
+            })
+            .collect();
+        let mut g = c.benchmark_group(format!("aabb_aabb/{name}"));
+        g.throughput(Throughput::Elements(n as u64));
+        for level in levels() {
+            let mut np = narrow(level);
+            g.bench_function(BenchmarkId::from_parameter(level.name()), |b| {
+                b.iter(|| {
+                    np.overlap_aabb_aabb(soa.columns(), black_box(&pairs))
+                        .unwrap()
+                        .len()
+                })
+            });
+        }
+        g.bench_function(BenchmarkId::from_parameter("parry"), |b| {
+            b.iter(|| {
+                pairs
+                    .iter()
+                    .filter(|p| {
+                        let (pa, ca) = &parry[p.a as usize];
+                        let (pb, cb) = &parry[p.b as usize];
+                        intersection_test(pa, ca, pb, cb).unwrap().intersecting
+                    })
+                    .count()
+            })
+        });
+        // parry's bounding-volume test, the cheapest per-pair AABB call it has.
+        let bv: Vec<parry2d::bounding_volume::Aabb> = shapes
+            .iter()
+            .map(|b| parry2d::bounding_volume::Aabb::new(p2(b.min), p2(b.max)))
+            .collect();
+        g.bench_function(BenchmarkId::from_parameter("parry_bv"), |b| {
+            use parry2d::bounding_volume::BoundingVolume;
+            b.iter(|| {
+                pairs
+                    .iter()
+                    .filter(|p| bv[p.a as usize].intersects(&bv[p.b as usize]))
+                    .count()
+            })
+        });
+        let cols = [&soa.min_x[..], &soa.min_y, &soa.max_x, &soa.max_y];
+        g.bench_function(BenchmarkId::from_parameter("floor"), |b| {
+            b.iter(|| stream(black_box(&pairs), &cols))
+        });
+        g.finish();
+    }
+}
+
+fn bench_circle(c: &mut Criterion) {
+    use parry2d::{math::Pose, query::intersection_test, shape::Ball};
+    for (name, n) in SIZES {
+        let (shapes, pairs) = pairs_of(n, 2, gen_circle, scalar::overlap_circle_circle);
+        let soa = CircleSoa::from(&shapes[..]);
+        let parry: Vec<(Pose, Ball)> = shapes
+            .iter()
+            .map(|s| (Pose::from_translation(p2(s.center)), Ball::new(s.radius)))
+            .collect();
+        let mut g = c.benchmark_group(format!("circle_circle/{name}"));
+        g.throughput(Throughput::Elements(n as u64));
+        for level in levels() {
+            let mut np = narrow(level);
+            g.bench_function(BenchmarkId::from_parameter(level.name()), |b| {
+                b.iter(|| {
+                    np.overlap_circle_circle(soa.columns(), black_box(&pairs))
+                        .unwrap()
+                        .len()
+                })
+            });
+        }
+        g.bench_function(BenchmarkId::from_parameter("parry"), |b| {
+            b.iter(|| {
+                pairs
+                    .iter()
+                    .filter(|p| {
+                        let (pa, ca) = &parry[p.a as usize];
+                        let (pb, cb) = &parry[p.b as usize];
+                        intersection_test(pa, ca, pb, cb).unwrap().intersecting
+                    })
+                    .count()
+            })
+        });
+        let cols = [&soa.x[..], &soa.y, &soa.radius];
+        g.bench_function(BenchmarkId::from_parameter("floor"), |b| {
+            b.iter(|| stream(black_box(&pairs), &cols))
+        });
+        g.finish();
+    }
+}
+
+fn bench_aabb_circle(c: &mut Criterion) {
+    use parry2d::{math::Pose, query::intersection_test, shape::Ball, shape::Cuboid};
+    for (name, n) in SIZES {
+        let make = |rng: &mut Rng| {
+            let c = center(rng);
+            (
+                random_aabb(rng, c),
+                Circle::new(near(rng, c, 7.0), rng.range_f32(0.5, 4.0)),
+            )
+        };
+        // Boxes and circles in two column sets; pair k = (box k, circle k).
+        let mut rng = Rng::new(3);
+        let (mut boxes, mut circles) = (Vec::with_capacity(n), Vec::with_capacity(n));
+        for _ in 0..n {
+            let want = rng.below(2) == 0;
+            let (b, c) = loop {
+                let (b, c) = make(&mut rng);
+                if scalar::overlap_aabb_circle(&b, &c) == want {
+                    break (b, c);
+                }
+            };
+            boxes.push(b);
+            circles.push(c);
+        }
+        let pairs: Vec<Pair> = (0..n as u32).map(|k| Pair::new(k, k)).collect();
+        let (bs, cs) = (AabbSoa::from(&boxes[..]), CircleSoa::from(&circles[..]));
+        let pb: Vec<(Pose, Cuboid)> = boxes
+            .iter()
+            .map(|b| {
+                (
+                    Pose::from_translation(p2(b.center())),
+                    Cuboid::new(p2(b.half_extents())),
+                )
+            })
+            .collect();
+        let pc: Vec<(Pose, Ball)> = circles
+            .iter()
+            .map(|s| (Pose::from_translation(p2(s.center)), Ball::new(s.radius)))
+            .collect();
+        let mut g = c.benchmark_group(format!("aabb_circle/{name}"));
+        g.throughput(Throughput::Elements(n as u64));
+        for level in levels() {
+            let mut np = narrow(level);
+            g.bench_function(BenchmarkId::from_parameter(level.name()), |b| {
+                b.iter(|| {
+                    np.overlap_aabb_circle(bs.columns(), cs.columns(), black_box(&pairs))
+                        .unwrap()
+                        .len()
+                })
+            });
+        }
+        g.bench_function(BenchmarkId::from_parameter("parry"), |b| {
+            b.iter(|| {
+                pairs
+                    .iter()
+                    .filter(|p| {
+                        let (pa, ca) = &pb[p.a as usize];
+                        let (pb_, cb) = &pc[p.b as usize];
+                        intersection_test(pa, ca, pb_, cb).unwrap().intersecting
+                    })
+                    .count()
+            })
+        });
+        g.finish();
+    }
+}
+
+fn bench_sweep(c: &mut Criterion) {
+    use parry2d::{
+        math::Pose,
+        query::{ShapeCastOptions, cast_shapes},
+        shape::Cuboid,
+    };
+    for (name, n) in SIZES {
+        let (shapes, pairs) = pairs_of(n, 4, gen_sweep, |(a, ma), (b, mb)| {
+            scalar::sweep_aabb_aabb(a, *ma, b, *mb).is_hit()
+        });
+        let boxes: Vec<Aabb> = shapes.iter().map(|s| s.0).collect();
+        let motions: Vec<Vec2> = shapes.iter().map(|s| s.1).collect();
+        let (bs, ms) = (AabbSoa::from(&boxes[..]), MotionSoa::from(&motions[..]));
+        let parry: Vec<(Pose, Cuboid, parry2d::math::Vector)> = shapes
+            .iter()
+            .map(|(b, m)| {
+                (
+                    Pose::from_translation(p2(b.center())),
+                    Cuboid::new(p2(b.half_extents())),
+                    p2(*m),
+                )
+            })
+            .collect();
+        let options = ShapeCastOptions::with_max_time_of_impact(1.0);
+        let mut g = c.benchmark_group(format!("sweep_aabb_aabb/{name}"));
+        g.throughput(Throughput::Elements(n as u64));
+        for level in levels() {
+            let mut np = narrow(level);
+            g.bench_function(BenchmarkId::from_parameter(level.name()), |b| {
+                b.iter(|| {
+                    np.sweep_aabb_aabb(bs.columns(), ms.columns(), black_box(&pairs))
+                        .unwrap()
+                        .len()
+                })
+            });
+        }
+        g.bench_function(BenchmarkId::from_parameter("parry"), |b| {
+            b.iter(|| {
+                pairs
+                    .iter()
+                    .filter(|p| {
+                        let (pa, ca, va) = &parry[p.a as usize];
+                        let (pb, cb, vb) = &parry[p.b as usize];
+                        cast_shapes(pa, *va, ca, pb, *vb, cb, options)
+                            .unwrap()
+                            .is_some()
+                    })
+                    .count()
+            })
+        });
+        g.finish();
+    }
+}
+
+fn bench_ray(c: &mut Criterion) {
+    use parry2d::{query::Ray as PRay, shape::Cuboid};
+    for (name, n) in SIZES {
+        let mut rng = Rng::new(5);
+        let (mut rays, mut boxes) = (Vec::with_capacity(n), Vec::with_capacity(n));
+        for _ in 0..n {
+            let want = rng.below(2) == 0;
+            let (r, b) = loop {
+                let (r, b) = gen_ray(&mut rng);
+                if scalar::cast_point_aabb(&r, &b).is_hit() == want {
+                    break (r, b);
+                }
+            };
+            rays.push(r);
+            boxes.push(b);
+        }
+        let pairs: Vec<Pair> = (0..n as u32).map(|k| Pair::new(k, k)).collect();
+        let (rs, bs) = (RaySoa::from(&rays[..]), AabbSoa::from(&boxes[..]));
+        // parry casts in the box's local frame.
+        let parry: Vec<(Cuboid, parry2d::math::Vector)> = boxes
+            .iter()
+            .map(|b| (Cuboid::new(p2(b.half_extents())), p2(b.center())))
+            .collect();
+        let mut g = c.benchmark_group(format!("cast_point_aabb/{name}"));
+        g.throughput(Throughput::Elements(n as u64));
+        for level in levels() {
+            let mut np = narrow(level);
+            g.bench_function(BenchmarkId::from_parameter(level.name()), |b| {
+                b.iter(|| {
+                    np.cast_point_aabb(rs.columns(), bs.columns(), black_box(&pairs))
+                        .unwrap()
+                        .len()
+                })
+            });
+        }
+        g.bench_function(BenchmarkId::from_parameter("parry"), |b| {
+            b.iter(|| {
+                pairs
+                    .iter()
+                    .filter(|p| {
+                        let r = &rays[p.a as usize];
+                        let (cub, c) = &parry[p.b as usize];
+                        let ray = PRay::new(p2(r.origin) - *c, p2(r.motion));
+                        cub.cast_local_ray(&ray, 1.0, true).is_some()
+                    })
+                    .count()
+            })
+        });
+        g.finish();
+    }
+}
+
+fn bench_obb2(c: &mut Criterion) {
+    use parry2d::{math::Pose, query::intersection_test, shape::Cuboid};
+    for (name, n) in SIZES {
+        let (shapes, pairs) = pairs_of(n, 6, gen_obb2, |a, b| {
+            scalar::overlap_obb2_obb2(a, b).is_some()
+        });
+        let soa = Obb2Soa::from(&shapes[..]);
+        let parry: Vec<(Pose, Cuboid)> = shapes
+            .iter()
+            .map(|s| {
+                let angle = s.axis.y.atan2(s.axis.x);
+                (
+                    Pose::new(p2(s.center), angle),
+                    Cuboid::new(p2(s.half_extents)),
+                )
+            })
+            .collect();
+        let mut g = c.benchmark_group(format!("obb2_obb2/{name}"));
+        g.throughput(Throughput::Elements(n as u64));
+        for level in levels() {
+            let mut np = narrow(level);
+            g.bench_function(BenchmarkId::from_parameter(level.name()), |b| {
+                b.iter(|| {
+                    np.overlap_obb2_obb2(soa.columns(), black_box(&pairs))
+                        .unwrap()
+                        .len()
+                })
+            });
+        }
+        g.bench_function(BenchmarkId::from_parameter("parry"), |b| {
+            b.iter(|| {
+                pairs
+                    .iter()
+                    .filter(|p| {
+                        let (pa, ca) = &parry[p.a as usize];
+                        let (pb, cb) = &parry[p.b as usize];
+                        intersection_test(pa, ca, pb, cb).unwrap().intersecting
+                    })
+                    .count()
+            })
+        });
+        g.finish();
+    }
+}
+
+fn bench_obb3(c: &mut Criterion) {
+    use parry3d::{
+        math::{Pose, Rot3},
+        query::intersection_test,
+        shape::Cuboid,
+    };
+    for (name, n) in SIZES {
+        let (shapes, pairs) = pairs_of(n, 7, gen_obb3, |a, b| {
+            scalar::overlap_obb3_obb3(a, b).is_some()
+        });
+        let soa = Obb3Soa::from(&shapes[..]);
+        let parry: Vec<(Pose, Cuboid)> = shapes
+            .iter()
+            .map(|s| {
+                let q = Quat::from_mat3(&glam::Mat3::from_cols(s.axes[0], s.axes[1], s.axes[2]));
+                let rot = Rot3::from_xyzw(q.x, q.y, q.z, q.w);
+                (
+                    Pose::from_parts(p3(s.center), rot),
+                    Cuboid::new(p3(s.half_extents)),
+                )
+            })
+            .collect();
+        let mut g = c.benchmark_group(format!("obb3_obb3/{name}"));
+        g.throughput(Throughput::Elements(n as u64));
+        for level in levels() {
+            let mut np = narrow(level);
+            g.bench_function(BenchmarkId::from_parameter(level.name()), |b| {
+                b.iter(|| {
+                    np.overlap_obb3_obb3(soa.columns(), black_box(&pairs))
+                        .unwrap()
+                        .len()
+                })
+            });
+        }
+        g.bench_function(BenchmarkId::from_parameter("parry"), |b| {
+            b.iter(|| {
+                pairs
+                    .iter()
+                    .filter(|p| {
+                        let (pa, ca) = &parry[p.a as usize];
+                        let (pb, cb) = &parry[p.b as usize];
+                        intersection_test(pa, ca, pb, cb).unwrap().intersecting
+                    })
+                    .count()
+            })
+        });
+        g.finish();
+    }
+}
+
+/// The fastest of criterion's samples for `group/id` (time per iteration, in ns), if it
+/// ran. On a machine shared with other work the fastest sample is the one least
+/// disturbed; the medians criterion prints are kept in its own report.
+fn fastest_ns(dir: &std::path::Path, group: &str, id: &str) -> Option<f64> {
+    let path = dir
+        .join(group.replace('/', "_"))
+        .join(id)
+        .join("new/sample.json");
+    let text = std::fs::read_to_string(path).ok()?;
+    let list = |key: &str| -> Option<Vec<f64>> {
+        let rest = &text[text.find(key)? + key.len()..];
+        let body = &rest[rest.find('[')? + 1..rest.find(']')?];
+        body.split(',').map(|x| x.trim().parse().ok()).collect()
+    };
+    let (iters, times) = (list("\"iters\"")?, list("\"times\"")?);
+    iters
+        .iter()
+        .zip(&times)
+        .map(|(i, t)| t / i)
+        .reduce(f64::min)
+}
+
+/// Prints ns per pair for every group that ran, as a markdown table.
+fn print_table() {
+    let target = std::env::var("CARGO_TARGET_DIR").unwrap_or_else(|_| "target".into());
+    let dir = std::path::Path::new(&target).join("criterion");
+    let kernels = [
+        "aabb_aabb",
+        "circle_circle",
+        "aabb_circle",
+        "sweep_aabb_aabb",
+        "cast_point_aabb",
+        "obb2_obb2",
+        "obb3_obb3",
+    ];
+    let cols = ["scalar", "portable", "avx2", "parry", "floor"];
+    println!("\nns per pair (fastest criterion sample / pairs)\n");
+    println!(
+        "| kernel | pairs | scalar | f32x8 portable | f32x8 avx2 | parry | floor | avx2 vs scalar | avx2 vs parry |"
+    );
+    println!("|---|---|---|---|---|---|---|---|---|");
+    let mut notes = Vec::new();
+    for k in kernels {
+        for (name, n) in SIZES {
+            let group = format!("{k}/{name}");
+            let v: Vec<Option<f64>> = cols
+                .iter()
+                .map(|id| fastest_ns(&dir, &group, id).map(|t| t / n as f64))
+                .collect();
+            if v.iter().all(Option::is_none) {
+                continue;
+            }
+            let cell = |x: Option<f64>| x.map_or("–".to_string(), |x| format!("{x:.2}"));
+            let ratio = |a: Option<f64>, b: Option<f64>| match (a, b) {
+                (Some(a), Some(b)) => format!("{:.1}×", a / b),
+                _ => "–".into(),
+            };
+            if let Some(bv) = fastest_ns(&dir, &group, "parry_bv") {
+                notes.push(format!(
+                    "{k}/{name}: parry `bounding_volume::Aabb::intersects` {:.2} ns per pair",
+                    bv / n as f64
+                ));
+            }
+            println!(
+                "| {k} | {name} | {} | {} | {} | {} | {} | {} | {} |",
+                cell(v[0]),
+                cell(v[1]),
+                cell(v[2]),
+                cell(v[3]),
+                cell(v[4]),
+                ratio(v[0], v[2]),
+                ratio(v[3], v[2]),
+            );
+        }
+    }
+    for note in notes {
+        println!("\n{note}");
+    }
+}
+
+fn main() {
+    let mut c = Criterion::default().configure_from_args();
+    bench_aabb(&mut c);
+    bench_circle(&mut c);
+    bench_aabb_circle(&mut c);
+    bench_sweep(&mut c);
+    bench_ray(&mut c);
+    bench_obb2(&mut c);
+    bench_obb3(&mut c);
+    c.final_summary();
+    print_table();
+}

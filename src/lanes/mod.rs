@@ -40,7 +40,7 @@ pub const LANES: usize = 8;
 /// Eight `f32` lanes.
 ///
 /// Implemented by [`PortableW`] (`wide::f32x8`) and, on x86-64, by an AVX2 type that
-/// only exists inside code reached through [`dispatch`].
+/// only exists inside the crate's runtime dispatcher.
 pub trait F32W:
     Copy
     + Add<Output = Self>
@@ -99,6 +99,52 @@ pub trait F32W:
     fn gather(s: &[f32], idx: &[u32; LANES]) -> Self {
         Self::from_array(core::array::from_fn(|i| s[idx[i] as usize]))
     }
+    /// [`F32W::gather`] from several columns by the same indices, with one bounds check
+    /// for all of them: lane `i` of result `k` is `cols[k][idx[i]]`.
+    ///
+    /// # Panics
+    /// If an index is out of range of one of the columns.
+    #[inline(always)]
+    fn gather_columns<const N: usize>(cols: [&[f32]; N], idx: &[u32; LANES]) -> [Self; N] {
+        // No closures or `array::from_fn` in these methods: they would be compiled out
+        // of line, without the caller's target features.
+        let mut len = i32::MAX as usize;
+        for c in &cols {
+            len = len.min(c.len());
+        }
+        let mut max = 0;
+        for &i in idx {
+            max = max.max(i);
+        }
+        assert!(
+            (max as usize) < len,
+            "gather index {max} out of range {len}"
+        );
+        // SAFETY: every `idx[i] <= max < len`, and `len` is at most every column's
+        // length and below 2^31 (checked just above).
+        unsafe { Self::gather_columns_unchecked(cols, idx) }
+    }
+    /// [`F32W::gather_columns`] without its bounds check.
+    ///
+    /// # Safety
+    /// Every `idx[i]` must be less than `cols[k].len()` for every `k`, and less than
+    /// 2^31.
+    #[inline(always)]
+    unsafe fn gather_columns_unchecked<const N: usize>(
+        cols: [&[f32]; N],
+        idx: &[u32; LANES],
+    ) -> [Self; N] {
+        let mut out = [Self::splat(0.0); N];
+        for (o, c) in out.iter_mut().zip(cols) {
+            let mut lanes = [0.0; LANES];
+            for (x, &i) in lanes.iter_mut().zip(idx) {
+                // SAFETY: `i < c.len()` (the caller's contract).
+                *x = unsafe { *c.get_unchecked(i as usize) };
+            }
+            *o = Self::from_array(lanes);
+        }
+        out
+    }
     /// Whether each lane is NaN.
     #[inline(always)]
     fn is_nan(self) -> Self::Mask {
@@ -122,6 +168,50 @@ pub trait MaskW: Copy + BitAnd<Output = Self> + BitOr<Output = Self> + Not<Outpu
     }
     /// `self & !other`.
     fn and_not(self, other: Self) -> Self;
+}
+
+/// Columns and a run of index pairs checked against them once, so that gathering eight
+/// lanes by those pairs needs no bounds check per lane (the narrow phase's batch loop).
+///
+/// Lane `i` of column `k` for the group starting at pair `s` is
+/// `cols[k][pairs[s + i][SIDE]]`.
+#[derive(Clone, Copy)]
+pub(crate) struct PairColumns<'a, const N: usize, const SIDE: usize> {
+    cols: [&'a [f32]; N],
+    pairs: &'a [[u32; 2]],
+}
+
+impl<'a, const N: usize, const SIDE: usize> PairColumns<'a, N, SIDE> {
+    /// Checks that `pairs[j][SIDE]` is in range of every column for every `j`; `None` if
+    /// one is not.
+    #[inline]
+    pub(crate) fn new(cols: [&'a [f32]; N], pairs: &'a [[u32; 2]]) -> Option<Self> {
+        let mut len = i32::MAX as usize;
+        for c in &cols {
+            len = len.min(c.len());
+        }
+        let mut max = 0;
+        for p in pairs {
+            max = max.max(p[SIDE]);
+        }
+        (pairs.is_empty() || (max as usize) < len).then_some(Self { cols, pairs })
+    }
+
+    /// The lanes of every column for pairs `start .. start + LANES`.
+    ///
+    /// # Panics
+    /// If `start + LANES > pairs.len()`.
+    #[inline(always)]
+    pub(crate) fn gather<W: F32W>(&self, start: usize) -> [W; N] {
+        let group = &self.pairs[start..start + LANES];
+        let mut idx = [0; LANES];
+        for (i, p) in idx.iter_mut().zip(group) {
+            *i = p[SIDE];
+        }
+        // SAFETY: every `pairs[j][SIDE]` is below every column's length and below 2^31
+        // (checked in `new`; neither the pairs nor the columns can change since).
+        unsafe { W::gather_columns_unchecked(self.cols, &idx) }
+    }
 }
 
 /// Which kernel flavour runs. See the module docs.

@@ -34,6 +34,29 @@ fn lanes(rng: &mut Rng) -> [f32; LANES] {
     })
 }
 
+/// Index pairs for [`PairColumns`]: side 1 of pairs `1..9` is gathered.
+const PAIRS: [[u32; 2]; 10] = [
+    [9, 0],
+    [0, 7],
+    [1, 6],
+    [2, 5],
+    [3, 4],
+    [4, 4],
+    [5, 0],
+    [6, 1],
+    [7, 2],
+    [8, 3],
+];
+
+#[inline(always)]
+fn pair_gather<W: F32W>(a: &[f32; LANES], b: &[f32; LANES]) -> [W; 2] {
+    // Side 0 reaches 9, past both columns, so it is refused; side 1 stays in range.
+    assert!(PairColumns::<2, 0>::new([&a[..], b], &PAIRS).is_none());
+    PairColumns::<2, 1>::new([&a[..], b], &PAIRS)
+        .expect("side 1 is in range")
+        .gather(1)
+}
+
 /// The results of every operation on `(a, b)` with lane type `W`, as bit patterns.
 struct Results {
     values: Vec<[u32; LANES]>,
@@ -70,6 +93,10 @@ impl SimdTask for &AllOps {
                 bits(W::select(m, a, b)),
                 bits(W::splat(self.a[3])),
                 bits(W::gather(&self.b, &[7, 6, 5, 4, 3, 2, 1, 0])),
+                bits(W::gather_columns([&self.a[..], &self.b], &[3, 3, 0, 7, 1, 2, 6, 5])[0]),
+                bits(W::gather_columns([&self.a[..], &self.b], &[3, 3, 0, 7, 1, 2, 6, 5])[1]),
+                bits(pair_gather::<W>(&self.a, &self.b)[0]),
+                bits(pair_gather::<W>(&self.a, &self.b)[1]),
                 stored.map(f32::to_bits),
             ],
             masks: vec![
@@ -90,6 +117,8 @@ impl SimdTask for &AllOps {
     }
 }
 
+// The definitions are written exactly as the lane operations behave, NaN included.
+#[allow(clippy::neg_cmp_op_on_partial_ord, clippy::double_comparisons)]
 fn scalar(a: [f32; LANES], b: [f32; LANES]) -> Results {
     let map2 = |f: &dyn Fn(f32, f32) -> f32| -> [u32; LANES] {
         core::array::from_fn(|i| f(a[i], b[i]).to_bits())
@@ -113,6 +142,10 @@ fn scalar(a: [f32; LANES], b: [f32; LANES]) -> Results {
             map2(&|x, y| if x < y { x } else { y }),
             [a[3].to_bits(); LANES],
             core::array::from_fn(|i| b[LANES - 1 - i].to_bits()),
+            [3, 3, 0, 7, 1, 2, 6, 5].map(|i| a[i].to_bits()),
+            [3, 3, 0, 7, 1, 2, 6, 5].map(|i| b[i].to_bits()),
+            core::array::from_fn(|i| a[PAIRS[i + 1][1] as usize].to_bits()),
+            core::array::from_fn(|i| b[PAIRS[i + 1][1] as usize].to_bits()),
             map2(&|x, y| x * y),
         ],
         masks: vec![
@@ -167,6 +200,26 @@ fn every_level_matches_the_scalar_definition() {
             }
             assert_eq!(got.masks, want.masks, "{level:?} masks for a={a:?} b={b:?}");
         }
+    }
+}
+
+/// Gathers from columns of different lengths by an index past the shortest one.
+struct GatherPastEnd;
+
+impl SimdTask for GatherPastEnd {
+    type Output = ();
+    #[inline(always)]
+    fn run<W: F32W>(self) {
+        let (long, short) = ([1.0; 9], [2.0; 4]);
+        let _ = W::gather_columns([&long[..], &short], &[0, 1, 2, 3, 4, 0, 0, 0]);
+    }
+}
+
+#[test]
+fn gather_columns_checks_the_shortest_column() {
+    for &level in SimdLevel::available() {
+        let caught = std::panic::catch_unwind(|| dispatch(level, GatherPastEnd));
+        assert!(caught.is_err(), "{level:?} read past the end");
     }
 }
 

@@ -1,0 +1,125 @@
+//! The 2D oriented box.
+
+use super::{Aabb, invalid};
+use crate::error::Error;
+use bytemuck::{Pod, Zeroable};
+use glam::Vec2;
+
+/// A 2D oriented bounding box: a rectangle with its own axes.
+///
+/// Its local x axis is `axis` (a unit vector); its local y axis is `axis` turned a
+/// quarter to the left, `(-axis.y, axis.x)` ([`Obb2::axis_y`]). Storing one axis makes
+/// the pair orthogonal by construction, so the only way to break orthonormality is an
+/// `axis` that is not of unit length:
+///
+/// - [`Obb2::try_new`] accepts any finite non-zero direction and **normalises** it.
+/// - [`Obb2::from_angle`] builds the axis from an angle (unit up to rounding).
+/// - [`Obb2::new`] stores what it is given; the separating-axis test then uses the axes
+///   as given and its answer is only that of an oriented box when `|axis| = 1`
+///   ([`Obb2::validate`] checks this to within [`Obb2::UNIT_TOLERANCE`]).
+///
+/// The layout is `#[repr(C)]` `[center_x, center_y, axis_x, axis_y, half_x, half_y]`.
+///
+/// ```
+/// use hantei::Obb2;
+/// use glam::Vec2;
+/// // Any non-zero direction is normalised.
+/// let b = Obb2::try_new(Vec2::ZERO, Vec2::new(3.0, 4.0), Vec2::new(2.0, 1.0))?;
+/// assert!((b.axis - Vec2::new(0.6, 0.8)).length() < 1e-6);
+/// assert!(Obb2::try_new(Vec2::ZERO, Vec2::ZERO, Vec2::ONE).is_err());
+/// # Ok::<(), hantei::Error>(())
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Default, Pod, Zeroable)]
+#[repr(C)]
+pub struct Obb2 {
+    /// The center.
+    pub center: Vec2,
+    /// The local x axis, a unit vector.
+    pub axis: Vec2,
+    /// Half the size along the local x and y axes (`>= 0`).
+    pub half_extents: Vec2,
+}
+
+impl Obb2 {
+    /// How far `|axis|` may be from 1 for [`Obb2::validate`] to accept it.
+    pub const UNIT_TOLERANCE: f32 = 1.0e-4;
+
+    /// A box from its center, unit x axis and half extents, unchecked.
+    #[inline]
+    #[must_use]
+    pub const fn new(center: Vec2, axis: Vec2, half_extents: Vec2) -> Self {
+        Self {
+            center,
+            axis,
+            half_extents,
+        }
+    }
+
+    /// A box whose local x axis makes `angle` radians with the world x axis
+    /// (counter-clockwise when y points up).
+    #[inline]
+    #[must_use]
+    pub fn from_angle(center: Vec2, half_extents: Vec2, angle: f32) -> Self {
+        let (s, c) = angle.sin_cos();
+        Self::new(center, Vec2::new(c, s), half_extents)
+    }
+
+    /// A box from its center, the direction of its local x axis (any non-zero length:
+    /// it is normalised) and its half extents, checked.
+    ///
+    /// # Errors
+    /// [`Error::InvalidShape`] (index 0) when a value is NaN or infinite, a half extent
+    /// is negative, or `axis` is zero (or so small that it cannot be normalised).
+    pub fn try_new(center: Vec2, axis: Vec2, half_extents: Vec2) -> Result<Self, Error> {
+        if !(center.is_finite() && axis.is_finite() && half_extents.is_finite()) {
+            return Err(invalid("an oriented box value is NaN or infinite"));
+        }
+        if half_extents.x < 0.0 || half_extents.y < 0.0 {
+            return Err(invalid("negative half extent"));
+        }
+        let unit = axis.try_normalize().ok_or(invalid("zero axis"))?;
+        Ok(Self::new(center, unit, half_extents))
+    }
+
+    /// Checks that every value is finite, the half extents are `>= 0` and `|axis|` is 1
+    /// to within [`Obb2::UNIT_TOLERANCE`].
+    ///
+    /// # Errors
+    /// A short description of the first defect found.
+    pub fn validate(&self) -> Result<(), &'static str> {
+        if !(self.center.is_finite() && self.axis.is_finite() && self.half_extents.is_finite()) {
+            Err("an oriented box value is NaN or infinite")
+        } else if self.half_extents.x < 0.0 || self.half_extents.y < 0.0 {
+            Err("negative half extent")
+        } else if (self.axis.length() - 1.0).abs() > Self::UNIT_TOLERANCE {
+            Err("axis is not a unit vector")
+        } else {
+            Ok(())
+        }
+    }
+
+    /// The local y axis: `axis` turned a quarter to the left.
+    #[inline]
+    #[must_use]
+    pub fn axis_y(&self) -> Vec2 {
+        Vec2::new(-self.axis.y, self.axis.x)
+    }
+
+    /// The four corners, counter-clockwise (when y points up) from `center - ex - ey`,
+    /// where `ex`, `ey` are the axes scaled by the half extents.
+    #[must_use]
+    pub fn corners(&self) -> [Vec2; 4] {
+        let ex = self.axis * self.half_extents.x;
+        let ey = self.axis_y() * self.half_extents.y;
+        let c = self.center;
+        [c - ex - ey, c + ex - ey, c + ex + ey, c - ex + ey]
+    }
+
+    /// The smallest axis-aligned box containing it (for the broad phase).
+    #[must_use]
+    pub fn aabb(&self) -> Aabb {
+        let ex = (self.axis * self.half_extents.x).abs();
+        let ey = (self.axis_y() * self.half_extents.y).abs();
+        Aabb::from_center_half_extents(self.center, ex + ey)
+    }
+}

@@ -1,0 +1,1033 @@
+//! Slice in, slice out: a narrow-phase kernel over every candidate pair of the broad
+//! phase, keeping only the hits.
+//!
+//! ```text
+//!  pairs  [ p0 p1 p2 … p4095 | p4096 … p8191 | … ]        fixed chunks of CHUNK pairs
+//!            │ rayon: one task per chunk (one thread below the threshold: then each
+//!            │ chunk appends straight behind the previous one and there is no merge)
+//!            ▼ per chunk: check indices, then 8 pairs per step:
+//!              gather 8 a-shapes and 8 b-shapes from the SoA columns,
+//!              run the wide kernel → a mask, append the lanes whose bit is set at
+//!              the chunk's cursor
+//!  scratch [ h h h · · · · · | h · · · · · · | … ]         each chunk writes its own region
+//!            ▼ ordered merge: slide each chunk's hits down, in chunk order
+//!  result  [ h h h h … ]                                    the hits, in pair order
+//! ```
+//!
+//! # Determinism
+//! The result lists the hits in the order of the input pairs, whatever the thread count
+//! and the [`SimdLevel`]: the chunks are fixed-size (they do not depend on the thread
+//! count), each writes only its own region, and the merge runs in chunk order. The SIMD
+//! kernels are bit-identical to the scalar ones, so every level gives the same bytes.
+//!
+//! # Errors
+//! Every column view must have equal column lengths, and the boxes and motions of a sweep
+//! the same length; every pair index must be in range of its columns. Otherwise the call
+//! returns [`Error::LengthMismatch`] (for an index, the first bad pair in pair order, with
+//! `expected` = the length its columns would need) and the results are not updated.
+
+use super::columns::{
+    AabbColumns, CircleColumns, Columns, MotionColumns, Obb2Columns, Obb3Columns, RayColumns,
+};
+use super::wide::{self, AabbW, CircleW, Obb2W, Obb3W, RayW, Vec2W, Vec3W};
+use super::{Mtv2, Mtv3, Sweep, SweepStatus, scalar};
+use crate::broad::Pair;
+use crate::error::{Error, check_len};
+use crate::lanes::{F32W, LANES, MaskW, PairColumns, SimdLevel, SimdTask, dispatch};
+use rayon::prelude::*;
+
+/// Pairs per chunk: the unit of parallel work and of index checking.
+pub const CHUNK: usize = 4096;
+
+/// Settings of a [`NarrowPhase`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NarrowConfig {
+    /// Which kernels run (default: the best this CPU supports).
+    pub simd: SimdLevel,
+    /// Whether to use rayon's current thread pool (default `true`). The result is the
+    /// same either way.
+    pub parallel: bool,
+    /// Inputs with fewer pairs than this run on one thread (default `4 * CHUNK`).
+    pub parallel_threshold: usize,
+}
+
+impl Default for NarrowConfig {
+    fn default() -> Self {
+        Self {
+            simd: SimdLevel::best(),
+            parallel: true,
+            parallel_threshold: 4 * CHUNK,
+        }
+    }
+}
+
+/// A pair and its swept-test answer (a hit or an overlap; misses are left out).
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct PairSweep {
+    /// The pair, as given.
+    pub pair: Pair,
+    /// The answer.
+    pub sweep: Sweep,
+}
+
+/// A pair of overlapping 2D oriented boxes and their minimum translation vector.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct PairMtv2 {
+    /// The pair, as given.
+    pub pair: Pair,
+    /// The minimum translation vector.
+    pub mtv: Mtv2,
+}
+
+/// A pair of overlapping 3D oriented boxes and their minimum translation vector.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct PairMtv3 {
+    /// The pair, as given.
+    pub pair: Pair,
+    /// The minimum translation vector.
+    pub mtv: Mtv3,
+}
+
+/// One kernel over pairs: its scalar and lane forms and what a hit records.
+trait PairKernel: Sync {
+    /// What is kept for a hit.
+    type Hit: Copy + Default + Send + Sync;
+    /// The column gatherers of both sides, checked against one run of pairs.
+    type Lanes<'p>
+    where
+        Self: 'p;
+    /// The lengths of the columns that `Pair::a` and `Pair::b` index.
+    fn lens(&self) -> (usize, usize);
+    /// The scalar reference on one pair.
+    fn scalar(&self, p: Pair) -> Option<Self::Hit>;
+    /// The gatherers for `pairs`, or `None` when an index is out of range.
+    fn lanes<'p>(&'p self, pairs: &'p [[u32; 2]]) -> Option<Self::Lanes<'p>>;
+    /// The lane kernel on pairs `start .. start + LANES` (`group`): the hit mask's bits
+    /// and what it takes to build each lane's record.
+    fn wide<'p, W: F32W>(
+        lanes: &Self::Lanes<'p>,
+        start: usize,
+        group: &[Pair; LANES],
+    ) -> (u32, impl HitLanes<Self::Hit>)
+    where
+        Self: 'p;
+}
+
+/// The records of eight lanes, built only for the lanes that are kept.
+trait HitLanes<H> {
+    /// The record of lane `k`.
+    fn hit(&self, k: usize) -> H;
+}
+
+impl HitLanes<Pair> for [Pair; LANES] {
+    #[inline(always)]
+    fn hit(&self, k: usize) -> Pair {
+        self[k]
+    }
+}
+
+/// The first out-of-range index of `pairs`, as an error.
+fn index_error(pairs: &[Pair], (len_a, len_b): (usize, usize)) -> Error {
+    const WHAT_A: &str = "columns indexed by Pair::a (their length must exceed the index)";
+    const WHAT_B: &str = "columns indexed by Pair::b (their length must exceed the index)";
+    for p in pairs {
+        if p.a as usize >= len_a {
+            return Error::LengthMismatch {
+                what: WHAT_A,
+                expected: p.a as usize + 1,
+                found: len_a,
+            };
+        }
+        if p.b as usize >= len_b {
+            return Error::LengthMismatch {
+                what: WHAT_B,
+                expected: p.b as usize + 1,
+                found: len_b,
+            };
+        }
+    }
+    // Only reached for indices of 2^31 and above, which the lane gatherers refuse.
+    Error::LengthMismatch {
+        what: WHAT_A,
+        expected: i32::MAX as usize,
+        found: len_a,
+    }
+}
+
+/// Batches of at least this many pairs use [`emit_streaming`], smaller ones
+/// [`emit_cached`] (see there).
+const STREAMING_PAIRS: usize = 1 << 18;
+
+/// Appends the lanes whose bit is set to `out` at `n`; returns the new length.
+///
+/// One store per kept lane, a loop whose trip count is the number of hits. The best
+/// choice while the inputs sit in cache (64k pairs, AABB, AVX2: 2.2 ns per pair against
+/// 2.9 for [`emit_streaming`], measured on the Zen 4 development machine).
+#[inline(always)]
+fn emit_cached<H>(mut bits: u32, hits: &impl HitLanes<H>, out: &mut [H], mut n: usize) -> usize {
+    while bits != 0 {
+        out[n] = hits.hit(bits.trailing_zeros() as usize);
+        n += 1;
+        bits &= bits - 1;
+    }
+    n
+}
+
+/// [`emit_cached`] without a data-dependent branch: every lane is written at the cursor,
+/// which advances by the lane's bit, so a later lane overwrites a dropped one. When the
+/// inputs stream from memory, a mispredicted hit count costs far more (the loads the
+/// core ran ahead for are thrown away), and this wins: 1M pairs, AABB, AVX2: 3.4 ns
+/// against 4.5. `out[n..n + LANES]` must exist, which holds for a whole group because
+/// the cursor never passes the group's first lane.
+#[inline(always)]
+fn emit_streaming<H>(bits: u32, hits: &impl HitLanes<H>, out: &mut [H], n: usize) -> usize {
+    let window = &mut out[n..n + LANES];
+    let mut m = 0;
+    for k in 0..LANES {
+        window[m] = hits.hit(k);
+        m += (bits >> k & 1) as usize;
+    }
+    n + m
+}
+
+/// One chunk with the lane kernels of `W`.
+struct ChunkTask<'a, K: PairKernel> {
+    kernel: &'a K,
+    lanes: K::Lanes<'a>,
+    pairs: &'a [Pair],
+    out: &'a mut [K::Hit],
+    is_streaming: bool,
+}
+
+impl<K: PairKernel> SimdTask for ChunkTask<'_, K> {
+    type Output = usize;
+    #[inline(always)]
+    fn run<W: F32W>(self) -> usize {
+        let mut n = 0;
+        let mut groups = self.pairs.chunks_exact(LANES);
+        for (k, g) in (&mut groups).enumerate() {
+            let g: &[Pair; LANES] = g.try_into().expect("a group of LANES");
+            let (bits, hits) = K::wide::<W>(&self.lanes, k * LANES, g);
+            n = if self.is_streaming {
+                emit_streaming(bits, &hits, self.out, n)
+            } else {
+                emit_cached(bits, &hits, self.out, n)
+            };
+        }
+        // The last few pairs go through the scalar kernel, which gives the same bits.
+        for &p in groups.remainder() {
+            if let Some(h) = self.kernel.scalar(p) {
+                self.out[n] = h;
+                n += 1;
+            }
+        }
+        n
+    }
+}
+
+/// Runs one chunk at `level`; returns how many hits it wrote to the front of `out`.
+fn run_chunk<K: PairKernel>(
+    level: SimdLevel,
+    is_streaming: bool,
+    kernel: &K,
+    pairs: &[Pair],
+    out: &mut [K::Hit],
+) -> Result<usize, Error> {
+    if level == SimdLevel::Scalar {
+        let (len_a, len_b) = kernel.lens();
+        let (mut max_a, mut max_b) = (0, 0);
+        for p in pairs {
+            (max_a, max_b) = (max_a.max(p.a), max_b.max(p.b));
+        }
+        if !pairs.is_empty() && (max_a as usize >= len_a || max_b as usize >= len_b) {
+            return Err(index_error(pairs, (len_a, len_b)));
+        }
+        let mut n = 0;
+        for &p in pairs {
+            if let Some(h) = kernel.scalar(p) {
+                out[n] = h;
+                n += 1;
+            }
+        }
+        Ok(n)
+    } else {
+        let indices: &[[u32; 2]] = bytemuck::cast_slice(pairs);
+        let lanes = kernel
+            .lanes(indices)
+            .ok_or_else(|| index_error(pairs, kernel.lens()))?;
+        let task = ChunkTask {
+            kernel,
+            lanes,
+            pairs,
+            out,
+            is_streaming,
+        };
+        Ok(dispatch(level, task))
+    }
+}
+
+/// Runs `kernel` over `pairs` into `out`; returns the number of hits at its front.
+fn run_batch<K: PairKernel>(
+    config: &NarrowConfig,
+    kernel: &K,
+    pairs: &[Pair],
+    out: &mut Vec<K::Hit>,
+) -> Result<usize, Error> {
+    if out.len() < pairs.len() {
+        out.resize(pairs.len(), K::Hit::default());
+    }
+    let level = config.simd;
+    let is_streaming = pairs.len() >= STREAMING_PAIRS;
+    let parallel = config.parallel
+        && pairs.len() >= config.parallel_threshold
+        && rayon::current_num_threads() > 1;
+    if !parallel {
+        // One thread: each chunk appends right behind the previous one's hits (there is
+        // always room: the hits so far never outnumber the pairs so far).
+        let mut n = 0;
+        for chunk in pairs.chunks(CHUNK) {
+            n += run_chunk(
+                level,
+                is_streaming,
+                kernel,
+                chunk,
+                &mut out[n..n + chunk.len()],
+            )?;
+        }
+        return Ok(n);
+    }
+    let work = |(p, o): (&[Pair], &mut [K::Hit])| run_chunk(level, is_streaming, kernel, p, o);
+    let counts: Vec<Result<usize, Error>> = pairs
+        .par_chunks(CHUNK)
+        .zip(out[..pairs.len()].par_chunks_mut(CHUNK))
+        .map(work)
+        .collect();
+    // Ordered merge: slide each chunk's hits down behind the previous ones.
+    let mut n = 0;
+    for (k, count) in counts.into_iter().enumerate() {
+        let count = count?;
+        let start = k * CHUNK;
+        if start != n {
+            out.copy_within(start..start + count, n);
+        }
+        n += count;
+    }
+    Ok(n)
+}
+
+struct AabbAabb<'a> {
+    boxes: AabbColumns<'a>,
+}
+
+/// The four columns of a box view.
+fn aabb_cols<'a>(b: &AabbColumns<'a>) -> [&'a [f32]; 4] {
+    [b.min_x, b.min_y, b.max_x, b.max_y]
+}
+
+#[inline(always)]
+fn aabb_w<W: F32W>([min_x, min_y, max_x, max_y]: [W; 4]) -> AabbW<W> {
+    AabbW {
+        min_x,
+        min_y,
+        max_x,
+        max_y,
+    }
+}
+
+impl PairKernel for AabbAabb<'_> {
+    type Hit = Pair;
+    type Lanes<'p>
+        = (PairColumns<'p, 4, 0>, PairColumns<'p, 4, 1>)
+    where
+        Self: 'p;
+    fn lens(&self) -> (usize, usize) {
+        (self.boxes.len(), self.boxes.len())
+    }
+    #[inline(always)]
+    fn scalar(&self, p: Pair) -> Option<Pair> {
+        let (a, b) = (self.boxes.get(p.a as usize), self.boxes.get(p.b as usize));
+        scalar::overlap_aabb_aabb(&a, &b).then_some(p)
+    }
+    fn lanes<'p>(&'p self, pairs: &'p [[u32; 2]]) -> Option<Self::Lanes<'p>> {
+        let cols = aabb_cols(&self.boxes);
+        Some((
+            PairColumns::new(cols, pairs)?,
+            PairColumns::new(cols, pairs)?,
+        ))
+    }
+    #[inline(always)]
+    fn wide<'p, W: F32W>(
+        lanes: &Self::Lanes<'p>,
+        start: usize,
+        group: &[Pair; LANES],
+    ) -> (u32, impl HitLanes<Pair>)
+    where
+        Self: 'p,
+    {
+        let a = aabb_w(lanes.0.gather::<W>(start));
+        let b = aabb_w(lanes.1.gather::<W>(start));
+        (wide::overlap_aabb_aabb(&a, &b).bitmask(), *group)
+    }
+}
+
+struct CircleCircle<'a> {
+    circles: CircleColumns<'a>,
+}
+
+#[inline(always)]
+fn circle_w<W: F32W>([x, y, radius]: [W; 3]) -> CircleW<W> {
+    CircleW { x, y, radius }
+}
+
+impl PairKernel for CircleCircle<'_> {
+    type Hit = Pair;
+    type Lanes<'p>
+        = (PairColumns<'p, 3, 0>, PairColumns<'p, 3, 1>)
+    where
+        Self: 'p;
+    fn lens(&self) -> (usize, usize) {
+        (self.circles.len(), self.circles.len())
+    }
+    #[inline(always)]
+    fn scalar(&self, p: Pair) -> Option<Pair> {
+        let (a, b) = (
+            self.circles.get(p.a as usize),
+            self.circles.get(p.b as usize),
+        );
+        scalar::overlap_circle_circle(&a, &b).then_some(p)
+    }
+    fn lanes<'p>(&'p self, pairs: &'p [[u32; 2]]) -> Option<Self::Lanes<'p>> {
+        let c = &self.circles;
+        let cols = [c.x, c.y, c.radius];
+        Some((
+            PairColumns::new(cols, pairs)?,
+            PairColumns::new(cols, pairs)?,
+        ))
+    }
+    #[inline(always)]
+    fn wide<'p, W: F32W>(
+        lanes: &Self::Lanes<'p>,
+        start: usize,
+        group: &[Pair; LANES],
+    ) -> (u32, impl HitLanes<Pair>)
+    where
+        Self: 'p,
+    {
+        let a = circle_w(lanes.0.gather::<W>(start));
+        let b = circle_w(lanes.1.gather::<W>(start));
+        (wide::overlap_circle_circle(&a, &b).bitmask(), *group)
+    }
+}
+
+struct AabbCircle<'a> {
+    boxes: AabbColumns<'a>,
+    circles: CircleColumns<'a>,
+}
+
+impl PairKernel for AabbCircle<'_> {
+    type Hit = Pair;
+    type Lanes<'p>
+        = (PairColumns<'p, 4, 0>, PairColumns<'p, 3, 1>)
+    where
+        Self: 'p;
+    fn lens(&self) -> (usize, usize) {
+        (self.boxes.len(), self.circles.len())
+    }
+    #[inline(always)]
+    fn scalar(&self, p: Pair) -> Option<Pair> {
+        let (a, b) = (self.boxes.get(p.a as usize), self.circles.get(p.b as usize));
+        scalar::overlap_aabb_circle(&a, &b).then_some(p)
+    }
+    fn lanes<'p>(&'p self, pairs: &'p [[u32; 2]]) -> Option<Self::Lanes<'p>> {
+        let c = &self.circles;
+        Some((
+            PairColumns::new(aabb_cols(&self.boxes), pairs)?,
+            PairColumns::new([c.x, c.y, c.radius], pairs)?,
+        ))
+    }
+    #[inline(always)]
+    fn wide<'p, W: F32W>(
+        lanes: &Self::Lanes<'p>,
+        start: usize,
+        group: &[Pair; LANES],
+    ) -> (u32, impl HitLanes<Pair>)
+    where
+        Self: 'p,
+    {
+        let a = aabb_w(lanes.0.gather::<W>(start));
+        let b = circle_w(lanes.1.gather::<W>(start));
+        (wide::overlap_aabb_circle(&a, &b).bitmask(), *group)
+    }
+}
+
+/// Eight sweeps' answers, as [`PairSweep`]s on demand.
+struct SweepLanes {
+    group: [Pair; LANES],
+    is_hit: u32,
+    t: [f32; LANES],
+    nx: [f32; LANES],
+    ny: [f32; LANES],
+    sx: [f32; LANES],
+    sy: [f32; LANES],
+}
+
+impl HitLanes<PairSweep> for SweepLanes {
+    #[inline(always)]
+    fn hit(&self, k: usize) -> PairSweep {
+        // Only hits and overlaps are kept, so a lane that is not a hit is overlapping.
+        let status = if self.is_hit >> k & 1 == 1 {
+            SweepStatus::Hit
+        } else {
+            SweepStatus::Overlapping
+        };
+        PairSweep {
+            pair: self.group[k],
+            sweep: Sweep {
+                status,
+                t: self.t[k],
+                normal: glam::Vec2::new(self.nx[k], self.ny[k]),
+                stop: glam::Vec2::new(self.sx[k], self.sy[k]),
+            },
+        }
+    }
+}
+
+/// Keeps the hits and overlaps of eight sweeps.
+#[inline(always)]
+fn sweep_hits<W: F32W>(s: &wide::SweepW<W>, group: &[Pair; LANES]) -> (u32, SweepLanes) {
+    let is_hit = s.is_hit.bitmask();
+    let lanes = SweepLanes {
+        group: *group,
+        is_hit,
+        t: s.t.to_array(),
+        nx: s.normal.x.to_array(),
+        ny: s.normal.y.to_array(),
+        sx: s.stop.x.to_array(),
+        sy: s.stop.y.to_array(),
+    };
+    (is_hit | s.is_overlapping.bitmask(), lanes)
+}
+
+struct SweepAabbAabb<'a> {
+    boxes: AabbColumns<'a>,
+    motions: MotionColumns<'a>,
+}
+
+impl PairKernel for SweepAabbAabb<'_> {
+    type Hit = PairSweep;
+    type Lanes<'p>
+        = (PairColumns<'p, 6, 0>, PairColumns<'p, 6, 1>)
+    where
+        Self: 'p;
+    fn lens(&self) -> (usize, usize) {
+        (self.boxes.len(), self.boxes.len())
+    }
+    #[inline(always)]
+    fn scalar(&self, p: Pair) -> Option<PairSweep> {
+        let (i, j) = (p.a as usize, p.b as usize);
+        let s = scalar::sweep_aabb_aabb(
+            &self.boxes.get(i),
+            self.motions.get(i),
+            &self.boxes.get(j),
+            self.motions.get(j),
+        );
+        (s.status != SweepStatus::Miss).then_some(PairSweep { pair: p, sweep: s })
+    }
+    fn lanes<'p>(&'p self, pairs: &'p [[u32; 2]]) -> Option<Self::Lanes<'p>> {
+        let b = &self.boxes;
+        let cols = [
+            b.min_x,
+            b.min_y,
+            b.max_x,
+            b.max_y,
+            self.motions.x,
+            self.motions.y,
+        ];
+        Some((
+            PairColumns::new(cols, pairs)?,
+            PairColumns::new(cols, pairs)?,
+        ))
+    }
+    #[inline(always)]
+    fn wide<'p, W: F32W>(
+        lanes: &Self::Lanes<'p>,
+        start: usize,
+        group: &[Pair; LANES],
+    ) -> (u32, impl HitLanes<PairSweep>)
+    where
+        Self: 'p,
+    {
+        let [ax0, ay0, ax1, ay1, amx, amy] = lanes.0.gather::<W>(start);
+        let [bx0, by0, bx1, by1, bmx, bmy] = lanes.1.gather::<W>(start);
+        let a = aabb_w([ax0, ay0, ax1, ay1]);
+        let b = aabb_w([bx0, by0, bx1, by1]);
+        let (ma, mb) = (Vec2W { x: amx, y: amy }, Vec2W { x: bmx, y: bmy });
+        sweep_hits(&wide::sweep_aabb_aabb(&a, &ma, &b, &mb), group)
+    }
+}
+
+struct CastPointAabb<'a> {
+    rays: RayColumns<'a>,
+    boxes: AabbColumns<'a>,
+}
+
+impl PairKernel for CastPointAabb<'_> {
+    type Hit = PairSweep;
+    type Lanes<'p>
+        = (PairColumns<'p, 4, 0>, PairColumns<'p, 4, 1>)
+    where
+        Self: 'p;
+    fn lens(&self) -> (usize, usize) {
+        (self.rays.len(), self.boxes.len())
+    }
+    #[inline(always)]
+    fn scalar(&self, p: Pair) -> Option<PairSweep> {
+        let s =
+            scalar::cast_point_aabb(&self.rays.get(p.a as usize), &self.boxes.get(p.b as usize));
+        (s.status != SweepStatus::Miss).then_some(PairSweep { pair: p, sweep: s })
+    }
+    fn lanes<'p>(&'p self, pairs: &'p [[u32; 2]]) -> Option<Self::Lanes<'p>> {
+        let r = &self.rays;
+        Some((
+            PairColumns::new([r.origin_x, r.origin_y, r.motion_x, r.motion_y], pairs)?,
+            PairColumns::new(aabb_cols(&self.boxes), pairs)?,
+        ))
+    }
+    #[inline(always)]
+    fn wide<'p, W: F32W>(
+        lanes: &Self::Lanes<'p>,
+        start: usize,
+        group: &[Pair; LANES],
+    ) -> (u32, impl HitLanes<PairSweep>)
+    where
+        Self: 'p,
+    {
+        let [ox, oy, mx, my] = lanes.0.gather::<W>(start);
+        let r = RayW {
+            origin: Vec2W { x: ox, y: oy },
+            motion: Vec2W { x: mx, y: my },
+        };
+        let b = aabb_w(lanes.1.gather::<W>(start));
+        sweep_hits(&wide::cast_point_aabb(&r, &b), group)
+    }
+}
+
+#[inline(always)]
+fn obb2_w<W: F32W>([cx, cy, ax, ay, hx, hy]: [W; 6]) -> Obb2W<W> {
+    Obb2W {
+        center: Vec2W { x: cx, y: cy },
+        axis: Vec2W { x: ax, y: ay },
+        half_extents: Vec2W { x: hx, y: hy },
+    }
+}
+
+struct Obb2Obb2<'a> {
+    boxes: Obb2Columns<'a>,
+}
+
+impl PairKernel for Obb2Obb2<'_> {
+    type Hit = PairMtv2;
+    type Lanes<'p>
+        = (PairColumns<'p, 6, 0>, PairColumns<'p, 6, 1>)
+    where
+        Self: 'p;
+    fn lens(&self) -> (usize, usize) {
+        (self.boxes.len(), self.boxes.len())
+    }
+    #[inline(always)]
+    fn scalar(&self, p: Pair) -> Option<PairMtv2> {
+        let (a, b) = (self.boxes.get(p.a as usize), self.boxes.get(p.b as usize));
+        scalar::overlap_obb2_obb2(&a, &b).map(|mtv| PairMtv2 { pair: p, mtv })
+    }
+    fn lanes<'p>(&'p self, pairs: &'p [[u32; 2]]) -> Option<Self::Lanes<'p>> {
+        let b = &self.boxes;
+        let cols = [
+            b.center_x, b.center_y, b.axis_x, b.axis_y, b.half_x, b.half_y,
+        ];
+        Some((
+            PairColumns::new(cols, pairs)?,
+            PairColumns::new(cols, pairs)?,
+        ))
+    }
+    #[inline(always)]
+    fn wide<'p, W: F32W>(
+        lanes: &Self::Lanes<'p>,
+        start: usize,
+        group: &[Pair; LANES],
+    ) -> (u32, impl HitLanes<PairMtv2>)
+    where
+        Self: 'p,
+    {
+        let a = obb2_w(lanes.0.gather::<W>(start));
+        let b = obb2_w(lanes.1.gather::<W>(start));
+        let m = wide::overlap_obb2_obb2(&a, &b);
+        let lanes = Mtv2Lanes {
+            group: *group,
+            nx: m.normal.x.to_array(),
+            ny: m.normal.y.to_array(),
+            depth: m.depth.to_array(),
+            axis: m.axis.to_array(),
+        };
+        (m.is_overlapping.bitmask(), lanes)
+    }
+}
+
+/// Eight 2D separating-axis answers, as [`PairMtv2`]s on demand.
+struct Mtv2Lanes {
+    group: [Pair; LANES],
+    nx: [f32; LANES],
+    ny: [f32; LANES],
+    depth: [f32; LANES],
+    axis: [f32; LANES],
+}
+
+impl HitLanes<PairMtv2> for Mtv2Lanes {
+    #[inline(always)]
+    fn hit(&self, k: usize) -> PairMtv2 {
+        PairMtv2 {
+            pair: self.group[k],
+            mtv: Mtv2 {
+                normal: glam::Vec2::new(self.nx[k], self.ny[k]),
+                depth: self.depth[k],
+                axis: self.axis[k] as u8,
+            },
+        }
+    }
+}
+
+struct Obb3Obb3<'a> {
+    boxes: Obb3Columns<'a>,
+}
+
+/// The fifteen columns of a 3D box view.
+fn obb3_cols<'a>(b: &Obb3Columns<'a>) -> [&'a [f32]; 15] {
+    [
+        b.center_x, b.center_y, b.center_z, b.axis0_x, b.axis0_y, b.axis0_z, b.axis1_x, b.axis1_y,
+        b.axis1_z, b.axis2_x, b.axis2_y, b.axis2_z, b.half_x, b.half_y, b.half_z,
+    ]
+}
+
+#[inline(always)]
+fn obb3_w<W: F32W>(c: [W; 15]) -> Obb3W<W> {
+    let [
+        cx,
+        cy,
+        cz,
+        a0x,
+        a0y,
+        a0z,
+        a1x,
+        a1y,
+        a1z,
+        a2x,
+        a2y,
+        a2z,
+        hx,
+        hy,
+        hz,
+    ] = c;
+    Obb3W {
+        center: Vec3W {
+            x: cx,
+            y: cy,
+            z: cz,
+        },
+        axes: [
+            Vec3W {
+                x: a0x,
+                y: a0y,
+                z: a0z,
+            },
+            Vec3W {
+                x: a1x,
+                y: a1y,
+                z: a1z,
+            },
+            Vec3W {
+                x: a2x,
+                y: a2y,
+                z: a2z,
+            },
+        ],
+        half_extents: Vec3W {
+            x: hx,
+            y: hy,
+            z: hz,
+        },
+    }
+}
+
+impl PairKernel for Obb3Obb3<'_> {
+    type Hit = PairMtv3;
+    type Lanes<'p>
+        = (PairColumns<'p, 15, 0>, PairColumns<'p, 15, 1>)
+    where
+        Self: 'p;
+    fn lens(&self) -> (usize, usize) {
+        (self.boxes.len(), self.boxes.len())
+    }
+    #[inline(always)]
+    fn scalar(&self, p: Pair) -> Option<PairMtv3> {
+        let (a, b) = (self.boxes.get(p.a as usize), self.boxes.get(p.b as usize));
+        scalar::overlap_obb3_obb3(&a, &b).map(|mtv| PairMtv3 { pair: p, mtv })
+    }
+    fn lanes<'p>(&'p self, pairs: &'p [[u32; 2]]) -> Option<Self::Lanes<'p>> {
+        let cols = obb3_cols(&self.boxes);
+        Some((
+            PairColumns::new(cols, pairs)?,
+            PairColumns::new(cols, pairs)?,
+        ))
+    }
+    #[inline(always)]
+    fn wide<'p, W: F32W>(
+        lanes: &Self::Lanes<'p>,
+        start: usize,
+        group: &[Pair; LANES],
+    ) -> (u32, impl HitLanes<PairMtv3>)
+    where
+        Self: 'p,
+    {
+        let a = obb3_w(lanes.0.gather::<W>(start));
+        let b = obb3_w(lanes.1.gather::<W>(start));
+        let m = wide::overlap_obb3_obb3(&a, &b);
+        let lanes = Mtv3Lanes {
+            group: *group,
+            nx: m.normal.x.to_array(),
+            ny: m.normal.y.to_array(),
+            nz: m.normal.z.to_array(),
+            depth: m.depth.to_array(),
+            axis: m.axis.to_array(),
+        };
+        (m.is_overlapping.bitmask(), lanes)
+    }
+}
+
+/// Eight 3D separating-axis answers, as [`PairMtv3`]s on demand.
+struct Mtv3Lanes {
+    group: [Pair; LANES],
+    nx: [f32; LANES],
+    ny: [f32; LANES],
+    nz: [f32; LANES],
+    depth: [f32; LANES],
+    axis: [f32; LANES],
+}
+
+impl HitLanes<PairMtv3> for Mtv3Lanes {
+    #[inline(always)]
+    fn hit(&self, k: usize) -> PairMtv3 {
+        PairMtv3 {
+            pair: self.group[k],
+            mtv: Mtv3 {
+                normal: glam::Vec3::new(self.nx[k], self.ny[k], self.nz[k]),
+                depth: self.depth[k],
+                axis: self.axis[k] as u8,
+            },
+        }
+    }
+}
+
+/// Runs the narrow-phase kernels over candidate pairs; keeps its result buffers between
+/// calls, so a call per frame allocates nothing once they have grown.
+///
+/// Each method takes structure-of-arrays [`columns`](super::columns) and pairs of indices
+/// into them (as [`BroadPhase`](crate::BroadPhase) returns), and gives back the pairs
+/// that hit, in pair order, identical at every [`SimdLevel`] and thread count (see the
+/// [module docs](self)).
+///
+/// ```
+/// use hantei::{Aabb, BroadPhase, Pair};
+/// use hantei::narrow::{NarrowPhase, columns::{AabbSoa, MotionSoa}};
+/// use glam::Vec2;
+/// let boxes = [
+///     Aabb::from_coords(0.0, 0.0, 1.0, 1.0),   // a bullet moving right, fast
+///     Aabb::from_coords(5.0, -1.0, 5.5, 2.0),  // a thin wall in its way
+///     Aabb::from_coords(0.0, 5.0, 1.0, 6.0),   // a bullet moving left, away
+/// ];
+/// let motions = [Vec2::new(10.0, 0.0), Vec2::ZERO, Vec2::new(-10.0, 0.0)];
+/// // Candidates: the broad phase on the swept boxes.
+/// let swept: Vec<Aabb> = boxes.iter().zip(&motions).map(|(b, m)| b.swept(*m)).collect();
+/// let pairs = BroadPhase::new().find_pairs(&swept[..])?.to_vec();
+/// let (boxes, motions) = (AabbSoa::from(&boxes[..]), MotionSoa::from(&motions[..]));
+/// let mut narrow = NarrowPhase::new();
+/// let hits = narrow.sweep_aabb_aabb(boxes.columns(), motions.columns(), &pairs)?;
+/// assert_eq!(hits.len(), 1);
+/// assert_eq!(hits[0].pair, Pair::new(0, 1));
+/// assert_eq!(hits[0].sweep.t, 0.4); // (5 - 1) / 10
+/// # Ok::<(), hantei::Error>(())
+/// ```
+#[derive(Debug, Default)]
+pub struct NarrowPhase {
+    config: NarrowConfig,
+    pairs: Vec<Pair>,
+    sweeps: Vec<PairSweep>,
+    mtv2: Vec<PairMtv2>,
+    mtv3: Vec<PairMtv3>,
+}
+
+impl NarrowPhase {
+    /// A narrow phase with the default [`NarrowConfig`].
+    #[must_use]
+    pub fn new() -> Self {
+        Self::with_config(NarrowConfig::default())
+    }
+
+    /// A narrow phase with the given settings (an unsupported SIMD level falls back to
+    /// the best supported one below it).
+    #[must_use]
+    pub fn with_config(config: NarrowConfig) -> Self {
+        Self {
+            config: NarrowConfig {
+                simd: config.simd.supported(),
+                ..config
+            },
+            ..Self::default()
+        }
+    }
+
+    /// The settings.
+    #[must_use]
+    pub fn config(&self) -> &NarrowConfig {
+        &self.config
+    }
+
+    /// The pairs of boxes that overlap (closed), in pair order
+    /// ([`scalar::overlap_aabb_aabb`]).
+    ///
+    /// # Errors
+    /// [`Error::LengthMismatch`] for columns of different lengths or a pair index out of
+    /// range.
+    pub fn overlap_aabb_aabb(
+        &mut self,
+        boxes: AabbColumns<'_>,
+        pairs: &[Pair],
+    ) -> Result<&[Pair], Error> {
+        boxes.checked_len()?;
+        let n = run_batch(&self.config, &AabbAabb { boxes }, pairs, &mut self.pairs)?;
+        Ok(&self.pairs[..n])
+    }
+
+    /// The pairs of circles that overlap (closed), in pair order
+    /// ([`scalar::overlap_circle_circle`]).
+    ///
+    /// # Errors
+    /// [`Error::LengthMismatch`] for columns of different lengths or a pair index out of
+    /// range.
+    pub fn overlap_circle_circle(
+        &mut self,
+        circles: CircleColumns<'_>,
+        pairs: &[Pair],
+    ) -> Result<&[Pair], Error> {
+        circles.checked_len()?;
+        let n = run_batch(
+            &self.config,
+            &CircleCircle { circles },
+            pairs,
+            &mut self.pairs,
+        )?;
+        Ok(&self.pairs[..n])
+    }
+
+    /// The pairs `(box a, circle b)` that overlap (closed), in pair order
+    /// ([`scalar::overlap_aabb_circle`]): `Pair::a` indexes `boxes`, `Pair::b` indexes
+    /// `circles`.
+    ///
+    /// # Errors
+    /// [`Error::LengthMismatch`] for columns of different lengths or a pair index out of
+    /// range.
+    pub fn overlap_aabb_circle(
+        &mut self,
+        boxes: AabbColumns<'_>,
+        circles: CircleColumns<'_>,
+        pairs: &[Pair],
+    ) -> Result<&[Pair], Error> {
+        boxes.checked_len()?;
+        circles.checked_len()?;
+        let n = run_batch(
+            &self.config,
+            &AabbCircle { boxes, circles },
+            pairs,
+            &mut self.pairs,
+        )?;
+        Ok(&self.pairs[..n])
+    }
+
+    /// Sweeps every pair of moving boxes over one frame and keeps the hits and the
+    /// overlaps (misses are left out), in pair order ([`scalar::sweep_aabb_aabb`]; in
+    /// each answer `a` is `Pair::a`).
+    ///
+    /// # Errors
+    /// [`Error::LengthMismatch`] for columns of different lengths, motions that do not
+    /// match the boxes, or a pair index out of range.
+    pub fn sweep_aabb_aabb(
+        &mut self,
+        boxes: AabbColumns<'_>,
+        motions: MotionColumns<'_>,
+        pairs: &[Pair],
+    ) -> Result<&[PairSweep], Error> {
+        let n = boxes.checked_len()?;
+        check_len("motions (one per box)", n, motions.checked_len()?)?;
+        let n = run_batch(
+            &self.config,
+            &SweepAabbAabb { boxes, motions },
+            pairs,
+            &mut self.sweeps,
+        )?;
+        Ok(&self.sweeps[..n])
+    }
+
+    /// Casts moving points against still boxes and keeps the hits and the points that
+    /// start inside (misses are left out), in pair order ([`scalar::cast_point_aabb`]):
+    /// `Pair::a` indexes `rays`, `Pair::b` indexes `boxes`.
+    ///
+    /// # Errors
+    /// [`Error::LengthMismatch`] for columns of different lengths or a pair index out of
+    /// range.
+    pub fn cast_point_aabb(
+        &mut self,
+        rays: RayColumns<'_>,
+        boxes: AabbColumns<'_>,
+        pairs: &[Pair],
+    ) -> Result<&[PairSweep], Error> {
+        rays.checked_len()?;
+        boxes.checked_len()?;
+        let n = run_batch(
+            &self.config,
+            &CastPointAabb { rays, boxes },
+            pairs,
+            &mut self.sweeps,
+        )?;
+        Ok(&self.sweeps[..n])
+    }
+
+    /// The pairs of 2D oriented boxes that overlap (closed), with their minimum
+    /// translation vectors, in pair order ([`scalar::overlap_obb2_obb2`]).
+    ///
+    /// # Errors
+    /// [`Error::LengthMismatch`] for columns of different lengths or a pair index out of
+    /// range.
+    pub fn overlap_obb2_obb2(
+        &mut self,
+        boxes: Obb2Columns<'_>,
+        pairs: &[Pair],
+    ) -> Result<&[PairMtv2], Error> {
+        boxes.checked_len()?;
+        let n = run_batch(&self.config, &Obb2Obb2 { boxes }, pairs, &mut self.mtv2)?;
+        Ok(&self.mtv2[..n])
+    }
+
+    /// The pairs of 3D oriented boxes that overlap (closed), with their minimum
+    /// translation vectors, in pair order ([`scalar::overlap_obb3_obb3`]).
+    ///
+    /// # Errors
+    /// [`Error::LengthMismatch`] for columns of different lengths or a pair index out of
+    /// range.
+    pub fn overlap_obb3_obb3(
+        &mut self,
+        boxes: Obb3Columns<'_>,
+        pairs: &[Pair],
+    ) -> Result<&[PairMtv3], Error> {
+        boxes.checked_len()?;
+        let n = run_batch(&self.config, &Obb3Obb3 { boxes }, pairs, &mut self.mtv3)?;
+        Ok(&self.mtv3[..n])
+    }
+}

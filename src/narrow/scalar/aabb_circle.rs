@@ -1,0 +1,42 @@
+//! AABB–circle overlap by the closest point (Ericson, §5.2.5).
+//!
+//! The math is documented on [`overlap_aabb_circle`](super::overlap_aabb_circle).
+
+use super::{all_finite, max, min};
+use crate::math::{Aabb, Circle};
+
+/// Whether a box and a disc overlap (closed: touching counts). NaN, infinite or negative
+/// values give `false`.
+///
+/// The point of the box closest to the circle's center `c` is `c` clamped to the box,
+/// `q = (clamp(c.x, min.x, max.x), clamp(c.y, min.y, max.y))`. The disc overlaps the box
+/// iff `|c - q|² <= r²` (closed: touching counts; a center inside the box gives `q = c`
+/// and a hit). `clamp(v, lo, hi)` is `min(max(v, lo), hi)` with the lane `min`/`max`.
+///
+/// Guards: every box coordinate must be finite (an infinite box would swallow the
+/// center), `|c - q|²` must be finite (an infinite or NaN center) and the radius must be
+/// in `[0, f32::MAX]`. As for two circles, the answer is exact up to rounding while the
+/// squares do not overflow.
+///
+/// ```
+/// use hantei::{Aabb, Circle};
+/// use hantei::narrow::scalar::overlap_aabb_circle;
+/// use glam::Vec2;
+/// let b = Aabb::from_coords(0.0, 0.0, 2.0, 2.0);
+/// assert!(overlap_aabb_circle(&b, &Circle::new(Vec2::new(5.0, 6.0), 5.0))); // corner (2,2), d = 5
+/// assert!(!overlap_aabb_circle(&b, &Circle::new(Vec2::new(5.0, 6.0), 4.9)));
+/// ```
+#[inline]
+#[must_use]
+pub fn overlap_aabb_circle(a: &Aabb, b: &Circle) -> bool {
+    let qx = min(max(b.center.x, a.min.x), a.max.x);
+    let qy = min(max(b.center.y, a.min.y), a.max.y);
+    let dx = b.center.x - qx;
+    let dy = b.center.y - qy;
+    let d2 = dx * dx + dy * dy;
+    d2 <= b.radius * b.radius
+        && d2 <= f32::MAX
+        && b.radius >= 0.0
+        && b.radius <= f32::MAX
+        && all_finite([a.min.x, a.min.y, a.max.x, a.max.y])
+}

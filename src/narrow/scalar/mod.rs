@@ -1,0 +1,50 @@
+//! The scalar reference kernels: one pair at a time, plain `f32`, early exits where the
+//! math allows them.
+//!
+//! Each kernel documents its math; [`crate::narrow::wide`] has a lane-batched twin of the
+//! same name that gives bit-identical answers (see the [parent module](super) for the
+//! contract and the tests that hold it).
+//!
+//! Two helpers keep the twins in step: `min`/`max` here are the lane `min`/`max` of the
+//! SIMD layer (the x86 `minps` rule, `if a < b { a } else { b }`), not `f32::min`, and
+//! every sum is written in the same order as its lane version, so each rounding happens
+//! in both places on the same operands.
+
+mod aabb_aabb;
+mod aabb_circle;
+mod circle_circle;
+mod obb2_obb2;
+pub(crate) mod obb3_obb3;
+mod ray_aabb;
+pub(crate) mod sweep_aabb_aabb;
+
+pub use aabb_aabb::overlap_aabb_aabb;
+pub use aabb_circle::overlap_aabb_circle;
+pub use circle_circle::overlap_circle_circle;
+pub use obb2_obb2::overlap_obb2_obb2;
+pub use obb3_obb3::overlap_obb3_obb3;
+pub use ray_aabb::cast_point_aabb;
+pub use sweep_aabb_aabb::sweep_aabb_aabb;
+
+/// `if a < b { a } else { b }` (the lane `min`: returns `b` when either is NaN).
+#[inline(always)]
+pub(crate) fn min(a: f32, b: f32) -> f32 {
+    if a < b { a } else { b }
+}
+
+/// `if a > b { a } else { b }` (the lane `max`: returns `b` when either is NaN).
+#[inline(always)]
+pub(crate) fn max(a: f32, b: f32) -> f32 {
+    if a > b { a } else { b }
+}
+
+/// Whether every value is finite: `Σ x·0 == 0`, since `x·0` is `±0` for a finite `x`
+/// and NaN for NaN and `±∞`. Summed left to right, like its lane twin.
+#[inline(always)]
+pub(crate) fn all_finite<const N: usize>(xs: [f32; N]) -> bool {
+    let mut sum = xs[0] * 0.0;
+    for &x in &xs[1..] {
+        sum += x * 0.0;
+    }
+    sum == 0.0
+}
