@@ -50,10 +50,16 @@
 #![deny(missing_docs)]
 #![warn(clippy::undocumented_unsafe_blocks)]
 
+// The README's example compiles and runs as a doctest.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
+
 pub mod broad;
 #[cfg(any(test, feature = "fuzzing"))]
 pub mod check;
 mod error;
+pub mod frame;
 mod lanes;
 mod math;
 pub mod narrow;
@@ -66,7 +72,9 @@ pub mod tilemap;
 pub use broad::{BandOrder, BoxSet, BroadConfig, BroadPhase, BroadStats, Pair};
 pub use error::{BoxDefect, Error};
 pub use lanes::{LANES, SimdLevel};
-pub use math::Aabb;
+pub use math::{Aabb, Circle, Obb2, Obb3, Ray};
+pub use narrow::{NarrowConfig, NarrowPhase};
+pub use query::CastHit;
 pub use store::{BoxHandle, BoxProps, BoxStore, Filter, Owner};
 
 /// The most boxes one store or one broad-phase call can hold (`2^31 - 1`).

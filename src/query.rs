@@ -1,16 +1,39 @@
-//! Scene queries on a [`BoxStore`]: which boxes touch a region or a point.
+//! Scene queries on a [`BoxStore`]: which boxes touch a region or a point, what a ray
+//! or a moving box hits first (or at all).
 //!
 //! Each query streams the store's SoA columns eight boxes at a time (the layout the
-//! store keeps anyway), so it costs O(N) with a small constant and needs no structure
-//! to build or keep in sync: the right tool for a few queries per frame. Results come
-//! in dense order (ascending dense index), and filters follow the same rule as the
-//! broad phase ([`Filter::pairs_with`]).
+//! store keeps anyway) through a region test (for casts: the cast's swept bounds), then
+//! runs the exact narrow-phase kernel ([`crate::narrow::scalar::cast_point_aabb`],
+//! [`crate::narrow::scalar::sweep_aabb_aabb`]) on the few boxes that pass. So a query
+//! costs O(N) with a small constant and needs no structure to build or keep in sync:
+//! the right tool for a few queries per frame. Region and point results come in dense
+//! order; casts by time of impact (ties: dense order). Filters follow the broad phase's
+//! rule ([`Filter::pairs_with`]); casts ignore the store boxes' own motions (the scene
+//! is taken as it stands).
 
 use crate::error::Error;
 use crate::lanes::{F32W, LANES, MaskW, SimdLevel, SimdTask, dispatch};
 use crate::math::Aabb;
+use crate::math::Ray;
+use crate::narrow::SweepStatus;
+use crate::narrow::scalar::{cast_point_aabb, sweep_aabb_aabb};
 use crate::store::{BoxHandle, BoxStore, Filter};
 use glam::Vec2;
+
+/// A box that a ray or a moving box meets.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CastHit {
+    /// The box.
+    pub handle: BoxHandle,
+    /// When, as a fraction of the cast's motion (`0` when it starts touching or inside).
+    pub t: f32,
+    /// The face hit, pointing back toward the caster (zero when it starts inside; both
+    /// components set for an exact corner hit).
+    pub normal: Vec2,
+    /// [`SweepStatus::Hit`], or [`SweepStatus::Overlapping`] when the cast starts in
+    /// contact.
+    pub status: SweepStatus,
+}
 
 /// Calls `hit(i)` for every dense index `i` whose box overlaps `region` (closed).
 fn scan_region(store: &BoxStore, region: Aabb, level: SimdLevel, mut hit: impl FnMut(usize)) {
@@ -141,6 +164,143 @@ impl BoxStore {
     }
 }
 
+impl BoxStore {
+    /// Every box a moving point meets (a ray segment from `ray.origin` to
+    /// `ray.origin + ray.motion`, boundaries included), sorted by `t` then dense order,
+    /// appended to `out`. A point that starts inside or on a box meets it at `t = 0`
+    /// with status [`SweepStatus::Overlapping`].
+    ///
+    /// ```
+    /// use hantei::{Aabb, BoxStore, Filter, Ray};
+    /// use glam::Vec2;
+    /// let mut store = BoxStore::new();
+    /// let near = store.insert(Aabb::from_coords(4.0, -1.0, 5.0, 1.0))?;
+    /// let far = store.insert(Aabb::from_coords(8.0, -1.0, 9.0, 1.0))?;
+    /// let ray = Ray::new(Vec2::ZERO, Vec2::new(10.0, 0.0));
+    /// let first = store.ray_cast(ray, Filter::ALL)?.unwrap();
+    /// assert_eq!((first.handle, first.t, first.normal), (near, 0.4, Vec2::new(-1.0, 0.0)));
+    /// let mut all = Vec::new();
+    /// store.ray_cast_all(ray, Filter::ALL, &mut all)?;
+    /// assert_eq!(all.iter().map(|h| h.handle).collect::<Vec<_>>(), [near, far]);
+    /// # Ok::<(), hantei::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`Error::InvalidShape`] when the ray is not finite (`out` is untouched).
+    pub fn ray_cast_all(
+        &self,
+        ray: Ray,
+        filter: Filter,
+        out: &mut Vec<CastHit>,
+    ) -> Result<(), Error> {
+        if ray.validate().is_err() {
+            return Err(Error::InvalidShape {
+                index: 0,
+                reason: "ray is not finite",
+            });
+        }
+        let region = Aabb::new(ray.origin, ray.origin).swept(ray.motion);
+        let start = out.len();
+        self.cast_candidates(
+            region,
+            filter,
+            |i, b| {
+                let s = cast_point_aabb(&ray, &b);
+                (s.status != SweepStatus::Miss).then_some((i, s))
+            },
+            out,
+        );
+        sort_hits(&mut out[start..]);
+        Ok(())
+    }
+
+    /// The first box a moving point meets (see [`BoxStore::ray_cast_all`]).
+    ///
+    /// # Errors
+    /// [`Error::InvalidShape`] when the ray is not finite.
+    pub fn ray_cast(&self, ray: Ray, filter: Filter) -> Result<Option<CastHit>, Error> {
+        let mut all = Vec::new();
+        self.ray_cast_all(ray, filter, &mut all)?;
+        Ok(all.first().copied())
+    }
+
+    /// The first box that `shape`, moving by `motion`, meets (closed: touching counts;
+    /// no tunnelling at any speed), or `None`. A shape that starts touching or
+    /// overlapping a box meets it at `t = 0` with status [`SweepStatus::Overlapping`].
+    ///
+    /// ```
+    /// use hantei::{Aabb, BoxStore, Filter};
+    /// use glam::Vec2;
+    /// let mut store = BoxStore::new();
+    /// let wall = store.insert(Aabb::from_coords(10.0, -5.0, 11.0, 5.0))?;
+    /// let player = Aabb::from_coords(0.0, 0.0, 2.0, 2.0);
+    /// let hit = store.shape_cast(player, Vec2::new(100.0, 0.0), Filter::ALL)?.unwrap();
+    /// assert_eq!((hit.handle, hit.t), (wall, 0.08)); // flush after 8 of 100 units
+    /// # Ok::<(), hantei::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`Error::InvalidBox`] for an invalid `shape`, [`Error::InvalidMotion`] for a
+    /// non-finite `motion`.
+    pub fn shape_cast(
+        &self,
+        shape: Aabb,
+        motion: Vec2,
+        filter: Filter,
+    ) -> Result<Option<CastHit>, Error> {
+        shape.check(0)?;
+        if !motion.is_finite() {
+            return Err(Error::InvalidMotion { index: 0 });
+        }
+        let mut hits = Vec::new();
+        self.cast_candidates(
+            shape.swept(motion),
+            filter,
+            |i, b| {
+                let s = sweep_aabb_aabb(&shape, motion, &b, Vec2::ZERO);
+                (s.status != SweepStatus::Miss).then_some((i, s))
+            },
+            &mut hits,
+        );
+        sort_hits(&mut hits);
+        Ok(hits.first().copied())
+    }
+
+    /// Runs `test` on every box overlapping `region` whose filter agrees, appending its
+    /// hits.
+    fn cast_candidates(
+        &self,
+        region: Aabb,
+        filter: Filter,
+        mut test: impl FnMut(usize, Aabb) -> Option<(usize, crate::narrow::Sweep)>,
+        out: &mut Vec<CastHit>,
+    ) {
+        if region.validate().is_err() {
+            return; // a cast whose bounds overflow f32 meets nothing it could report
+        }
+        let (layers, masks, handles) = (self.layers(), self.masks(), self.handles());
+        scan_region(self, region, SimdLevel::best(), |i| {
+            if !filter.pairs_with(Filter::new(layers[i], masks[i])) {
+                return;
+            }
+            let b = self.aabb_at(i).expect("dense index in range");
+            if let Some((i, s)) = test(i, b) {
+                out.push(CastHit {
+                    handle: handles[i],
+                    t: s.t,
+                    normal: s.normal,
+                    status: s.status,
+                });
+            }
+        });
+    }
+}
+
+/// By time of impact; hits are pushed in dense order, and the sort is stable.
+fn sort_hits(hits: &mut [CastHit]) {
+    hits.sort_by(|a, b| a.t.total_cmp(&b.t));
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -217,6 +377,101 @@ mod tests {
             .query_point(Vec2::new(2.5, 0.5), Filter::ALL, &mut out)
             .unwrap();
         assert!(out.is_empty());
+    }
+
+    #[test]
+    fn casts_match_brute_force() {
+        let store = random_store(2000, 9);
+        let mut rng = Rng::new(10);
+        for _ in 0..200 {
+            let origin = Vec2::new(rng.range_f32(-10.0, 110.0), rng.range_f32(-10.0, 110.0));
+            let motion = Vec2::new(rng.range_f32(-60.0, 60.0), rng.range_f32(-60.0, 60.0));
+            let ray = Ray::new(origin, motion);
+            let filter = if rng.below(2) == 0 {
+                Filter::ALL
+            } else {
+                Filter::new(1, 2)
+            };
+            let agrees =
+                |i: usize| filter.pairs_with(Filter::new(store.layers()[i], store.masks()[i]));
+            let mut want: Vec<CastHit> = (0..store.len())
+                .filter(|&i| agrees(i))
+                .filter_map(|i| {
+                    let s = cast_point_aabb(&ray, &store.aabb_at(i).unwrap());
+                    (s.status != SweepStatus::Miss).then(|| CastHit {
+                        handle: store.handles()[i],
+                        t: s.t,
+                        normal: s.normal,
+                        status: s.status,
+                    })
+                })
+                .collect();
+            want.sort_by(|a, b| a.t.total_cmp(&b.t));
+            let mut got = Vec::new();
+            store.ray_cast_all(ray, filter, &mut got).unwrap();
+            assert_eq!(got, want);
+            assert_eq!(store.ray_cast(ray, filter).unwrap(), want.first().copied());
+            // Shape casts: a small box along the same path.
+            let shape = Aabb::from_center_half_extents(origin, Vec2::new(1.5, 0.5));
+            let mut want: Vec<CastHit> = (0..store.len())
+                .filter(|&i| agrees(i))
+                .filter_map(|i| {
+                    let s = sweep_aabb_aabb(&shape, motion, &store.aabb_at(i).unwrap(), Vec2::ZERO);
+                    (s.status != SweepStatus::Miss).then(|| CastHit {
+                        handle: store.handles()[i],
+                        t: s.t,
+                        normal: s.normal,
+                        status: s.status,
+                    })
+                })
+                .collect();
+            want.sort_by(|a, b| a.t.total_cmp(&b.t));
+            assert_eq!(
+                store.shape_cast(shape, motion, filter).unwrap(),
+                want.first().copied()
+            );
+        }
+    }
+
+    #[test]
+    fn casts_start_inside_and_reject_bad_input() {
+        let mut store = BoxStore::new();
+        let h = store.insert(Aabb::from_coords(0.0, 0.0, 4.0, 4.0)).unwrap();
+        let inside = store
+            .ray_cast(Ray::new(Vec2::splat(2.0), Vec2::X), Filter::ALL)
+            .unwrap()
+            .unwrap();
+        assert_eq!(
+            (inside.handle, inside.t, inside.status),
+            (h, 0.0, SweepStatus::Overlapping)
+        );
+        let touching = store
+            .shape_cast(Aabb::from_coords(4.0, 0.0, 5.0, 1.0), Vec2::X, Filter::ALL)
+            .unwrap()
+            .unwrap();
+        assert_eq!(touching.t, 0.0);
+        let mut out = Vec::new();
+        assert!(
+            store
+                .ray_cast_all(Ray::new(Vec2::NAN, Vec2::X), Filter::ALL, &mut out)
+                .is_err()
+        );
+        assert!(out.is_empty());
+        assert!(matches!(
+            store.shape_cast(Aabb::from_coords(1.0, 0.0, 0.0, 1.0), Vec2::X, Filter::ALL),
+            Err(Error::InvalidBox { .. })
+        ));
+        assert_eq!(
+            store.shape_cast(Aabb::default(), Vec2::new(f32::INFINITY, 0.0), Filter::ALL),
+            Err(Error::InvalidMotion { index: 0 })
+        );
+        // Filters apply to casts too.
+        assert!(
+            store
+                .ray_cast(Ray::new(Vec2::splat(2.0), Vec2::X), Filter::new(1, 0))
+                .unwrap()
+                .is_none()
+        );
     }
 
     #[test]

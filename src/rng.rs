@@ -62,7 +62,7 @@ impl Rng {
 
     /// A uniform integer in `[0, n)`; `0` when `n == 0`.
     pub fn below(&mut self, n: u32) -> u32 {
-        ((self.next_u64() >> 32) * u64::from(n) >> 32) as u32
+        (((self.next_u64() >> 32) * u64::from(n)) >> 32) as u32
     }
 
     /// A standard normal sample (Box–Muller).

@@ -119,10 +119,10 @@ impl ScatterChunk<'_, '_> {
         let [x0, y0, x1, y1] = b;
         // Valid: ordered, and finite (an infinite or NaN coordinate makes an extent
         // infinite or NaN). Extents that overflow but are finite take the slow path.
-        if !(x0 <= x1 && y0 <= y1 && x1 - x0 <= f32::MAX && y1 - y0 <= f32::MAX) {
-            if let Some(defect) = box_defect(x0, y0, x1, y1) {
-                return Err((i, defect));
-            }
+        if !(x0 <= x1 && y0 <= y1 && x1 - x0 <= f32::MAX && y1 - y0 <= f32::MAX)
+            && let Some(defect) = box_defect(x0, y0, x1, y1)
+        {
+            return Err((i, defect));
         }
         let [s0, b0, s1, b1] = l.project(b);
         let (f, last) = (l.band_of(b0) as usize, l.band_of(b1) as usize);

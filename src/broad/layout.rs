@@ -175,7 +175,9 @@ pub(crate) fn choose(st: &Stats) -> Layout {
     let scale = [mean[0].max(floor(0)), mean[1].max(floor(1))];
     let sweep_axis = usize::from(spread[1] / scale[1] > spread[0] / scale[0]);
     let band_axis = 1 - sweep_axis;
-    if !(spread[band_axis] > 0.0) || !spread[band_axis].is_finite() {
+    if spread[band_axis].partial_cmp(&0.0) != Some(core::cmp::Ordering::Greater)
+        || !spread[band_axis].is_finite()
+    {
         return Layout {
             sweep_axis,
             ..Layout::SINGLE

@@ -320,10 +320,10 @@ impl BroadPhase {
         // second.
         let offset = |set: usize, (i, d): (usize, crate::BoxDefect)| (i + set * sets[0].len(), d);
         let small_err = self.probe.build(&sets[s]).err().map(|e| offset(s, e));
-        if s == 0 {
-            if let Some((index, defect)) = small_err {
-                return Err(Error::InvalidBox { index, defect });
-            }
+        if s == 0
+            && let Some((index, defect)) = small_err
+        {
+            return Err(Error::InvalidBox { index, defect });
         }
         let large = &sets[l];
         let n = large.len();

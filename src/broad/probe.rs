@@ -209,10 +209,10 @@ impl WithBounds for Stream<'_, '_> {
         {
             let i = start + k;
             let [x0, y0, x1, y1] = a;
-            if !(x0 <= x1 && y0 <= y1 && x1 - x0 <= f32::MAX && y1 - y0 <= f32::MAX) {
-                if let Some(defect) = box_defect(x0, y0, x1, y1) {
-                    return Err((i, defect));
-                }
+            if !(x0 <= x1 && y0 <= y1 && x1 - x0 <= f32::MAX && y1 - y0 <= f32::MAX)
+                && let Some(defect) = box_defect(x0, y0, x1, y1)
+            {
+                return Err((i, defect));
             }
             // Outside the small set's bounds: nothing to meet.
             if x0 > g.hi[0] || x1 < g.lo[0] || y0 > g.hi[1] || y1 < g.lo[1] {

@@ -1,0 +1,68 @@
+//! A whole bullet-hell frame: hantei's collision step (swept broad phase per layer
+//! pair, narrow phase, events) plus the tile map's bullet sweep, at 10k, 100k and 1M
+//! bullets, on one thread and on all threads.
+//!
+//! ```text
+//! cargo bench --bench frame
+//! ```
+//!
+//! The scene is [`hantei::frame::DemoFrame`]: bullets in rings and spirals flying
+//! outward, 50 enemies of two boxes each, a player, walls around the arena. Each
+//! iteration runs `Frame::step` and `TileMap::move_bullets` on a fresh copy of the
+//! bullets (the copy is not timed).
+
+use criterion::{BatchSize, BenchmarkId, Criterion, criterion_group, criterion_main};
+use hantei::frame::{DemoFrame, Frame};
+use hantei::tilemap::BulletResponse;
+use std::hint::black_box;
+use std::time::Duration;
+
+fn frame(c: &mut Criterion) {
+    let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+    for (n, label) in [(10_000, "10k"), (100_000, "100k"), (1_000_000, "1m")] {
+        let demo = DemoFrame::new(n, 50, 1);
+        let mut group = c.benchmark_group(format!("frame/{label}"));
+        group.sample_size(10);
+        group.warm_up_time(Duration::from_millis(500));
+        group.measurement_time(Duration::from_secs(if n >= 1_000_000 { 6 } else { 2 }));
+        for threads in [1, cores] {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            let mut step = Frame::new();
+            let mut hits = Vec::new();
+            let id = BenchmarkId::new(format!("{threads}t"), n);
+            // The collision step alone, and the step plus the tile map.
+            group.bench_function(BenchmarkId::new(format!("step_{threads}t"), n), |b| {
+                pool.install(|| {
+                    b.iter(|| black_box(step.step(&demo.store).unwrap().contacts.len()))
+                })
+            });
+            group.bench_function(id, |b| {
+                pool.install(|| {
+                    b.iter_batched_ref(
+                        || demo.bullets.clone(),
+                        |bullets| {
+                            let r = step.step(&demo.store).unwrap().contacts.len();
+                            demo.map
+                                .move_bullets(
+                                    bullets,
+                                    &demo.bullet_motions,
+                                    BulletResponse::Destroy,
+                                    &mut hits,
+                                )
+                                .unwrap();
+                            black_box((r, hits.len()))
+                        },
+                        BatchSize::LargeInput,
+                    )
+                })
+            });
+        }
+        group.finish();
+    }
+}
+
+criterion_group!(benches, frame);
+criterion_main!(benches);

@@ -1,0 +1,379 @@
+//! The pipeline against an all-pairs oracle, plus its contracts: events, compound
+//! hitboxes, layers, determinism.
+
+use super::*;
+use crate::narrow::scalar::sweep_aabb_aabb;
+use crate::rng::Rng;
+use crate::{Aabb, BoxProps};
+
+/// A scene of moving boxes with random layers and owners.
+fn random_store(n: usize, seed: u64, owners: u32) -> BoxStore {
+    let mut rng = Rng::new(seed);
+    let filters = [
+        layers::player(),
+        layers::enemy(),
+        layers::player_bullet(),
+        layers::enemy_bullet(),
+        layers::wall(),
+        layers::with_bullets_colliding(layers::enemy_bullet()),
+    ];
+    let mut store = BoxStore::new();
+    let side = (n as f32).sqrt() * 6.0;
+    for _ in 0..n {
+        let c = Vec2::new(rng.range_f32(0.0, side), rng.range_f32(0.0, side));
+        let h = Vec2::new(rng.range_f32(0.5, 3.0), rng.range_f32(0.5, 3.0));
+        let motion = if rng.below(4) == 0 {
+            Vec2::ZERO
+        } else {
+            Vec2::new(rng.range_f32(-20.0, 20.0), rng.range_f32(-20.0, 20.0))
+        };
+        let owner = if owners > 0 && rng.below(2) == 0 {
+            Owner(rng.below(owners))
+        } else {
+            Owner::NONE
+        };
+        let filter = filters[rng.below(filters.len() as u32) as usize];
+        store
+            .insert_with(
+                Aabb::from_center_half_extents(c, h),
+                BoxProps {
+                    filter,
+                    owner,
+                    motion,
+                },
+            )
+            .unwrap();
+    }
+    store
+}
+
+/// Every pair of boxes through the scalar swept test; the earliest per body pair.
+fn oracle(store: &BoxStore) -> Vec<Contact> {
+    let n = store.len();
+    let mut out: Vec<Contact> = Vec::new();
+    for i in 0..n {
+        for j in i + 1..n {
+            let props = |k: usize| store.props(store.handle_at(k).unwrap()).unwrap();
+            let (pi, pj) = (props(i), props(j));
+            if !pi.filter.pairs_with(pj.filter) {
+                continue;
+            }
+            if pi.owner != Owner::NONE && pi.owner == pj.owner {
+                continue;
+            }
+            let s = sweep_aabb_aabb(
+                &store.aabb_at(i).unwrap(),
+                pi.motion,
+                &store.aabb_at(j).unwrap(),
+                pj.motion,
+            );
+            if s.status == SweepStatus::Miss {
+                continue;
+            }
+            let (bi, bj) = (Body::of(store, i), Body::of(store, j));
+            let (hi, hj) = (store.handles()[i], store.handles()[j]);
+            let c = if bi <= bj {
+                Contact {
+                    bodies: BodyPair { a: bi, b: bj },
+                    boxes: (hi, hj),
+                    status: s.status,
+                    toi: s.t,
+                    normal: s.normal,
+                }
+            } else {
+                Contact {
+                    bodies: BodyPair { a: bj, b: bi },
+                    boxes: (hj, hi),
+                    status: s.status,
+                    toi: s.t,
+                    normal: -s.normal,
+                }
+            };
+            out.push(c);
+        }
+    }
+    out.sort_by(|x, y| {
+        (x.bodies, x.toi.to_bits(), x.boxes).cmp(&(y.bodies, y.toi.to_bits(), y.boxes))
+    });
+    out.dedup_by(|later, first| later.bodies == first.bodies);
+    out
+}
+
+fn scalar_frame(parallel: bool) -> Frame {
+    Frame::with_config(FrameConfig {
+        simd: SimdLevel::Scalar,
+        parallel,
+        ..FrameConfig::default()
+    })
+}
+
+#[test]
+fn contacts_match_the_all_pairs_oracle() {
+    for (n, seed, owners) in [(0, 1, 0), (1, 2, 0), (50, 3, 5), (600, 4, 40), (1500, 5, 0)] {
+        let store = random_store(n, seed, owners);
+        let want = oracle(&store);
+        let mut frame = scalar_frame(false);
+        let got = frame.step(&store).unwrap().contacts.to_vec();
+        assert!(n < 600 || !want.is_empty(), "scene too sparse to test");
+        assert_eq!(got, want, "n={n} seed={seed}");
+    }
+}
+
+#[test]
+fn every_simd_level_and_thread_count_gives_the_same_report() {
+    let store = random_store(3000, 9, 100);
+    let mut reference: Option<(Vec<Contact>, Vec<BodyPair>)> = None;
+    for &simd in SimdLevel::available() {
+        for threads in [1, 2, 4] {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            let mut frame = Frame::with_config(FrameConfig {
+                simd,
+                parallel: threads > 1,
+                ..FrameConfig::default()
+            });
+            let got = pool.install(|| {
+                let r = frame.step(&store).unwrap();
+                (r.contacts.to_vec(), r.began.to_vec())
+            });
+            match &reference {
+                None => reference = Some(got),
+                Some(r) => {
+                    // Statuses and pairs exactly; times within the narrow phase's bound.
+                    assert_eq!(r.1, got.1, "{simd:?} × {threads}");
+                    assert_eq!(r.0.len(), got.0.len());
+                    for (x, y) in r.0.iter().zip(&got.0) {
+                        assert_eq!((x.bodies, x.status), (y.bodies, y.status));
+                        assert!((x.toi - y.toi).abs() <= 1e-5, "{x:?} {y:?}");
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn many_distinct_filters_fall_back_to_per_box_filters() {
+    let mut store = random_store(800, 11, 10);
+    let mut rng = Rng::new(12);
+    let handles: Vec<BoxHandle> = store.handles().to_vec();
+    for h in handles {
+        let bit = 1 << rng.below(8);
+        store
+            .set_filter(h, Filter::new(bit, rng.next_u64() as u32 | bit))
+            .unwrap();
+    }
+    let want = oracle(&store);
+    let mut grouped = Frame::with_config(FrameConfig {
+        simd: SimdLevel::Scalar,
+        parallel: false,
+        max_groups: 100_000,
+    });
+    let mut per_box = Frame::with_config(FrameConfig {
+        simd: SimdLevel::Scalar,
+        parallel: false,
+        max_groups: 4,
+    });
+    assert_eq!(grouped.step(&store).unwrap().contacts, &want[..]);
+    assert_eq!(per_box.step(&store).unwrap().contacts, &want[..]);
+    assert!(per_box.per_box && !grouped.per_box);
+}
+
+/// ```text
+///   B →→→→→→→→→→→→→→ (moves 100 per frame)
+///              [ E ]          the enemy is 8 wide: B jumps over it between frames
+/// ```
+#[test]
+fn fast_bullets_do_not_tunnel() {
+    let mut store = BoxStore::new();
+    let bullet = store
+        .insert_with(
+            Aabb::from_center_half_extents(Vec2::ZERO, Vec2::splat(0.5)),
+            BoxProps {
+                filter: layers::player_bullet(),
+                motion: Vec2::new(100.0, 0.0),
+                ..Default::default()
+            },
+        )
+        .unwrap();
+    let enemy = store
+        .insert_with(
+            Aabb::from_center_half_extents(Vec2::new(50.0, 0.0), Vec2::splat(4.0)),
+            BoxProps {
+                filter: layers::enemy(),
+                owner: Owner(1),
+                ..Default::default()
+            },
+        )
+        .unwrap();
+    let mut frame = Frame::new();
+    let r = frame.step(&store).unwrap();
+    assert_eq!(r.contacts.len(), 1);
+    let c = r.contacts[0];
+    assert_eq!(c.status, SweepStatus::Hit);
+    assert_eq!(c.toi, 0.455); // (50 - 4 - 0.5) / 100
+    // Body order: owners sort before owner-less boxes.
+    assert_eq!(c.bodies.a, Body::Owner(Owner(1)));
+    assert_eq!(c.bodies.b, Body::Box(bullet));
+    assert_eq!(c.boxes, (enemy, bullet));
+    assert_eq!(
+        c.normal,
+        Vec2::new(1.0, 0.0),
+        "the bullet's face the enemy met"
+    );
+}
+
+/// A bullet crossing an enemy over five frames: began once, stayed, ended once.
+#[test]
+fn events_begin_stay_and_end_once() {
+    let mut store = BoxStore::new();
+    let bullet = store
+        .insert_with(
+            Aabb::from_center_half_extents(Vec2::new(-10.0, 0.0), Vec2::splat(1.0)),
+            BoxProps {
+                filter: layers::enemy_bullet(),
+                motion: Vec2::new(4.0, 0.0),
+                ..Default::default()
+            },
+        )
+        .unwrap();
+    store
+        .insert_with(
+            Aabb::from_center_half_extents(Vec2::ZERO, Vec2::splat(3.0)),
+            BoxProps {
+                filter: layers::player(),
+                owner: Owner(0),
+                ..Default::default()
+            },
+        )
+        .unwrap();
+    let mut frame = Frame::new();
+    let mut log = Vec::new();
+    for _ in 0..8 {
+        let r = frame.step(&store).unwrap();
+        log.push((r.began.len(), r.stayed.len(), r.ended.len()));
+        let b = store.get(bullet).unwrap();
+        store
+            .update(bullet, b.translated(Vec2::new(4.0, 0.0)))
+            .unwrap();
+    }
+    // The bullet spans [x - 1, x + 1], x = -10 + 4k at the start of frame k and 4 more
+    // at its end; the player spans [-3, 3].
+    assert_eq!(
+        log,
+        [
+            (0, 0, 0), // [-11, -9] → [-7, -5]: apart
+            (1, 0, 0), // [-7, -5] → [-3, -1]: touches at t = 0.5: begins
+            (0, 1, 0), // [-3, -1] at the start: overlapping
+            (0, 1, 0), // [1, 3]: still touching at the start
+            (0, 0, 1), // [5, 7] moving away: ends, once
+            (0, 0, 0),
+            (0, 0, 0),
+            (0, 0, 0),
+        ]
+    );
+    frame.reset_events();
+}
+
+/// An enemy made of three boxes; a bullet sweeping through two of them is one contact,
+/// the earliest; the enemy's own boxes overlap but never collide with each other.
+#[test]
+fn compound_hitboxes_report_one_contact_per_body_pair() {
+    let mut store = BoxStore::new();
+    let enemy = |store: &mut BoxStore, x: f32| {
+        store
+            .insert_with(
+                Aabb::from_center_half_extents(Vec2::new(x, 0.0), Vec2::new(3.0, 3.0)),
+                BoxProps {
+                    filter: Filter::new(layers::ENEMY, layers::ENEMY | layers::PLAYER_BULLET),
+                    owner: Owner(42),
+                    ..Default::default()
+                },
+            )
+            .unwrap()
+    };
+    let near = enemy(&mut store, 10.0);
+    let _mid = enemy(&mut store, 14.0);
+    let _far = enemy(&mut store, 18.0);
+    let bullet = store
+        .insert_with(
+            Aabb::from_center_half_extents(Vec2::ZERO, Vec2::splat(0.5)),
+            BoxProps {
+                filter: layers::player_bullet(),
+                motion: Vec2::new(30.0, 0.0),
+                ..Default::default()
+            },
+        )
+        .unwrap();
+    let mut frame = scalar_frame(false);
+    let r = frame.step(&store).unwrap();
+    assert_eq!(r.contacts.len(), 1, "{:?}", r.contacts);
+    let c = r.contacts[0];
+    assert_eq!(
+        c.bodies,
+        BodyPair {
+            a: Body::Owner(Owner(42)),
+            b: Body::Box(bullet)
+        }
+    );
+    assert_eq!(c.boxes, (near, bullet), "the earliest of the three hits");
+    assert_eq!(c.toi, 6.5 / 30.0);
+    assert_eq!(r.candidates, 3);
+}
+
+#[test]
+fn bullets_ignore_bullets_unless_asked() {
+    let mut store = BoxStore::new();
+    let b = |store: &mut BoxStore, f: Filter| {
+        store
+            .insert_with(
+                Aabb::from_coords(0.0, 0.0, 1.0, 1.0),
+                BoxProps {
+                    filter: f,
+                    ..Default::default()
+                },
+            )
+            .unwrap()
+    };
+    b(&mut store, layers::player_bullet());
+    b(&mut store, layers::enemy_bullet());
+    b(&mut store, layers::enemy_bullet());
+    let mut frame = Frame::new();
+    assert!(frame.step(&store).unwrap().contacts.is_empty());
+    let mut store2 = BoxStore::new();
+    b(
+        &mut store2,
+        layers::with_bullets_colliding(layers::player_bullet()),
+    );
+    b(
+        &mut store2,
+        layers::with_bullets_colliding(layers::enemy_bullet()),
+    );
+    b(&mut store2, layers::enemy_bullet());
+    let r = frame.step(&store2).unwrap();
+    assert_eq!(r.contacts.len(), 1);
+    assert_eq!(r.contacts[0].status, SweepStatus::Overlapping);
+}
+
+#[test]
+fn overflowing_swept_bounds_are_an_error_naming_the_box() {
+    let mut store = BoxStore::new();
+    store.insert(Aabb::from_coords(0.0, 0.0, 1.0, 1.0)).unwrap();
+    let h = store
+        .insert_with(
+            Aabb::from_coords(3.0e38, 0.0, 3.0e38, 1.0),
+            BoxProps {
+                motion: Vec2::new(3.0e38, 0.0),
+                ..Default::default()
+            },
+        )
+        .unwrap();
+    let mut frame = Frame::new();
+    let err = frame.step(&store).unwrap_err();
+    assert!(
+        matches!(err, Error::InvalidBox { index, .. } if index == store.index_of(h).unwrap()),
+        "{err:?}"
+    );
+}
