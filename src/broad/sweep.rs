@@ -31,7 +31,7 @@
 //! the same pairs in the same order.
 
 use super::Pair;
-use crate::lanes::{F32W, LANES, MaskW, SimdLevel, SimdTask, dispatch};
+use crate::lanes::{F32W, LANES, MaskW, PairOrder, SimdLevel, SimdTask, dispatch};
 use crate::store::Filter;
 
 /// Set on the id of a box copy that is not in the box's first band.
@@ -100,33 +100,40 @@ fn cont_bits(ids: &[u32; LANES]) -> u32 {
     m
 }
 
-/// Appends `(idi, ids[k])` for every bit `k` of `bits`, without a branch per lane: all
-/// eight candidate pairs are written to spare capacity and the length advances by the
-/// number of hits. Hit counts are data-dependent and unpredictable, and a mispredicted
-/// branch per pair cost more than the wasted stores (`broad_phase` bench). `ids` are
-/// plain input indices (no [`CONT`] bit).
+/// Appends `(idi, ids[k])` for every bit `k` of `bits`, without a branch per lane: the
+/// hits are left-packed into spare capacity ([`F32W::pack_pairs`]: a permutation table
+/// and two vector stores with AVX2; all eight candidates written and the length
+/// advanced by the hit count otherwise) and the length advances by the number of hits.
+/// Hit counts are data-dependent and unpredictable: a mispredicted branch per pair cost
+/// more than this (`broad_phase` bench). `ids` are plain input indices (no [`CONT`]
+/// bit).
 #[inline(always)]
-fn emit_lanes<const ORIENT: u8>(idi: u32, ids: &[u32; LANES], bits: u32, out: &mut Vec<Pair>) {
+fn emit_lanes<W: F32W, const ORIENT: u8>(
+    idi: u32,
+    ids: &[u32; LANES],
+    bits: u32,
+    out: &mut Vec<Pair>,
+) {
     out.reserve(LANES);
     let len = out.len();
     let spare: &mut [core::mem::MaybeUninit<Pair>; LANES] = (&mut out.spare_capacity_mut()
         [..LANES])
         .try_into()
         .expect("reserved 8");
-    let mut c = 0usize;
-    for (k, &idj) in ids.iter().enumerate() {
-        spare[c & (LANES - 1)].write(match ORIENT {
-            SORTED => Pair {
-                a: idi.min(idj),
-                b: idi.max(idj),
-            },
-            FLIPPED => Pair { a: idj, b: idi },
-            _ => Pair { a: idi, b: idj },
-        });
-        c += ((bits >> k) & 1) as usize;
-    }
-    // SAFETY: every slot `0..c` of the spare capacity was written before `c` moved past
-    // it (slot `c` is written in each iteration, then `c` grows by at most one), and
+    // SAFETY: `Pair` is `#[repr(C)]` with two `u32` fields: the same size, alignment and
+    // layout as `[u32; 2]`, and `MaybeUninit` keeps them; the reference covers the same
+    // eight slots.
+    let slots = unsafe {
+        &mut *(spare as *mut [core::mem::MaybeUninit<Pair>; LANES])
+            .cast::<[core::mem::MaybeUninit<[u32; 2]>; LANES]>()
+    };
+    let order = match ORIENT {
+        SORTED => PairOrder::Sorted,
+        FLIPPED => PairOrder::Flipped,
+        _ => PairOrder::AsIs,
+    };
+    let c = W::pack_pairs(idi, ids, bits, order, slots);
+    // SAFETY: `pack_pairs` initialised slots `0..c` (its contract), and
     // `c <= LANES <= spare capacity` (reserved above).
     unsafe { out.set_len(len + c) };
 }
@@ -208,7 +215,7 @@ fn scan<W: F32W, const FILTERED: bool, const ORIENT: u8>(
                 bits &= !cont_bits(ids);
             }
             let uids: &[u32; LANES] = other.uid[j..j + LANES].try_into().expect("8 lanes");
-            emit_lanes::<ORIENT>(idi & !CONT, uids, bits, out);
+            emit_lanes::<W, ORIENT>(idi & !CONT, uids, bits, out);
         }
         if in_window.bitmask() != 0xff {
             return;

@@ -179,4 +179,41 @@ impl F32W for Avx2W {
         // SAFETY: AVX is available; blendv takes `t` where the mask's sign bit is set.
         Avx2W(unsafe { _mm256_blendv_ps(f.0, t.0, m.0) })
     }
+    #[inline(always)]
+    fn pack_pairs(
+        id: u32,
+        ids: &[u32; LANES],
+        bits: u32,
+        order: super::PairOrder,
+        dst: &mut [core::mem::MaybeUninit<[u32; 2]>; LANES],
+    ) -> usize {
+        let bits = (bits & 0xff) as usize;
+        let perm = &super::PACK_TABLE[bits];
+        // SAFETY: AVX2 is available (module contract). The loads read 8 u32 from `ids`
+        // and `perm` (arrays of 8); the stores write 16 u32 = 64 bytes into `dst`, an
+        // array of 8 `[u32; 2]` (64 bytes); unaligned loads and stores are used.
+        unsafe {
+            let v = _mm256_loadu_si256(ids.as_ptr().cast());
+            let p = _mm256_loadu_si256(perm.as_ptr().cast());
+            let packed = _mm256_permutevar8x32_epi32(v, p);
+            let one = _mm256_set1_epi32(id as i32);
+            let (a, b) = match order {
+                super::PairOrder::Sorted => {
+                    (_mm256_min_epi32(one, packed), _mm256_max_epi32(one, packed))
+                }
+                super::PairOrder::AsIs => (one, packed),
+                super::PairOrder::Flipped => (packed, one),
+            };
+            // (a0 b0 a1 b1 | a4 b4 a5 b5) and (a2 b2 a3 b3 | a6 b6 a7 b7) ...
+            let lo = _mm256_unpacklo_epi32(a, b);
+            let hi = _mm256_unpackhi_epi32(a, b);
+            // ... into (p0 p1 p2 p3) and (p4 p5 p6 p7).
+            let first = _mm256_permute2x128_si256::<0x20>(lo, hi);
+            let second = _mm256_permute2x128_si256::<0x31>(lo, hi);
+            let out = dst.as_mut_ptr().cast::<__m256i>();
+            _mm256_storeu_si256(out, first);
+            _mm256_storeu_si256(out.add(1), second);
+        }
+        bits.count_ones() as usize
+    }
 }

@@ -150,7 +150,74 @@ pub trait F32W:
     fn is_nan(self) -> Self::Mask {
         self.ne(self)
     }
+
+    /// Left-packs pairs: for every set bit `k` of `bits` (low 8 bits), in ascending `k`,
+    /// writes the pair of `id` and `ids[k]` ordered by `order` to the next slot of
+    /// `dst`, and returns how many were written (`bits.count_ones()`). Slots past that
+    /// count may be written too (with garbage); `dst` must have room for all eight.
+    ///
+    /// Ids must be below `2³¹` (they are compared as `i32`). The portable version writes
+    /// all eight candidates and advances by the hit count (no branch per lane); the
+    /// AVX2 one permutes the ids with a table and writes two vectors.
+    #[inline(always)]
+    fn pack_pairs(
+        id: u32,
+        ids: &[u32; LANES],
+        bits: u32,
+        order: PairOrder,
+        dst: &mut [core::mem::MaybeUninit<[u32; 2]>; LANES],
+    ) -> usize {
+        let mut c = 0usize;
+        for (k, &j) in ids.iter().enumerate() {
+            dst[c & (LANES - 1)].write(order.pair(id, j));
+            c += ((bits >> k) & 1) as usize;
+        }
+        c
+    }
 }
+
+/// How [`F32W::pack_pairs`] orders a pair of ids.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PairOrder {
+    /// `(min, max)`.
+    Sorted,
+    /// `(id, ids[k])`.
+    AsIs,
+    /// `(ids[k], id)`.
+    Flipped,
+}
+
+impl PairOrder {
+    /// The pair of `id` and `j` in this order.
+    #[inline(always)]
+    pub fn pair(self, id: u32, j: u32) -> [u32; 2] {
+        match self {
+            PairOrder::Sorted => [id.min(j), id.max(j)],
+            PairOrder::AsIs => [id, j],
+            PairOrder::Flipped => [j, id],
+        }
+    }
+}
+
+/// For every 8-bit mask, the indices of its set bits in ascending order, then zeros:
+/// the permutation that left-packs the selected lanes.
+pub(crate) const PACK_TABLE: [[u32; LANES]; 256] = {
+    let mut t = [[0u32; LANES]; 256];
+    let mut m = 0;
+    while m < 256 {
+        let mut k = 0;
+        let mut c = 0;
+        while k < LANES {
+            if m & (1 << k) != 0 {
+                t[m][c] = k as u32;
+                c += 1;
+            }
+            k += 1;
+        }
+        m += 1;
+    }
+    t
+};
 
 /// A mask of eight lanes, as returned by [`F32W`] comparisons.
 pub trait MaskW: Copy + BitAnd<Output = Self> + BitOr<Output = Self> + Not<Output = Self> {

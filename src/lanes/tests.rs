@@ -231,3 +231,56 @@ fn levels_are_ordered_and_supported() {
     assert_eq!(SimdLevel::Scalar.supported(), SimdLevel::Scalar);
     assert_eq!(SimdLevel::Portable.name(), "portable");
 }
+
+struct Pack {
+    id: u32,
+    ids: [u32; LANES],
+    bits: u32,
+    order: PairOrder,
+}
+
+impl SimdTask for &Pack {
+    type Output = Vec<[u32; 2]>;
+    #[inline(always)]
+    fn run<W: F32W>(self) -> Vec<[u32; 2]> {
+        let mut dst = [core::mem::MaybeUninit::<[u32; 2]>::uninit(); LANES];
+        let c = W::pack_pairs(self.id, &self.ids, self.bits, self.order, &mut dst);
+        // SAFETY: `pack_pairs` initialises the first `c` slots.
+        dst[..c]
+            .iter()
+            .map(|p| unsafe { p.assume_init() })
+            .collect()
+    }
+}
+
+#[test]
+fn pack_pairs_left_packs_the_hits_in_order_at_every_level() {
+    let mut rng = Rng::new(77);
+    for round in 0..3000 {
+        let bits = if round < 256 {
+            round as u32
+        } else {
+            rng.below(256)
+        };
+        let ids: [u32; LANES] = core::array::from_fn(|_| rng.below(i32::MAX as u32));
+        let id = rng.below(i32::MAX as u32);
+        for order in [PairOrder::Sorted, PairOrder::AsIs, PairOrder::Flipped] {
+            let want: Vec<[u32; 2]> = (0..LANES)
+                .filter(|&k| bits & (1 << k) != 0)
+                .map(|k| order.pair(id, ids[k]))
+                .collect();
+            for &level in SimdLevel::available() {
+                let got = dispatch(
+                    level,
+                    &Pack {
+                        id,
+                        ids,
+                        bits,
+                        order,
+                    },
+                );
+                assert_eq!(got, want, "{level:?} bits {bits:08b} {order:?}");
+            }
+        }
+    }
+}
