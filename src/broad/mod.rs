@@ -336,9 +336,16 @@ impl BroadPhase {
         let mut outs = core::mem::take(&mut self.probe.chunk_pairs);
         outs.resize_with(chunks, Vec::new);
         let probe = &self.probe;
+        let level = self.config.simd;
         let work = |(c, out): (usize, &mut Vec<Pair>)| {
             out.clear();
-            probe.stream(large, n * c / chunks..n * (c + 1) / chunks, l == 0, out)
+            probe.stream(
+                large,
+                n * c / chunks..n * (c + 1) / chunks,
+                l == 0,
+                level,
+                out,
+            )
         };
         let large_err = if threads > 1 {
             use rayon::prelude::*;

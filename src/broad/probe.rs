@@ -13,15 +13,19 @@
 //! ```
 //!
 //! No sort, no band layout, no work within either set: the cost is one pass over the
-//! large set plus the few cells each of its boxes reaches. A pair is reported in the
+//! large set plus the few cells each of its boxes reaches. With at most four small boxes
+//! (a player), the large set is tested against each of them in lanes instead (pairs by
+//! the large box's index, then the small box's). A pair is reported in the
 //! cell `(max(first column), max(first row))` of the two boxes, which both reach, so
 //! exactly once. The pairs come out by the large set's input index, then in the order
 //! the cells and their lists are visited: a function of the input alone.
 
 use super::Pair;
 use super::layout::to_index;
-use super::set::{BoundsRead, BoxSet, WithBounds};
+use super::set::{Bounds, BoundsRead, BoxSet, WithBounds};
 use crate::error::BoxDefect;
+use crate::lanes::{F32W, LANES, MaskW, SimdLevel, SimdTask, dispatch};
+use crate::math::Aabb;
 use crate::math::box_defect;
 use crate::store::Filter;
 
@@ -174,8 +178,36 @@ impl Probe {
         large: &BoxSet<'_>,
         range: core::ops::Range<usize>,
         large_is_first: bool,
+        level: SimdLevel,
         out: &mut Vec<Pair>,
     ) -> Result<(), (usize, BoxDefect)> {
+        // A handful of small boxes (the player): test every large box against each of
+        // them, eight at a time, instead of looking up cells.
+        if let Bounds::Slice(slice) = large.bounds
+            && !self.bounds.is_empty()
+            && self.bounds.len() <= TINY
+            && self.filters.is_empty()
+            && large.filters.is_none()
+            && self.grid.lo[0] <= self.grid.hi[0]
+        {
+            let tiny = Tiny {
+                small: &self.bounds,
+                large: &slice[range.clone()],
+                start: range.start,
+                large_is_first,
+                out: &mut *out,
+            };
+            let done = if level == SimdLevel::Scalar {
+                tiny.scalar()
+            } else {
+                dispatch(level, tiny)
+            };
+            // An invalid box stops the fast loop; the general one finds the lowest.
+            match done {
+                Ok(()) => return Ok(()),
+                Err(()) => out.clear(),
+            }
+        }
         large.with_bounds(Stream {
             probe: self,
             large,
@@ -183,6 +215,101 @@ impl Probe {
             large_is_first,
             out,
         })
+    }
+}
+
+/// With at most this many boxes in the small set, [`Probe::stream`] tests the large
+/// set against each of them in lanes instead of through the grid.
+const TINY: usize = 4;
+
+/// The large set (a slice) against a few small boxes: pairs by the large box's index,
+/// then the small box's.
+struct Tiny<'a> {
+    small: &'a [[f32; 4]],
+    large: &'a [Aabb],
+    start: usize,
+    large_is_first: bool,
+    out: &'a mut Vec<Pair>,
+}
+
+impl Tiny<'_> {
+    #[inline(always)]
+    fn push(&mut self, i: usize, j: usize) {
+        let (i, j) = ((self.start + i) as u32, j as u32);
+        self.out.push(if self.large_is_first {
+            Pair::new(i, j)
+        } else {
+            Pair::new(j, i)
+        });
+    }
+
+    /// One box at a time; `Err` at the first invalid large box.
+    fn scalar(mut self) -> Result<(), ()> {
+        for i in 0..self.large.len() {
+            let a = self.large[i];
+            if a.validate().is_err() {
+                return Err(());
+            }
+            for j in 0..self.small.len() {
+                let b = self.small[j];
+                if a.min.x <= b[2] && b[0] <= a.max.x && a.min.y <= b[3] && b[1] <= a.max.y {
+                    self.push(i, j);
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+impl SimdTask for Tiny<'_> {
+    type Output = Result<(), ()>;
+    #[inline(always)]
+    fn run<W: F32W>(mut self) -> Result<(), ()> {
+        let full = self.large.len() / LANES * LANES;
+        let max = W::splat(f32::MAX);
+        let mut hits = [0u32; TINY];
+        for g in (0..full).step_by(LANES) {
+            let lanes = &self.large[g..g + LANES];
+            let col = |f: fn(&Aabb) -> f32| W::from_array(core::array::from_fn(|k| f(&lanes[k])));
+            let (x0, y0, x1, y1) = (
+                col(|b| b.min.x),
+                col(|b| b.min.y),
+                col(|b| b.max.x),
+                col(|b| b.max.y),
+            );
+            // Valid: ordered and finite (the scalar path names any other defect).
+            let valid = x0.le(x1) & y0.le(y1) & (x1 - x0).le(max) & (y1 - y0).le(max);
+            if !valid.all() {
+                return Err(());
+            }
+            let mut any = 0;
+            for (j, b) in self.small.iter().enumerate() {
+                let m = x0.le(W::splat(b[2]))
+                    & x1.ge(W::splat(b[0]))
+                    & y0.le(W::splat(b[3]))
+                    & y1.ge(W::splat(b[1]));
+                hits[j] = m.bitmask();
+                any |= hits[j];
+            }
+            while any != 0 {
+                let k = any.trailing_zeros() as usize;
+                for (j, h) in hits.iter().enumerate().take(self.small.len()) {
+                    if h & (1 << k) != 0 {
+                        self.push(g + k, j);
+                    }
+                }
+                any &= any - 1;
+            }
+        }
+        // The tail, one box at a time, in the same order.
+        let tail = Tiny {
+            small: self.small,
+            large: &self.large[full..],
+            start: self.start + full,
+            large_is_first: self.large_is_first,
+            out: &mut *self.out,
+        };
+        tail.scalar()
     }
 }
 

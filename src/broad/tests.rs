@@ -269,6 +269,45 @@ fn bipartite_picks_the_grid_for_lopsided_sets() {
     assert!(!bp.last_stats().grid);
 }
 
+/// A handful of small boxes (the player) against many: the lane path of the grid mode.
+#[test]
+fn bipartite_against_a_handful_of_boxes() {
+    let bullets = generate::bullet_hell(20_003, 6);
+    for m in 1..=5 {
+        let targets: Vec<Aabb> = (0..m)
+            .map(|k| Aabb::from_center_half_extents(bullets[k * 997].center(), Vec2::splat(60.0)))
+            .collect();
+        for (a, b) in [(&bullets, &targets), (&targets, &bullets)] {
+            let want = brute_force_bipartite(a, b).unwrap();
+            assert!(!want.is_empty());
+            let mut reference: Option<Vec<Pair>> = None;
+            for &level in SimdLevel::available() {
+                for threads in [1, 3] {
+                    let got = pool(threads).install(|| {
+                        broad(level, threads > 1)
+                            .find_pairs_bipartite(a, b)
+                            .unwrap()
+                            .to_vec()
+                    });
+                    assert_eq!(sorted(&got), want, "{m} targets, {level:?} × {threads}");
+                    match &reference {
+                        None => reference = Some(got),
+                        Some(r) => assert!(r == &got, "order differs at {level:?} × {threads}"),
+                    }
+                }
+            }
+        }
+    }
+    let mut bad = bullets.clone();
+    bad[12_345].max.y = f32::NAN;
+    bad[12_346].max.y = f32::NAN;
+    let one = [Aabb::from_coords(0.0, 0.0, 1.0, 1.0)];
+    assert!(matches!(
+        BroadPhase::new().find_pairs_bipartite(&bad, &one[..]),
+        Err(Error::InvalidBox { index: 12_345, .. })
+    ));
+}
+
 #[test]
 fn store_and_columns_are_read_in_place() {
     let boxes = generate::uniform(3000, 12);

@@ -52,8 +52,14 @@ pub struct TileMap {
     outside: u8,
     /// Per cell: 1 when it and its eight neighbours are all empty (outside cells count
     /// as [`TileMap::outside`]). A box no larger than a tile whose centre lies in such a
-    /// cell is in open space: the one-lookup test of [`TileMap::move_bullets`].
-    clear: Vec<u8>,
+    /// cell is in open space: the one-lookup test of [`TileMap::move_bullets`]. One bit
+    /// per cell (row-major), so that the whole map stays in the first-level cache.
+    clear: Vec<u64>,
+    /// `[origin.x, origin.y, 1 / tile.x, 1 / tile.y, width, height]` in `f32`, when
+    /// `f32` arithmetic locates a point within a quarter of a cell anywhere in and around
+    /// the map (see [`TileMap::clear_around_f32`]); `None` for maps too large or too far
+    /// out.
+    pub(crate) fast_index: Option<[f32; 6]>,
 }
 
 /// A range of cell indices across the direction of motion, as [`TileMap::first_solid`]
@@ -124,6 +130,7 @@ impl TileMap {
             cells,
             outside: EMPTY,
             clear: Vec::new(),
+            fast_index: None,
         };
         for a in 0..2 {
             let n = map.n(a);
@@ -135,13 +142,59 @@ impl TileMap {
             }
         }
         map.rebuild_clear(0, 0, width, height);
+        map.fast_index = map.f32_index();
         Ok(map)
+    }
+
+    /// The `f32` indexing constants, if `f32` is precise enough here: a centre within a
+    /// tile of the map (coordinates up to `S` in size) is computed with an error of a few
+    /// ulps of `2S`, and scaling to a cell index adds `2⁻²²` of the index; both must stay
+    /// well under a quarter of a cell.
+    fn f32_index(&self) -> Option<[f32; 6]> {
+        let b = self.bounds();
+        let s = [b.min.x, b.min.y, b.max.x, b.max.y]
+            .iter()
+            .fold(0.0f32, |m, v| m.max(v.abs()));
+        let ulp = |x: f32| f64::from(x.next_up() - x);
+        let big = (2.0 * s + 2.0 * self.tile_size.max_element()).min(f32::MAX / 2.0);
+        let coord_err = 4.0 * ulp(big) / f64::from(self.tile_size.min_element());
+        let index_err = f64::from(self.dims[0].max(self.dims[1])) * 2f64.powi(-22);
+        (coord_err + index_err < 0.125).then(|| {
+            [
+                self.origin.x,
+                self.origin.y,
+                self.inv_tile[0] as f32,
+                self.inv_tile[1] as f32,
+                self.dims[0] as f32,
+                self.dims[1] as f32,
+            ]
+        })
+    }
+
+    /// Whether a swept box `[x0, x1] × [y0, y1]` no larger than a tile is certainly in
+    /// open space ([`TileMap::clear_around`] in `f32` arithmetic when the map allows it).
+    #[inline(always)]
+    pub(crate) fn small_box_clear(&self, x0: f32, y0: f32, x1: f32, y1: f32) -> bool {
+        let Some([ox, oy, ix, iy, w, h]) = self.fast_index else {
+            return self.clear_around([
+                (f64::from(x0) + f64::from(x1)) * 0.5,
+                (f64::from(y0) + f64::from(y1)) * 0.5,
+            ]);
+        };
+        let fx = ((x0 + x1) * 0.5 - ox) * ix;
+        let fy = ((y0 + y1) * 0.5 - oy) * iy;
+        if !(fx >= 0.0 && fy >= 0.0 && fx < w && fy < h) {
+            return false;
+        }
+        // In range and non-negative: the conversions truncate exactly.
+        let (x, y) = (fx as i32 as usize, fy as i32 as usize);
+        self.is_clear(y * self.dims[0] as usize + x)
     }
 
     /// Recomputes [`TileMap::clear`] for the cells in `x0..x1 × y0..y1` (clamped).
     fn rebuild_clear(&mut self, x0: u32, y0: u32, x1: u32, y1: u32) {
         let (w, h) = (self.dims[0] as usize, self.dims[1] as usize);
-        self.clear.resize(w * h, 0);
+        self.clear.resize((w * h).div_ceil(64), 0);
         for y in y0 as usize..(y1 as usize).min(h) {
             for x in x0 as usize..(x1 as usize).min(w) {
                 let mut open = true;
@@ -151,7 +204,8 @@ impl TileMap {
                         open &= self.get(c) == EMPTY;
                     }
                 }
-                self.clear[y * w + x] = u8::from(open);
+                let (word, bit) = ((y * w + x) / 64, (y * w + x) % 64);
+                self.clear[word] = (self.clear[word] & !(1 << bit)) | (u64::from(open) << bit);
             }
         }
     }
@@ -170,7 +224,13 @@ impl TileMap {
             return false;
         }
         let (x, y) = (fx as usize, fy as usize);
-        self.clear[y * self.dims[0] as usize + x] != 0
+        self.is_clear(y * self.dims[0] as usize + x)
+    }
+
+    /// The clear bit of cell `i` (row-major).
+    #[inline(always)]
+    pub(crate) fn is_clear(&self, i: usize) -> bool {
+        self.clear[i / 64] & (1 << (i % 64)) != 0
     }
 
     /// A map from ASCII art: one text line per row of tiles, the first line being row 0
