@@ -65,9 +65,20 @@ pub enum Error {
         /// The length it had.
         found: usize,
     },
-    /// A handle whose box was removed (or that never belonged to this store).
+    /// A box, grown by its motion, reaches beyond the range a computation supports
+    /// (the frame pipeline: [`crate::frame::MAX_COORDINATE`]), where relative motions
+    /// could overflow `f32`.
+    OutOfRange {
+        /// The box's position in the input (its dense index in a store).
+        index: usize,
+        /// The largest magnitude allowed.
+        limit: f32,
+    },
+    /// A handle whose box was removed. (A handle from another store is not detected
+    /// when its slot and generation happen to be alive here: handles carry no store
+    /// identity.)
     StaleHandle,
-    /// More boxes than the store or broad phase can index (`u32::MAX - 1`).
+    /// More boxes than the store or broad phase can index ([`crate::MAX_BOXES`]).
     TooManyBoxes {
         /// How many were asked for.
         requested: usize,
@@ -99,6 +110,10 @@ impl fmt::Display for Error {
                 expected,
                 found,
             } => write!(f, "{what}: expected length {expected}, found {found}"),
+            Error::OutOfRange { index, limit } => write!(
+                f,
+                "box {index} with its motion reaches beyond ±{limit:e}, the supported range"
+            ),
             Error::StaleHandle => f.write_str("stale handle: its box was removed"),
             Error::TooManyBoxes { requested } => {
                 write!(

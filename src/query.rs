@@ -275,8 +275,13 @@ impl BoxStore {
         mut test: impl FnMut(usize, Aabb) -> Option<(usize, crate::narrow::Sweep)>,
         out: &mut Vec<CastHit>,
     ) {
+        // A finite cast whose swept bounds overflow f32 (near ±3.4e38): clamp them to
+        // the finite range; the exact kernel below decides.
+        let clamp =
+            |v: glam::Vec2| v.clamp(glam::Vec2::splat(f32::MIN), glam::Vec2::splat(f32::MAX));
+        let region = Aabb::new(clamp(region.min), clamp(region.max));
         if region.validate().is_err() {
-            return; // a cast whose bounds overflow f32 meets nothing it could report
+            return;
         }
         let (layers, masks, handles) = (self.layers(), self.masks(), self.handles());
         scan_region(self, region, SimdLevel::best(), |i| {
@@ -431,6 +436,32 @@ mod tests {
                 want.first().copied()
             );
         }
+    }
+
+    #[test]
+    fn casts_near_the_end_of_f32_still_hit() {
+        let mut store = BoxStore::new();
+        let h = store
+            .insert(Aabb::from_coords(3.1e38, -1.0, 3.2e38, 1.0))
+            .unwrap();
+        // The swept bounds overflow (3e38 + 3e38), the cast itself is fine.
+        let hit = store
+            .ray_cast(
+                Ray::new(Vec2::new(3.0e38, 0.0), Vec2::new(3.0e38, 0.0)),
+                Filter::ALL,
+            )
+            .unwrap()
+            .unwrap();
+        assert_eq!(hit.handle, h);
+        let hit = store
+            .shape_cast(
+                Aabb::from_coords(3.0e38, 0.0, 3.0e38, 0.5),
+                Vec2::new(3.0e38, 0.0),
+                Filter::ALL,
+            )
+            .unwrap()
+            .unwrap();
+        assert_eq!(hit.handle, h);
     }
 
     #[test]

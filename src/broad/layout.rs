@@ -148,6 +148,7 @@ impl Layout {
 /// instead of Rust's saturating `as` sequence: this runs twice per box per pass.
 #[inline(always)]
 pub(crate) fn to_index(x: f32, count: u32) -> u32 {
+    let count = count.max(1);
     // `max` maps NaN to 0.0; `count - 1 <= 2^31` is exact enough: the clamped value is
     // at most `count - 1` rounded to f32, and `min` with the integer bound below fixes
     // the rounding.

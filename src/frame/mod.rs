@@ -44,6 +44,11 @@ use crate::store::{BoxHandle, BoxStore, Filter, Owner};
 use glam::Vec2;
 use std::time::{Duration, Instant};
 
+/// The largest coordinate a box may reach with its motion in a frame (`±10³⁷`). Beyond
+/// it the difference of two motions could overflow `f32`; [`Frame::step`] answers
+/// [`Error::OutOfRange`]. (Game worlds live many orders of magnitude below.)
+pub const MAX_COORDINATE: f32 = 1.0e37;
+
 /// Settings of a [`Frame`].
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct FrameConfig {
@@ -255,12 +260,12 @@ impl Frame {
     /// events since the previous step.
     ///
     /// # Errors
-    /// [`Error::InvalidBox`] when a box's swept bounds overflow `f32` (its dense index;
-    /// only for coordinates and motions near `±3.4e38`); the events are then left as
+    /// [`Error::OutOfRange`] when a box grown by its motion reaches beyond
+    /// [`MAX_COORDINATE`] (the lowest such dense index); the events are then left as
     /// they were.
     pub fn step(&mut self, store: &BoxStore) -> Result<FrameReport<'_>, Error> {
         let start = Instant::now();
-        self.group(store);
+        self.group(store)?;
         self.broad_phase(store)?;
         self.drop_same_owner(store);
         let t_broad = Instant::now();
@@ -278,7 +283,12 @@ impl Frame {
             let (bodies, boxes, normal) = if bi <= bj {
                 (BodyPair { a: bi, b: bj }, (hi, hj), s.sweep.normal)
             } else {
-                (BodyPair { a: bj, b: bi }, (hj, hi), -s.sweep.normal)
+                // `ZERO - n`, not `-n`: a zero normal stays +0.0 whichever way round.
+                (
+                    BodyPair { a: bj, b: bi },
+                    (hj, hi),
+                    Vec2::ZERO - s.sweep.normal,
+                )
             };
             self.contacts.push(Contact {
                 bodies,
@@ -313,7 +323,7 @@ impl Frame {
 
     /// Step 1: boxes grouped by filter (groups numbered by first appearance), with their
     /// swept bounds `[min + min(motion, 0), max + max(motion, 0)]`.
-    fn group(&mut self, store: &BoxStore) {
+    fn group(&mut self, store: &BoxStore) -> Result<(), Error> {
         for g in &mut self.groups {
             g.clear();
         }
@@ -353,6 +363,27 @@ impl Frame {
             );
             last = g;
         }
+        // Every swept box within the supported range (one pass, mostly vectorised).
+        let far = |g: &Group| {
+            g.swept.iter().position(|b| {
+                !(b.min.x >= -MAX_COORDINATE
+                    && b.min.y >= -MAX_COORDINATE
+                    && b.max.x <= MAX_COORDINATE
+                    && b.max.y <= MAX_COORDINATE)
+            })
+        };
+        if !self.per_box {
+            let first = self.groups[..used]
+                .iter()
+                .filter_map(|g| far(g).map(|k| g.dense[k]))
+                .min();
+            if let Some(i) = first {
+                return Err(Error::OutOfRange {
+                    index: i as usize,
+                    limit: MAX_COORDINATE,
+                });
+            }
+        }
         if self.per_box {
             // Too many distinct filters: one group of every box, per-box filters.
             self.groups.truncate(1);
@@ -370,9 +401,16 @@ impl Frame {
                     ],
                 );
             }
+            if let Some(k) = far(&self.groups[0]) {
+                return Err(Error::OutOfRange {
+                    index: k,
+                    limit: MAX_COORDINATE,
+                });
+            }
         } else {
             self.groups.truncate(used);
         }
+        Ok(())
     }
 
     /// Step 2: the broad phase per pair of groups, on swept bounds.

@@ -97,7 +97,7 @@ impl BoxStore {
         }
     }
 
-    /// An empty store with room for `n` boxes.
+    /// An empty store with room for `n` boxes (a hint: see [`BoxStore::reserve`]).
     #[must_use]
     pub fn with_capacity(n: usize) -> Self {
         let mut s = Self::new();
@@ -105,8 +105,14 @@ impl BoxStore {
         s
     }
 
-    /// Makes room for `n` more boxes.
+    /// Makes room for `n` more boxes, as a hint: a request beyond [`crate::MAX_BOXES`]
+    /// in all, or one the allocator refuses, reserves nothing (inserting later grows the
+    /// columns as needed, or reports [`Error::TooManyBoxes`]). Never panics.
     pub fn reserve(&mut self, n: usize) {
+        if self.len().saturating_add(n) > crate::MAX_BOXES {
+            return;
+        }
+        // All or nothing is not needed here: capacity is only a hint.
         for c in [
             &mut self.min_x,
             &mut self.min_y,
@@ -115,13 +121,15 @@ impl BoxStore {
             &mut self.motion_x,
             &mut self.motion_y,
         ] {
-            c.reserve(n);
+            if c.try_reserve(n).is_err() {
+                return;
+            }
         }
-        self.layers.reserve(n);
-        self.mask.reserve(n);
-        self.owner.reserve(n);
-        self.handle.reserve(n);
-        self.slots.reserve(n);
+        let _ = self.layers.try_reserve(n).is_ok()
+            && self.mask.try_reserve(n).is_ok()
+            && self.owner.try_reserve(n).is_ok()
+            && self.handle.try_reserve(n).is_ok()
+            && self.slots.try_reserve(n).is_ok();
     }
 
     /// Number of boxes.

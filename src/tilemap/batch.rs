@@ -71,10 +71,14 @@ impl TileMap {
     /// is no larger than a tile (a precomputed "this cell and its neighbours are empty"
     /// flag at the box's centre), else a test of the cells it covers.
     ///
-    /// A bullet in open space moves to `bullet.translated(motion)` (an `f32` sum rounded
-    /// to nearest) when the one-lookup test decides it, and to [`TileMap::cast`]'s answer
-    /// otherwise (which rounds toward the start, never past the motion): the two differ
-    /// by at most one ulp per face. Contacts are always [`TileMap::cast`]'s, exactly.
+    /// A bullet in open space moves to `bullet.translated(motion)` when the one-lookup
+    /// test decides it: each face is the plain `f32` sum, rounded to nearest (so it may
+    /// land half an ulp past the motion, and a motion far below a face's ulp moves that
+    /// face not at all while it moves the other: the size is not kept exactly). When the
+    /// test is not conclusive (near walls, or a swept box larger than a tile) the bullet
+    /// gets [`TileMap::cast`]'s exact answer, which never passes the motion and keeps the
+    /// size. Contacts are always [`TileMap::cast`]'s, exactly; no bullet passes through a
+    /// solid tile either way.
     ///
     /// ```
     /// use hantei::{Aabb, tilemap::{BulletResponse, TileMap}};

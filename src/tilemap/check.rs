@@ -302,7 +302,9 @@ fn verify_axis_step(
     if lag == Some(too_far) || lag.is_none() {
         return Err(format!("{axis}: the box shrank"));
     }
+    // (A trailing face saturated at ±f32::MAX has no next value to compare.)
     if lead1 != lead0
+        && step(trail1, up).is_finite()
         && super::exact::cmp_diff(step(trail1, up), trail0, lead1, lead0) != Some(too_far)
     {
         return Err(format!("{axis}: the trailing face lags by an ulp or more"));

@@ -630,7 +630,7 @@ fn check_geometry(width: u32, height: u32, tile_size: Vec2, origin: Vec2) -> Res
     if width > TileMap::MAX_SIDE || height > TileMap::MAX_SIDE {
         return Err(invalid("tile map side longer than TileMap::MAX_SIDE"));
     }
-    if width as usize * height as usize > TileMap::MAX_CELLS {
+    if u64::from(width) * u64::from(height) > TileMap::MAX_CELLS as u64 {
         return Err(invalid("tile map has more than TileMap::MAX_CELLS cells"));
     }
     if !(tile_size.is_finite() && tile_size.x > 0.0 && tile_size.y > 0.0) {
