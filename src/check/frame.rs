@@ -1,0 +1,305 @@
+//! The frame pipeline on arbitrary bytes: [`frame_vs_oracle`].
+//!
+//! A small store (up to 64 boxes, with motions, filters from the bullet-hell layers or
+//! arbitrary bits, owners) is stepped twice by a [`Frame`], in between every box moving
+//! by its motion. Each step must equal the all-pairs oracle ([`oracle`]: every pair of
+//! boxes whose filters agree and whose owners differ through the scalar swept test, the
+//! earliest per body pair), in the same order, for every SIMD level (statuses and pairs
+//! exactly, times within the documented bit-identical bound: the kernels are 0-ulp) and
+//! one or two threads; and the events must be the set differences of consecutive
+//! steps' body pairs. A store the decoder builds never holds invalid boxes (the store
+//! refuses them); a box whose swept bounds reach beyond [`MAX_COORDINATE`] must give
+//! `OutOfRange` naming the lowest such box.
+
+use super::bytes::{Bytes, finite};
+use crate::error::Error;
+use crate::frame::{Body, BodyPair, Contact, Frame, FrameConfig, MAX_COORDINATE, layers};
+use crate::lanes::SimdLevel;
+use crate::narrow::SweepStatus;
+use crate::narrow::scalar::sweep_aabb_aabb;
+use crate::store::{BoxProps, BoxStore, Filter, Owner};
+use glam::Vec2;
+use std::sync::OnceLock;
+
+/// The most boxes one input decodes to.
+const MAX_BOXES: usize = 64;
+
+fn pool(threads: usize) -> &'static rayon::ThreadPool {
+    static POOLS: OnceLock<Vec<rayon::ThreadPool>> = OnceLock::new();
+    let pools = POOLS.get_or_init(|| {
+        (1..=2)
+            .map(|n| {
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(n)
+                    .build()
+                    .expect("a small rayon pool")
+            })
+            .collect()
+    });
+    &pools[threads - 1]
+}
+
+/// The store the bytes describe (for tests of the check itself).
+#[cfg(test)]
+pub(crate) fn oracle_store_for_test(data: &[u8]) -> BoxStore {
+    decode(data)
+}
+
+/// The store the bytes describe.
+fn decode(data: &[u8]) -> BoxStore {
+    let mut bytes = Bytes::new(data);
+    let n = bytes.below(MAX_BOXES + 1);
+    let scale = bytes.scale();
+    let filters = [
+        layers::player(),
+        layers::enemy(),
+        layers::player_bullet(),
+        layers::enemy_bullet(),
+        layers::wall(),
+        layers::with_bullets_colliding(layers::enemy_bullet()),
+    ];
+    let mut store = BoxStore::new();
+    let mut prev = None;
+    for _ in 0..n {
+        let b = bytes.aabb(prev, scale, false);
+        prev = Some(b);
+        let motion = match bytes.u8() % 4 {
+            0 => Vec2::ZERO,
+            1 => Vec2::new(finite(bytes.f32_edge()), finite(bytes.f32_edge())),
+            _ => {
+                let (x, y) = (bytes.u8(), bytes.u8());
+                Vec2::new(f32::from(x % 64) - 32.0, f32::from(y % 64) - 32.0) * scale * 0.25
+            }
+        };
+        let filter = match bytes.u8() {
+            k @ 0..=199 => filters[usize::from(k) % filters.len()],
+            _ => Filter::new(bytes.u32(), bytes.u32()),
+        };
+        let owner = match bytes.u8() % 4 {
+            0 => Owner(u32::from(bytes.u8() % 4)),
+            _ => Owner::NONE,
+        };
+        // The store refuses nothing here (valid boxes, finite motions).
+        let _ = store.insert_with(
+            b,
+            BoxProps {
+                filter,
+                owner,
+                motion,
+            },
+        );
+    }
+    store
+}
+
+fn body(store: &BoxStore, i: usize) -> Body {
+    let owner = store.owners()[i];
+    if owner == Owner::NONE.0 {
+        Body::Box(store.handles()[i])
+    } else {
+        Body::Owner(Owner(owner))
+    }
+}
+
+/// Every pair of boxes whose swept bounds overlap (closed) through the scalar swept
+/// test; the earliest per body pair, in the frame's order (by body pair).
+///
+/// The swept-bounds condition is the pipeline's definition (its broad phase); in exact
+/// arithmetic the swept test implies it. It matters only where the swept test's times
+/// underflow (a gap far below its relative speed, e.g. `5e-20` against `1e31`): they
+/// round to `±0` and the kernel can report a touch at `t = 0` for boxes that separate,
+/// which the broad phase, comparing coordinates exactly, rightly never proposes.
+#[must_use]
+pub fn oracle(store: &BoxStore) -> Vec<Contact> {
+    let n = store.len();
+    let mut out: Vec<Contact> = Vec::new();
+    for i in 0..n {
+        for j in i + 1..n {
+            let props = |k: usize| {
+                store
+                    .props(store.handle_at(k).expect("dense index"))
+                    .expect("alive")
+            };
+            let (pi, pj) = (props(i), props(j));
+            if !pi.filter.pairs_with(pj.filter) {
+                continue;
+            }
+            if pi.owner != Owner::NONE && pi.owner == pj.owner {
+                continue;
+            }
+            let (bi, bj) = (
+                store.aabb_at(i).expect("dense index"),
+                store.aabb_at(j).expect("dense index"),
+            );
+            if !bi.swept(pi.motion).overlaps(&bj.swept(pj.motion)) {
+                continue;
+            }
+            let s = sweep_aabb_aabb(
+                &store.aabb_at(i).expect("dense index"),
+                pi.motion,
+                &store.aabb_at(j).expect("dense index"),
+                pj.motion,
+            );
+            if s.status == SweepStatus::Miss {
+                continue;
+            }
+            let (bi, bj) = (body(store, i), body(store, j));
+            let (hi, hj) = (store.handles()[i], store.handles()[j]);
+            out.push(if bi <= bj {
+                Contact {
+                    bodies: BodyPair { a: bi, b: bj },
+                    boxes: (hi, hj),
+                    status: s.status,
+                    toi: s.t,
+                    normal: s.normal,
+                }
+            } else {
+                Contact {
+                    bodies: BodyPair { a: bj, b: bi },
+                    boxes: (hj, hi),
+                    status: s.status,
+                    toi: s.t,
+                    normal: Vec2::ZERO - s.normal,
+                }
+            });
+        }
+    }
+    out.sort_by(|x, y| {
+        (x.bodies, x.toi.to_bits(), x.boxes).cmp(&(y.bodies, y.toi.to_bits(), y.boxes))
+    });
+    out.dedup_by(|later, first| later.bodies == first.bodies);
+    out
+}
+
+/// The lowest dense index whose swept box reaches beyond [`MAX_COORDINATE`] (the frame's
+/// documented error).
+fn out_of_range(store: &BoxStore) -> Option<usize> {
+    (0..store.len()).find(|&i| {
+        let b = store.aabb_at(i).expect("dense index");
+        let m = Vec2::new(store.motion_x()[i], store.motion_y()[i]);
+        let s = b.swept(m);
+        !(s.min.x >= -MAX_COORDINATE
+            && s.min.y >= -MAX_COORDINATE
+            && s.max.x <= MAX_COORDINATE
+            && s.max.y <= MAX_COORDINATE)
+    })
+}
+
+fn same_bits(a: &[Contact], b: &[Contact]) -> bool {
+    a.len() == b.len()
+        && a.iter().zip(b).all(|(x, y)| {
+            x.bodies == y.bodies
+                && x.boxes == y.boxes
+                && x.status == y.status
+                && x.toi.to_bits() == y.toi.to_bits()
+                && x.normal.x.to_bits() == y.normal.x.to_bits()
+                && x.normal.y.to_bits() == y.normal.y.to_bits()
+        })
+}
+
+/// [`Frame::step`] on the store the bytes describe, twice, against [`oracle`] and the
+/// set-difference events, at every SIMD level on one and two threads.
+///
+/// # Panics
+/// When a property fails (that is what a fuzz target reports).
+pub fn frame_vs_oracle(data: &[u8]) {
+    if let Err(e) = frame_vs_oracle_with(data) {
+        panic!("frame check failed: {e}");
+    }
+}
+
+/// [`frame_vs_oracle`], answering `Err` instead of panicking.
+///
+/// # Errors
+/// The first property that fails, described.
+pub fn frame_vs_oracle_with(data: &[u8]) -> Result<(), String> {
+    frame_check(data, &|_| {})
+}
+
+/// The check, with `tamper` applied to every step's contacts before they are compared
+/// (tests plant bugs through it).
+pub(crate) fn frame_check(data: &[u8], tamper: &dyn Fn(&mut Vec<Contact>)) -> Result<(), String> {
+    let mut store = decode(data);
+    let mut frames: Vec<(Frame, usize)> = Vec::new();
+    for &simd in SimdLevel::available() {
+        for threads in [1, 2] {
+            let config = FrameConfig {
+                simd,
+                parallel: threads > 1,
+                ..FrameConfig::default()
+            };
+            frames.push((Frame::with_config(config), threads));
+            // Few groups: the per-box-filter fallback must agree too.
+            let few = FrameConfig {
+                max_groups: 2,
+                ..config
+            };
+            frames.push((Frame::with_config(few), threads));
+        }
+    }
+    let mut previous: Vec<BodyPair> = Vec::new();
+    for step in 0..2 {
+        let expect_error = out_of_range(&store);
+        let want = oracle(&store);
+        let now: Vec<BodyPair> = want.iter().map(|c| c.bodies).collect();
+        for (frame, threads) in &mut frames {
+            let cfg = *frame.config();
+            let got = pool(*threads).install(|| {
+                frame.step(&store).map(|r| {
+                    (
+                        r.contacts.to_vec(),
+                        r.began.to_vec(),
+                        r.stayed.to_vec(),
+                        r.ended.to_vec(),
+                    )
+                })
+            });
+            match got {
+                Err(Error::OutOfRange { index, limit })
+                    if Some(index) == expect_error && limit == MAX_COORDINATE => {}
+                Err(e) => return Err(format!("step {step} {cfg:?}: unexpected error {e}")),
+                Ok(_) if expect_error.is_some() => {
+                    return Err(format!("step {step} {cfg:?}: out-of-range box accepted"));
+                }
+                Ok((mut contacts, began, stayed, ended)) => {
+                    tamper(&mut contacts);
+                    if !same_bits(&contacts, &want) {
+                        return Err(format!(
+                            "step {step} {cfg:?} × {threads}: contacts {contacts:?}, oracle {want:?}"
+                        ));
+                    }
+                    let b: Vec<_> = now
+                        .iter()
+                        .filter(|p| !previous.contains(p))
+                        .copied()
+                        .collect();
+                    let s: Vec<_> = now
+                        .iter()
+                        .filter(|p| previous.contains(p))
+                        .copied()
+                        .collect();
+                    let e: Vec<_> = previous
+                        .iter()
+                        .filter(|p| !now.contains(p))
+                        .copied()
+                        .collect();
+                    if (began, stayed, ended) != (b, s, e) {
+                        return Err(format!("step {step} {cfg:?}: events differ from the sets"));
+                    }
+                }
+            }
+        }
+        if expect_error.is_some() {
+            return Ok(());
+        }
+        previous = now;
+        // Move every box by its motion (boxes that would leave the finite range stay).
+        let handles = store.handles().to_vec();
+        for h in handles {
+            let b = store.get(h).ok_or("handle died")?;
+            let m = store.props(h).ok_or("handle died")?.motion;
+            let _ = store.update(h, b.translated(m));
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,135 @@
+//! Every crash the fuzz targets found, minimised, as a regression test.
+//!
+//! Each finding has two tests: the public-API reproduction (always compiled), and the
+//! minimised fuzz input fed to the same check function the fuzz target calls (needs
+//! `--features fuzzing`; `.ci/fuzz` runs them). The inputs are also in the committed
+//! corpus (`fuzz/corpus/<target>/regression-*`), so the library's own tests replay them
+//! too.
+
+use glam::Vec2;
+use hantei::tilemap::{BulletResponse, TileMap};
+use hantei::{Aabb, BoxDefect, BroadPhase, Error};
+
+/// broad_pairs, finding 1: bipartite grid path, the *second* set is the small one and
+/// holds an invalid box.
+///
+/// ```text
+///   first (16 boxes, valid)      second (1 box)
+///   ┌──┐ ×16 at (0,0)-(1,1)      [NaN, 0, 1, 1]   ← grid build stops here
+/// ```
+/// `Probe::build` returned early on the NaN and left the grid unbuilt (dims 0, no cell
+/// lists), but `run_grid` still streams the large set past it, to report a lower index
+/// in the large set first. Debug builds overflowed in `to_index(x, 0)`
+/// (`count - 1`), release builds indexed an empty `cell_start`. Fixed by leaving an
+/// empty grid (bounds `+∞..-∞`, one empty cell) when the build fails.
+#[test]
+fn bipartite_grid_with_an_invalid_box_in_the_small_second_set() {
+    let first = vec![Aabb::from_coords(0.0, 0.0, 1.0, 1.0); 16];
+    let second = [Aabb::from_coords(f32::NAN, 0.0, 1.0, 1.0)];
+    let mut broad = BroadPhase::new();
+    // Once on a fresh broad phase, once after a successful grid call (stale grid).
+    for _ in 0..2 {
+        assert_eq!(
+            broad.find_pairs_bipartite(&first[..], &second[..]),
+            Err(Error::InvalidBox {
+                index: 16,
+                defect: BoxDefect::NaN
+            })
+        );
+        assert!(broad.pairs().is_empty());
+        let valid = [Aabb::from_coords(0.5, 0.5, 0.5, 0.5)];
+        assert_eq!(
+            broad
+                .find_pairs_bipartite(&first[..], &valid[..])
+                .map(<[_]>::len),
+            Ok(16)
+        );
+        assert!(broad.last_stats().grid);
+    }
+}
+
+/// tilemap_cast, finding 2: `move_bullets` strayed from its documentation, which then
+/// claimed "at most one ulp per face from `cast`". The open-space path is the plain
+/// translation, which at a denormal step moves one face and not the other:
+///
+/// ```text
+///   . . .      3×1 empty map, 1-unit tiles
+///   body (0, 1.3e-44)-(0, 0.5000002), motion (0, 9e-44): a denormal step
+/// ```
+/// `cast` places faces exactly (the leading face `max.y` cannot move by `9e-44` at
+/// `0.5`, so neither face moves); `move_bullets` in open space gives
+/// `body.translated(motion)` bit for bit, as its documentation now states (the size is
+/// not kept exactly on this path).
+#[test]
+fn move_bullets_in_open_space_is_the_plain_translation_even_at_a_denormal_step() {
+    let map = TileMap::new(3, 1, Vec2::ONE, Vec2::ZERO).unwrap();
+    let body = Aabb::from_coords(0.0, 1.3e-44, 0.0, 0.500_000_2);
+    let motion = Vec2::new(0.0, 9e-44);
+    let cast = map.cast(body, motion).unwrap();
+    let mut bullets = [body];
+    let mut hits = Vec::new();
+    map.move_bullets(&mut bullets, &[motion], BulletResponse::Stop, &mut hits)
+        .unwrap();
+    assert!(hits.is_empty() && cast.hit.is_none());
+    assert_eq!(
+        cast.aabb, body,
+        "the exact cast cannot move the leading face"
+    );
+    assert_eq!(bullets[0], body.translated(motion));
+}
+
+/// Far from the origin: at `x = 10⁶` the spacing is `0.0625`, so the translation's
+/// `max.x + 0.04` lands `0.0625` further (farther than asked, as documented) while
+/// `cast` keeps the bullet in place; `move_bullets` gives one of the two.
+#[test]
+fn move_bullets_in_open_space_far_from_the_origin() {
+    let map = TileMap::new(4, 4, Vec2::splat(16.0), Vec2::splat(1.0e6)).unwrap();
+    let body = Aabb::from_coords(1.0e6 + 20.0, 1.0e6 + 20.0, 1.0e6 + 22.0, 1.0e6 + 22.0);
+    let motion = Vec2::new(0.04, 0.0);
+    let cast = map.cast(body, motion).unwrap();
+    let mut bullets = [body];
+    let mut hits = Vec::new();
+    map.move_bullets(&mut bullets, &[motion], BulletResponse::Stop, &mut hits)
+        .unwrap();
+    assert!(bullets[0] == cast.aabb || bullets[0] == body.translated(motion));
+}
+
+/// The minimised fuzz inputs, through the checks the fuzz targets call.
+#[cfg(feature = "fuzzing")]
+mod checks {
+    use hantei::check;
+
+    /// Finding 1 (see above), as the broad_pairs input: bipartite, 16 + 1 boxes, the
+    /// small set second with a NaN box.
+    #[test]
+    fn broad_pairs_grid_invalid_small_second() {
+        let mut data = vec![0x03, 17, 0x10, 0, 0, 0x00, 8, 8, 0x05];
+        data.extend([0xa0; 15]);
+        data.extend([0xe0, 0x85, 0, 0, 0]);
+        check::broad::broad_vs_brute(&data);
+    }
+
+    /// Finding 2 (see above), as the tilemap_cast input: body
+    /// `(0, 1.3e-44)-(0, 0.5000002)`, motion `(0, 9e-44)`.
+    #[test]
+    fn tilemap_cast_move_bullets_denormal_motion() {
+        check::tilemap::cast(&[
+            0x02, 0x00, 0x00, 0x00, 0x00, 0x03, 0x00, 0x00, 0x00, 0x00, 0x09, 0x00, 0x00, 0x00,
+            0x00, 0x00, 0x00, 0x00, 0x03, 0x00, 0x00, 0x3f, 0x00, 0x00, 0x00, 0x00, 0x40, 0x00,
+            0x00, 0x00,
+        ]);
+    }
+
+    /// tilemap_slide, finding 3: a point body at `3.4e38` moved by `3.4e38` saturates at
+    /// `f32::MAX` on both faces (correct: the nearest `f32` not past the target). The
+    /// check's "the trailing face lags by less than one ulp" test stepped the trailing
+    /// face one ulp further, to `+∞`, and its exact comparison answers `None` for a
+    /// non-finite value, which the check read as a violation: a false alarm in
+    /// `tilemap::check::verify_axis_step`, not a bug in the slide.
+    #[test]
+    fn tilemap_slide_saturating_motion_at_f32_max() {
+        let mut data = vec![0x0c, 0x00];
+        data.extend([0x7f; 28]);
+        check::tilemap::move_and_slide(&data);
+    }
+}
