@@ -41,11 +41,17 @@
 //! | you want | look at |
 //! |---|---|
 //! | boxes with handles, layers, owners, motions | [`BoxStore`] |
+//! | one call per frame: contacts and events | [`frame::Frame`], [`frame::layers`] |
 //! | all overlapping pairs | [`BroadPhase`] ([`broad`]) |
 //! | the O(N²) reference | [`broad::brute_force_pairs`] |
+//! | exact tests on candidate pairs (swept AABB, circles, rays, OBB SAT) | [`narrow`], [`NarrowPhase`] |
+//! | tile maps: move-and-slide, bullets against walls | [`tilemap::TileMap`] |
+//! | region, point, ray and shape queries | [`BoxStore::query_region`], [`BoxStore::ray_cast`], [`BoxStore::shape_cast`] |
 //! | scene files, generators | [`scene`], [`scene::generate`] |
 //! | SIMD flavours and dispatch | [`SimdLevel`] |
-//! | region and point queries | [`BoxStore::query_region`], [`BoxStore::query_point`] |
+//!
+//! The design (data flow, SoA layout, band scheme, SIMD policy, determinism contract) is
+//! described in `ARCHITECTURE.md` at the root of the repository.
 
 #![deny(missing_docs)]
 #![warn(clippy::undocumented_unsafe_blocks)]
@@ -76,6 +82,7 @@ pub use math::{Aabb, Circle, Obb2, Obb3, Ray};
 pub use narrow::{NarrowConfig, NarrowPhase};
 pub use query::CastHit;
 pub use store::{BoxHandle, BoxProps, BoxStore, Filter, Owner};
+pub use tilemap::TileMap;
 
 /// The most boxes one store or one broad-phase call can hold (`2^31 - 1`).
 pub const MAX_BOXES: usize = i32::MAX as usize;

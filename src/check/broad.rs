@@ -45,8 +45,8 @@ const ORDERS: [BandOrder; 3] = [BandOrder::Buckets, BandOrder::Radix, BandOrder:
 /// The most boxes one input decodes to.
 const MAX_BOXES: usize = 96;
 
-/// The thread pools the check runs in (1, 2 and 3 threads), built once.
-fn pools() -> &'static [rayon::ThreadPool] {
+/// The thread pools the checks run in (1, 2 and 3 threads), built once.
+pub(crate) fn pools() -> &'static [rayon::ThreadPool] {
     static POOLS: OnceLock<Vec<rayon::ThreadPool>> = OnceLock::new();
     POOLS.get_or_init(|| {
         (1..=3)

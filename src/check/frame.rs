@@ -19,24 +19,12 @@ use crate::narrow::SweepStatus;
 use crate::narrow::scalar::sweep_aabb_aabb;
 use crate::store::{BoxProps, BoxStore, Filter, Owner};
 use glam::Vec2;
-use std::sync::OnceLock;
 
 /// The most boxes one input decodes to.
 const MAX_BOXES: usize = 64;
 
 fn pool(threads: usize) -> &'static rayon::ThreadPool {
-    static POOLS: OnceLock<Vec<rayon::ThreadPool>> = OnceLock::new();
-    let pools = POOLS.get_or_init(|| {
-        (1..=2)
-            .map(|n| {
-                rayon::ThreadPoolBuilder::new()
-                    .num_threads(n)
-                    .build()
-                    .expect("a small rayon pool")
-            })
-            .collect()
-    });
-    &pools[threads - 1]
+    &super::broad::pools()[threads - 1]
 }
 
 /// The store the bytes describe (for tests of the check itself).
@@ -50,14 +38,7 @@ fn decode(data: &[u8]) -> BoxStore {
     let mut bytes = Bytes::new(data);
     let n = bytes.below(MAX_BOXES + 1);
     let scale = bytes.scale();
-    let filters = [
-        layers::player(),
-        layers::enemy(),
-        layers::player_bullet(),
-        layers::enemy_bullet(),
-        layers::wall(),
-        layers::with_bullets_colliding(layers::enemy_bullet()),
-    ];
+    let filters = layers::PRESETS;
     let mut store = BoxStore::new();
     let mut prev = None;
     for _ in 0..n {

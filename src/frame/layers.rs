@@ -55,6 +55,17 @@ pub const fn wall() -> Filter {
     Filter::new(WALL, PLAYER | PLAYER_BULLET | ENEMY_BULLET)
 }
 
+/// Every filter of the table above, plus enemy bullets that also hit bullets (for tests
+/// and demos that want a mix of everything).
+pub const PRESETS: [Filter; 6] = [
+    player(),
+    enemy(),
+    player_bullet(),
+    enemy_bullet(),
+    wall(),
+    with_bullets_colliding(enemy_bullet()),
+];
+
 /// `filter` that also pairs with bullets of both sides (for bullets that cancel each
 /// other). Both sides of a pair must allow it.
 #[must_use]

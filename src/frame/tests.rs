@@ -8,14 +8,7 @@ use crate::{Aabb, BoxProps};
 /// A scene of moving boxes with random layers and owners.
 fn random_store(n: usize, seed: u64, owners: u32) -> BoxStore {
     let mut rng = Rng::new(seed);
-    let filters = [
-        layers::player(),
-        layers::enemy(),
-        layers::player_bullet(),
-        layers::enemy_bullet(),
-        layers::wall(),
-        layers::with_bullets_colliding(layers::enemy_bullet()),
-    ];
+    let filters = layers::PRESETS;
     let mut store = BoxStore::new();
     let side = (n as f32).sqrt() * 6.0;
     for _ in 0..n {
