@@ -133,3 +133,36 @@ mod checks {
         check::tilemap::move_and_slide(&data);
     }
 }
+
+/// tilemap_cast, 10-minute campaign: a trailing face two hundred orders of magnitude
+/// below its motion did not follow the leading face (the estimate in `follow` dropped
+/// the rounding error of `lead1 - lead0`), so the box doubled in size.
+#[test]
+fn a_tiny_trailing_face_follows_a_huge_relative_step() {
+    let map = TileMap::new(3, 3, Vec2::splat(1e30), Vec2::splat(-1.5e30)).unwrap();
+    let body = Aabb::from_coords(
+        -2.873_518_2e-16,
+        -2.873_518_2e-16,
+        -2.873_518_2e-16,
+        2.19e-43,
+    );
+    let motion = Vec2::new(0.0, 2.873_518_2e-16);
+    let r = map.cast(body, motion).unwrap();
+    assert_eq!(r.aabb.max.y, 2.873_518_2e-16);
+    assert_eq!(r.aabb.min.y, -2.19e-43, "the size is kept exactly");
+    let s = map.move_and_slide(body, motion).unwrap();
+    assert_eq!(s.aabb, r.aabb);
+}
+
+/// tilemap_slide, 10-minute campaign: a box from -3.4e38 to 3.6e-12 pushed by +3.4e38
+/// kept its trailing face in place (same cause), and the check saw it lag.
+#[test]
+fn a_huge_box_pushed_by_a_huge_motion_keeps_its_size() {
+    let map = TileMap::new(2, 2, Vec2::splat(1.0), Vec2::splat(-1.0)).unwrap();
+    let body = Aabb::from_coords(-3.396_151_4e38, 0.0, 3.630_845_4e-12, 1.0);
+    let r = map
+        .move_and_slide(body, Vec2::new(3.396_151_4e38, 0.0))
+        .unwrap();
+    assert_eq!(r.aabb.max.x, 3.396_151_4e38);
+    assert_eq!(r.aabb.min.x, -3.630_845_4e-12, "the size is kept exactly");
+}

@@ -104,7 +104,12 @@ pub(crate) fn follow(trail: f32, lead0: f32, lead1: f32) -> f32 {
     };
     let back = |c: f32| if up { c.next_down() } else { c.next_up() };
     let fwd = |c: f32| if up { c.next_up() } else { c.next_down() };
-    let mut c = (f64::from(trail) + (f64::from(lead1) - f64::from(lead0))) as f32;
+    // The estimate keeps both rounding errors: (lead1 - lead0) = h + l exactly, and
+    // trail + h = s + e exactly, so trail + (lead1 - lead0) = s + (e + l) up to the last
+    // addition. Dropping them misses by many ulps when the magnitudes are far apart (a
+    // face at 2e-43 moved by 3e-16, found by the tilemap_cast fuzz target).
+    let (s, e) = two_diff(f64::from(trail), -h);
+    let mut c = (s + (e + l)) as f32;
     let mut tries = 0;
     while !ok(c) {
         c = back(c);
