@@ -166,3 +166,26 @@ fn a_huge_box_pushed_by_a_huge_motion_keeps_its_size() {
     assert_eq!(r.aabb.max.x, 3.396_151_4e38);
     assert_eq!(r.aabb.min.x, -3.630_845_4e-12, "the size is kept exactly");
 }
+
+/// tilemap_cast, 10-minute campaign: with 0.1-unit tiles a million units from the
+/// origin, tile edges (rounded to `f32`, spacing 0.0625) stray up to a third of a tile
+/// from `origin + k · 0.1`; the open-space shortcut located cells with that formula and
+/// missed the wall a segment was flush against. The shortcut now widens its search by
+/// the edges' rounding slack.
+///
+/// ```text
+///   # . # .     row 0 (y from 37.5)      the body: a vertical segment on the right
+///   . . . .                              edge of tile (0, 0), moving left and down
+///   # . # #
+/// ```
+#[test]
+fn tiny_tiles_far_from_the_origin_do_not_fool_the_open_space_shortcut() {
+    let cells = vec![1, 0, 1, 0, 0, 0, 0, 0, 1, 0, 1, 1];
+    let map =
+        TileMap::from_cells(4, 3, cells, Vec2::new(0.1, 7.3), Vec2::new(-1.0e6, 37.5)).unwrap();
+    let body = Aabb::from_coords(-999_999.9, 37.5, -999_999.9, 38.412_5);
+    let r = map.cast(body, Vec2::new(-0.012_5, -0.912_5)).unwrap();
+    let hit = r.hit.expect("flush against the wall, moving into it");
+    assert_eq!((hit.tile, r.toi), (glam::IVec2::new(0, 0), 0.0));
+    assert_eq!(r.aabb, body);
+}

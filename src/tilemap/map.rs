@@ -60,6 +60,10 @@ pub struct TileMap {
     /// the map (see [`TileMap::clear_around_f32`]); `None` for maps too large or too far
     /// out.
     pub(crate) fast_index: Option<[f32; 6]>,
+    /// Per axis, in cells: how far a tile edge may lie from `origin + k · tile_size`
+    /// computed exactly (edges are rounded to `f32`: two roundings at the map's largest
+    /// coordinate). Tiny tiles far from the origin have a large slack.
+    edge_slack: [f64; 2],
 }
 
 /// A range of cell indices across the direction of motion, as [`TileMap::first_solid`]
@@ -131,6 +135,7 @@ impl TileMap {
             outside: EMPTY,
             clear: Vec::new(),
             fast_index: None,
+            edge_slack: [0.0; 2],
         };
         for a in 0..2 {
             let n = map.n(a);
@@ -141,8 +146,17 @@ impl TileMap {
                 ));
             }
         }
+        map.edge_slack = [0, 1].map(|a| {
+            let far = map.line(a, 0).abs().max(map.line(a, map.n(a)).abs());
+            let ulp = f64::from(far.next_up() - far);
+            2.0 * ulp * map.inv_tile[a]
+        });
         map.rebuild_clear(0, 0, width, height);
-        map.fast_index = map.f32_index();
+        map.fast_index = if map.edge_slack.iter().all(|&s| s < 0.25) {
+            map.f32_index()
+        } else {
+            None
+        };
         Ok(map)
     }
 
@@ -215,8 +229,14 @@ impl TileMap {
     ///
     /// The box lies within half a tile of its centre, so within one cell of the centre's
     /// cell; the centre's index is computed in `f64` (error far below half a cell).
+    ///
+    /// Tile edges may lie up to [`TileMap::edge_slack`] from their exact place; the test
+    /// is valid while that stays well under half a cell, and answers "not sure" beyond.
     #[inline(always)]
     pub(crate) fn clear_around(&self, c: [f64; 2]) -> bool {
+        if self.edge_slack[0] >= 0.25 || self.edge_slack[1] >= 0.25 {
+            return false;
+        }
         let fx = (c[0] - f64::from(self.origin.x)) * self.inv_tile[0];
         let fy = (c[1] - f64::from(self.origin.y)) * self.inv_tile[1];
         let (w, h) = (f64::from(self.dims[0]), f64::from(self.dims[1]));
@@ -551,13 +571,15 @@ impl TileMap {
     /// cell among those its swept bounds reach, edges included. `false` means "not sure".
     ///
     /// The indices are computed in `f64` from the `f32` inputs, with a margin of `2⁻²⁰`
-    /// of a cell on each side: far more than the computation's error (below `2⁻²⁷` of a
-    /// cell on maps of at most [`TileMap::MAX_SIDE`] cells a side) and far less than the
-    /// distance between an `f32` coordinate and a tile edge it does not sit on. So the
-    /// cells tested include every cell the exact sweep could stop at.
+    /// of a cell plus the edges' rounding slack on each side: more than the computation's
+    /// error (below `2⁻²⁷` of a cell on maps of at most [`TileMap::MAX_SIDE`] cells a
+    /// side) plus how far a rounded edge can stray. So the cells tested include every
+    /// cell the exact sweep could stop at.
     #[inline]
     pub(crate) fn open_space(&self, body: Aabb, motion: Vec2) -> bool {
         const MARGIN: f64 = 1.0 / 1_048_576.0;
+        // Edges rounded to f32 lie up to `edge_slack` cells from where the formula puts
+        // them (tiny tiles far out): widen the cells tested by that much.
         let lo = [
             f64::from(body.min.x) + f64::from(motion.x.min(0.0)),
             f64::from(body.min.y) + f64::from(motion.y.min(0.0)),
@@ -570,8 +592,9 @@ impl TileMap {
         let mut r = [(0usize, 0usize); 2];
         for a in 0..2 {
             let n = self.n(a) as f64;
-            let f0 = (lo[a] - origin[a]) * self.inv_tile[a] - MARGIN;
-            let f1 = (hi[a] - origin[a]) * self.inv_tile[a] + MARGIN;
+            let margin = MARGIN + self.edge_slack[a];
+            let f0 = (lo[a] - origin[a]) * self.inv_tile[a] - margin;
+            let f1 = (hi[a] - origin[a]) * self.inv_tile[a] + margin;
             if !(f0 > -1.0e15 && f1 < 1.0e15) {
                 return false; // not finite, or too far out to index: let the sweep decide
             }
