@@ -270,13 +270,7 @@ impl SimdTask for Tiny<'_> {
         let mut hits = [0u32; TINY];
         for g in (0..full).step_by(LANES) {
             let lanes = &self.large[g..g + LANES];
-            let col = |f: fn(&Aabb) -> f32| W::from_array(core::array::from_fn(|k| f(&lanes[k])));
-            let (x0, y0, x1, y1) = (
-                col(|b| b.min.x),
-                col(|b| b.min.y),
-                col(|b| b.max.x),
-                col(|b| b.max.y),
-            );
+            let [x0, y0, x1, y1] = W::load_transposed4(bytemuck::cast_slice(lanes));
             // Valid: ordered and finite (the scalar path names any other defect).
             let valid = x0.le(x1) & y0.le(y1) & (x1 - x0).le(max) & (y1 - y0).le(max);
             if !valid.all() {

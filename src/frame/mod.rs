@@ -165,10 +165,21 @@ impl Group {
         self.swept.clear();
     }
 
+    /// Appends the boxes at dense indices `start..end`, whose swept bounds are `swept`.
+    #[inline]
+    fn push_run(&mut self, start: usize, swept: &[Aabb]) {
+        self.dense
+            .extend(start as u32..(start + swept.len()) as u32);
+        self.swept.extend_from_slice(swept);
+    }
+
+    /// Whether a swept box lies within [`MAX_COORDINATE`] (`&`, not `&&`: branch-free).
     #[inline(always)]
-    fn push(&mut self, i: usize, b: [f32; 4]) {
-        self.dense.push(i as u32);
-        self.swept.push(Aabb::from_coords(b[0], b[1], b[2], b[3]));
+    fn in_range(x0: f32, y0: f32, x1: f32, y1: f32) -> bool {
+        (x0 >= -MAX_COORDINATE)
+            & (y0 >= -MAX_COORDINATE)
+            & (x1 <= MAX_COORDINATE)
+            & (y1 <= MAX_COORDINATE)
     }
 
     fn boxes(&self) -> BoxSet<'_> {
@@ -205,6 +216,8 @@ pub struct Frame {
     broad: BroadPhase,
     narrow: NarrowPhase,
     groups: Vec<Group>,
+    /// Every box's swept bounds, in dense order (copied into the groups).
+    swept: Vec<Aabb>,
     candidates: Vec<Pair>,
     contacts: Vec<Contact>,
     previous: Vec<BodyPair>,
@@ -323,19 +336,30 @@ impl Frame {
 
     /// Step 1: boxes grouped by filter (groups numbered by first appearance), with their
     /// swept bounds `[min + min(motion, 0), max + max(motion, 0)]`.
+    ///
+    /// Boxes of one kind tend to sit together in the store (a pattern's bullets are
+    /// inserted together), so the pass walks runs of one filter: one group lookup per
+    /// run, and a branch-free loop over the run's columns that the compiler vectorises.
     fn group(&mut self, store: &BoxStore) -> Result<(), Error> {
         for g in &mut self.groups {
             g.clear();
         }
         self.per_box = false;
         let max = self.config.max_groups.max(1);
+        let (layers, masks) = (store.layers(), store.masks());
+        let n = layers.len().min(masks.len());
+        let in_range = self.sweep_bounds(store);
         let mut used = 0;
         let mut last = usize::MAX;
-        let (x0, y0, x1, y1) = (store.min_x(), store.min_y(), store.max_x(), store.max_y());
-        let (mx, my) = (store.motion_x(), store.motion_y());
-        for (i, (&l, &m)) in store.layers().iter().zip(store.masks()).enumerate() {
+        let mut i = 0;
+        while i < n {
+            let (l, m) = (layers[i], masks[i]);
+            let run = layers[i..n]
+                .iter()
+                .zip(&masks[i..n])
+                .position(|(&l2, &m2)| l2 != l || m2 != m)
+                .unwrap_or(n - i);
             let f = Filter::new(l, m);
-            // Boxes of one kind tend to sit together: try the last group first.
             let g = if last < used && self.groups[last].filter == f {
                 last
             } else if let Some(g) = self.groups[..used].iter().position(|g| g.filter == f) {
@@ -351,66 +375,59 @@ impl Frame {
                 self.per_box = true;
                 break;
             };
-            let (dx, dy) = (mx[i], my[i]);
-            self.groups[g].push(
-                i,
-                [
-                    x0[i] + if dx < 0.0 { dx } else { 0.0 },
-                    y0[i] + if dy < 0.0 { dy } else { 0.0 },
-                    x1[i] + if dx > 0.0 { dx } else { 0.0 },
-                    y1[i] + if dy > 0.0 { dy } else { 0.0 },
-                ],
-            );
+            self.groups[g].push_run(i, &self.swept[i..i + run]);
             last = g;
-        }
-        // Every swept box within the supported range (one pass, mostly vectorised).
-        let far = |g: &Group| {
-            g.swept.iter().position(|b| {
-                !(b.min.x >= -MAX_COORDINATE
-                    && b.min.y >= -MAX_COORDINATE
-                    && b.max.x <= MAX_COORDINATE
-                    && b.max.y <= MAX_COORDINATE)
-            })
-        };
-        if !self.per_box {
-            let first = self.groups[..used]
-                .iter()
-                .filter_map(|g| far(g).map(|k| g.dense[k]))
-                .min();
-            if let Some(i) = first {
-                return Err(Error::OutOfRange {
-                    index: i as usize,
-                    limit: MAX_COORDINATE,
-                });
-            }
+            i += run;
         }
         if self.per_box {
             // Too many distinct filters: one group of every box, per-box filters.
             self.groups.truncate(1);
             let g = &mut self.groups[0];
             g.clear();
-            for i in 0..store.len() {
-                let (dx, dy) = (mx[i], my[i]);
-                g.push(
-                    i,
-                    [
-                        x0[i] + dx.min(0.0),
-                        y0[i] + dy.min(0.0),
-                        x1[i] + dx.max(0.0),
-                        y1[i] + dy.max(0.0),
-                    ],
-                );
-            }
-            if let Some(k) = far(&self.groups[0]) {
-                return Err(Error::OutOfRange {
-                    index: k,
-                    limit: MAX_COORDINATE,
-                });
-            }
+            g.push_run(0, &self.swept);
         } else {
             self.groups.truncate(used);
         }
-        Ok(())
+        if in_range {
+            return Ok(());
+        }
+        // Some swept box is out of range: name the lowest dense index.
+        let far = |g: &Group| {
+            g.swept
+                .iter()
+                .zip(&g.dense)
+                .find(|(b, _)| !Group::in_range(b.min.x, b.min.y, b.max.x, b.max.y))
+                .map(|(_, &d)| d)
+        };
+        let index = self.groups.iter().filter_map(far).min().unwrap_or(0) as usize;
+        Err(Error::OutOfRange {
+            index,
+            limit: MAX_COORDINATE,
+        })
+    }
+
+    /// Every box's swept bounds into `self.swept`, in dense order, in one branch-free
+    /// pass that the compiler vectorises; whether all of them lie within
+    /// [`MAX_COORDINATE`].
+    fn sweep_bounds(&mut self, store: &BoxStore) -> bool {
+        let (x0, y0, x1, y1) = (store.min_x(), store.min_y(), store.max_x(), store.max_y());
+        let (mx, my) = (store.motion_x(), store.motion_y());
+        let n = x0.len();
+        let (y0, x1, y1, mx, my) = (&y0[..n], &x1[..n], &y1[..n], &mx[..n], &my[..n]);
+        self.swept.clear();
+        let mut ok = true;
+        self.swept.extend((0..n).map(|k| {
+            let (dx, dy) = (mx[k], my[k]);
+            let b = [
+                x0[k] + if dx < 0.0 { dx } else { 0.0 },
+                y0[k] + if dy < 0.0 { dy } else { 0.0 },
+                x1[k] + if dx > 0.0 { dx } else { 0.0 },
+                y1[k] + if dy > 0.0 { dy } else { 0.0 },
+            ];
+            ok &= Group::in_range(b[0], b[1], b[2], b[3]);
+            Aabb::from_coords(b[0], b[1], b[2], b[3])
+        }));
+        ok
     }
 
     /// Step 2: the broad phase per pair of groups, on swept bounds.

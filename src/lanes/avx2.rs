@@ -140,6 +140,63 @@ impl F32W for Avx2W {
         Avx2W(unsafe { _mm256_floor_ps(self.0) })
     }
     #[inline(always)]
+    fn load_transposed4(s: &[f32]) -> [Self; 4] {
+        let s = &s[..4 * LANES];
+        // SAFETY: AVX is available (module contract); `s` has 32 readable f32 (checked
+        // by the slice above), read as four unaligned 8-lane loads.
+        unsafe {
+            let p = s.as_ptr();
+            // Records 0-1, 2-3, 4-5, 6-7.
+            let (r0, r1) = (_mm256_loadu_ps(p), _mm256_loadu_ps(p.add(8)));
+            let (r2, r3) = (_mm256_loadu_ps(p.add(16)), _mm256_loadu_ps(p.add(24)));
+            // Records (0, 4), (1, 5), (2, 6), (3, 7): one per 128-bit half.
+            let t0 = _mm256_permute2f128_ps::<0x20>(r0, r2);
+            let t1 = _mm256_permute2f128_ps::<0x31>(r0, r2);
+            let t2 = _mm256_permute2f128_ps::<0x20>(r1, r3);
+            let t3 = _mm256_permute2f128_ps::<0x31>(r1, r3);
+            // A 4 x 4 transpose in each half.
+            let u0 = _mm256_unpacklo_ps(t0, t1);
+            let u1 = _mm256_unpackhi_ps(t0, t1);
+            let u2 = _mm256_unpacklo_ps(t2, t3);
+            let u3 = _mm256_unpackhi_ps(t2, t3);
+            [
+                Avx2W(_mm256_shuffle_ps::<0x44>(u0, u2)),
+                Avx2W(_mm256_shuffle_ps::<0xEE>(u0, u2)),
+                Avx2W(_mm256_shuffle_ps::<0x44>(u1, u3)),
+                Avx2W(_mm256_shuffle_ps::<0xEE>(u1, u3)),
+            ]
+        }
+    }
+    #[inline(always)]
+    fn load_transposed2(s: &[f32]) -> [Self; 2] {
+        let s = &s[..2 * LANES];
+        // SAFETY: AVX2 is available (module contract); `s` has 16 readable f32 (checked
+        // by the slice above), read as two unaligned 8-lane loads.
+        unsafe {
+            let (r0, r1) = (
+                _mm256_loadu_ps(s.as_ptr()),
+                _mm256_loadu_ps(s.as_ptr().add(8)),
+            );
+            // [x0 x1 x4 x5 | x2 x3 x6 x7], then the 64-bit quarters in order 0, 2, 1, 3.
+            let xs = _mm256_castps_pd(_mm256_shuffle_ps::<0x88>(r0, r1));
+            let ys = _mm256_castps_pd(_mm256_shuffle_ps::<0xDD>(r0, r1));
+            [
+                Avx2W(_mm256_castpd_ps(_mm256_permute4x64_pd::<0xD8>(xs))),
+                Avx2W(_mm256_castpd_ps(_mm256_permute4x64_pd::<0xD8>(ys))),
+            ]
+        }
+    }
+    #[inline(always)]
+    fn trunc_i32(self) -> [i32; LANES] {
+        let mut a = [0i32; LANES];
+        // SAFETY: AVX is available (module contract); `a` is 8 writable i32. Out-of-range
+        // lanes become `i32::MIN` (the x86 "integer indefinite" value).
+        unsafe {
+            _mm256_storeu_si256(a.as_mut_ptr().cast(), _mm256_cvttps_epi32(self.0));
+        }
+        a
+    }
+    #[inline(always)]
     unsafe fn gather_columns_unchecked<const N: usize>(
         cols: [&[f32]; N],
         idx: &[u32; LANES],

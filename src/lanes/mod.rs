@@ -77,6 +77,10 @@ pub trait F32W:
     fn sqrt(self) -> Self;
     /// Rounds toward negative infinity.
     fn floor(self) -> Self;
+    /// Each lane truncated toward zero to an `i32`. A lane that is NaN or outside
+    /// `i32`'s range gives an unspecified value (no panic, no undefined behaviour; the
+    /// flavours may differ there): callers mask such lanes out.
+    fn trunc_i32(self) -> [i32; LANES];
     /// `self < b`.
     fn lt(self, b: Self) -> Self::Mask;
     /// `self <= b`.
@@ -91,6 +95,42 @@ pub trait F32W:
     fn ne(self, b: Self) -> Self::Mask;
     /// `if m { t } else { f }`, lane by lane.
     fn select(m: Self::Mask, t: Self, f: Self) -> Self;
+    /// Eight records of four `f32` (boxes `[min_x, min_y, max_x, max_y]`, stored one
+    /// after another) as four columns: lane `i` of result `k` is `s[4 * i + k]`.
+    ///
+    /// # Panics
+    /// If `s.len() < 32`.
+    #[inline(always)]
+    fn load_transposed4(s: &[f32]) -> [Self; 4] {
+        let s = &s[..4 * LANES];
+        let mut cols = [[0.0; LANES]; 4];
+        for (i, rec) in s.chunks_exact(4).enumerate() {
+            for (col, &x) in cols.iter_mut().zip(rec) {
+                col[i] = x;
+            }
+        }
+        [
+            Self::from_array(cols[0]),
+            Self::from_array(cols[1]),
+            Self::from_array(cols[2]),
+            Self::from_array(cols[3]),
+        ]
+    }
+    /// Eight records of two `f32` (vectors `[x, y]`) as two columns: lane `i` of result
+    /// `k` is `s[2 * i + k]`.
+    ///
+    /// # Panics
+    /// If `s.len() < 16`.
+    #[inline(always)]
+    fn load_transposed2(s: &[f32]) -> [Self; 2] {
+        let s = &s[..2 * LANES];
+        let mut cols = [[0.0; LANES]; 2];
+        for (i, rec) in s.chunks_exact(2).enumerate() {
+            cols[0][i] = rec[0];
+            cols[1][i] = rec[1];
+        }
+        [Self::from_array(cols[0]), Self::from_array(cols[1])]
+    }
     /// Lane `i` of the result is `s[idx[i]]`.
     ///
     /// # Panics

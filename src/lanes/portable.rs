@@ -103,6 +103,16 @@ impl F32W for PortableW {
         PortableW(self.0.floor())
     }
     #[inline(always)]
+    fn trunc_i32(self) -> [i32; LANES] {
+        // Saturating `as` (NaN gives 0): the unspecified values differ from AVX2's.
+        let a = self.0.to_array();
+        let mut out = [0; LANES];
+        for (o, x) in out.iter_mut().zip(a) {
+            *o = x as i32;
+        }
+        out
+    }
+    #[inline(always)]
     fn lt(self, b: Self) -> PortableMaskW {
         PortableMaskW(self.0.simd_lt(b.0))
     }

@@ -284,3 +284,102 @@ fn pack_pairs_left_packs_the_hits_in_order_at_every_level() {
         }
     }
 }
+
+struct Trunc([f32; LANES]);
+
+impl SimdTask for &Trunc {
+    type Output = [i32; LANES];
+    #[inline(always)]
+    fn run<W: F32W>(self) -> [i32; LANES] {
+        W::from_array(self.0).trunc_i32()
+    }
+}
+
+#[test]
+fn trunc_i32_truncates_toward_zero_at_every_level() {
+    let mut rng = Rng::new(5);
+    let fixed = [0.0, -0.0, 0.99, -0.99, 1.0, -1.5, 2.0e9, -2.0e9];
+    for round in 0..2000 {
+        let x: [f32; LANES] = if round == 0 {
+            fixed
+        } else {
+            core::array::from_fn(|_| rng.range_f32(-3.0e9, 3.0e9) / (1 << rng.below(31)) as f32)
+        };
+        for &level in SimdLevel::available() {
+            let got = dispatch(level, &Trunc(x));
+            for k in 0..LANES {
+                // In range: exactly `trunc`; the rest is unspecified (but no panic).
+                if x[k].abs() < 2.0e9 {
+                    assert_eq!(got[k], x[k].trunc() as i32, "{level:?} {}", x[k]);
+                }
+            }
+        }
+    }
+    // NaN and infinities: some value, no panic.
+    let odd = [
+        f32::NAN,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        f32::MAX,
+        f32::MIN,
+        3e9,
+        -3e9,
+        0.5,
+    ];
+    for &level in SimdLevel::available() {
+        let got = dispatch(level, &Trunc(odd));
+        assert_eq!(got[7], 0, "{level:?}");
+    }
+}
+
+struct Transpose([f32; 4 * LANES]);
+
+impl SimdTask for &Transpose {
+    type Output = [[u32; LANES]; 4];
+    #[inline(always)]
+    fn run<W: F32W>(self) -> [[u32; LANES]; 4] {
+        W::load_transposed4(&self.0).map(|c| c.to_array().map(f32::to_bits))
+    }
+}
+
+#[test]
+fn load_transposed4_makes_columns_of_records_at_every_level() {
+    let mut rng = Rng::new(6);
+    for _ in 0..500 {
+        let mut s = [0.0; 4 * LANES];
+        for c in s.chunks_exact_mut(LANES) {
+            c.copy_from_slice(&lanes(&mut rng));
+        }
+        let want: [[u32; LANES]; 4] =
+            core::array::from_fn(|k| core::array::from_fn(|i| s[4 * i + k].to_bits()));
+        for &level in SimdLevel::available() {
+            assert_eq!(dispatch(level, &Transpose(s)), want, "{level:?}");
+        }
+    }
+}
+
+struct Transpose2([f32; 2 * LANES]);
+
+impl SimdTask for &Transpose2 {
+    type Output = [[u32; LANES]; 2];
+    #[inline(always)]
+    fn run<W: F32W>(self) -> [[u32; LANES]; 2] {
+        W::load_transposed2(&self.0).map(|c| c.to_array().map(f32::to_bits))
+    }
+}
+
+#[test]
+fn load_transposed2_makes_columns_of_records_at_every_level() {
+    let mut rng = Rng::new(7);
+    for _ in 0..500 {
+        let mut s = [0.0; 2 * LANES];
+        for c in s.chunks_exact_mut(LANES) {
+            c.copy_from_slice(&lanes(&mut rng));
+        }
+        let want: [[u32; LANES]; 2] =
+            core::array::from_fn(|k| core::array::from_fn(|i| s[2 * i + k].to_bits()));
+        for &level in SimdLevel::available() {
+            assert_eq!(dispatch(level, &Transpose2(s)), want, "{level:?}");
+        }
+    }
+}

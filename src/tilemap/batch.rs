@@ -225,15 +225,8 @@ impl SimdTask for OpenLanes<'_> {
             .zip(self.ms[..full].chunks_exact(LANES))
             .enumerate()
         {
-            let col = |f: fn(&Aabb) -> f32| W::from_array(core::array::from_fn(|k| f(&bs[k])));
-            let (x0, y0, x1, y1) = (
-                col(|b| b.min.x),
-                col(|b| b.min.y),
-                col(|b| b.max.x),
-                col(|b| b.max.y),
-            );
-            let mx = W::from_array(core::array::from_fn(|k| ms[k].x));
-            let my = W::from_array(core::array::from_fn(|k| ms[k].y));
+            let [x0, y0, x1, y1] = W::load_transposed4(bytemuck::cast_slice(bs));
+            let [mx, my] = W::load_transposed2(bytemuck::cast_slice(ms));
             let (sx0, sy0) = (x0 + mx.min(zero), y0 + my.min(zero));
             let (sx1, sy1) = (x1 + mx.max(zero), y1 + my.max(zero));
             let fx = ((sx0 + sx1) * half - W::splat(ox)) * W::splat(ix);
@@ -245,14 +238,14 @@ impl SimdTask for OpenLanes<'_> {
                 & fx.lt(W::splat(w))
                 & fy.lt(W::splat(h));
             let bits = ok.bitmask();
-            let (fx, fy) = (fx.to_array(), fy.to_array());
+            // In range and non-negative where the bit is set: exact truncations.
+            let (cx, cy) = (fx.trunc_i32(), fy.trunc_i32());
             let (mxa, mya) = (mx.to_array(), my.to_array());
             for k in 0..LANES {
-                // In range and non-negative when the bit is set: exact truncations.
                 let clear = bits & (1 << k) != 0
                     && self
                         .map
-                        .is_clear(fy[k] as i32 as usize * width + fx[k] as i32 as usize);
+                        .is_clear(cy[k] as u32 as usize * width + cx[k] as u32 as usize);
                 if clear {
                     let b = &mut bs[k];
                     *b = Aabb::from_coords(
@@ -278,17 +271,27 @@ impl SimdTask for OpenLanes<'_> {
 /// Checks lengths, then every body and motion; the error names the lowest bad index.
 fn check_all(bodies: &[Aabb], motions: &[Vec2]) -> Result<(), Error> {
     check_len("motions", bodies.len(), motions.len())?;
-    // One tight pass: ordered, finite boxes (an infinite or NaN coordinate makes an
-    // extent non-finite) and finite motions; anything else takes the exact check.
-    let suspect = bodies.iter().zip(motions).position(|(b, m)| {
+    // One tight, branch-free pass (vectorised): ordered, finite boxes (an infinite or
+    // NaN coordinate makes an extent non-finite) and finite motions; anything else takes
+    // the exact check from the first suspect on.
+    let plain = |b: &Aabb, m: &Vec2| {
         let (w, h) = (b.max.x - b.min.x, b.max.y - b.min.y);
-        !(b.min.x <= b.max.x
-            && b.min.y <= b.max.y
-            && w <= f32::MAX
-            && h <= f32::MAX
-            && m.x.abs() <= f32::MAX
-            && m.y.abs() <= f32::MAX)
-    });
+        (b.min.x <= b.max.x)
+            & (b.min.y <= b.max.y)
+            & (w <= f32::MAX)
+            & (h <= f32::MAX)
+            & (m.x.abs() <= f32::MAX)
+            & (m.y.abs() <= f32::MAX)
+    };
+    let all_plain = bodies
+        .iter()
+        .zip(motions)
+        .fold(true, |ok, (b, m)| ok & plain(b, m));
+    let suspect = if all_plain {
+        None
+    } else {
+        bodies.iter().zip(motions).position(|(b, m)| !plain(b, m))
+    };
     match suspect {
         Some(start) => {
             for i in start..bodies.len() {
