@@ -332,54 +332,35 @@ fn trunc_i32_truncates_toward_zero_at_every_level() {
     }
 }
 
+/// Records of four and of two `f32` read back as columns, as bit patterns.
 struct Transpose([f32; 4 * LANES]);
 
 impl SimdTask for &Transpose {
-    type Output = [[u32; LANES]; 4];
+    type Output = ([[u32; LANES]; 4], [[u32; LANES]; 2]);
     #[inline(always)]
-    fn run<W: F32W>(self) -> [[u32; LANES]; 4] {
-        W::load_transposed4(&self.0).map(|c| c.to_array().map(f32::to_bits))
+    fn run<W: F32W>(self) -> Self::Output {
+        let bits = |c: W| c.to_array().map(f32::to_bits);
+        (
+            W::load_transposed4(&self.0).map(bits),
+            W::load_transposed2(&self.0).map(bits),
+        )
     }
 }
 
 #[test]
-fn load_transposed4_makes_columns_of_records_at_every_level() {
+fn load_transposed_makes_columns_of_records_at_every_level() {
     let mut rng = Rng::new(6);
     for _ in 0..500 {
         let mut s = [0.0; 4 * LANES];
         for c in s.chunks_exact_mut(LANES) {
             c.copy_from_slice(&lanes(&mut rng));
         }
-        let want: [[u32; LANES]; 4] =
+        let four: [[u32; LANES]; 4] =
             core::array::from_fn(|k| core::array::from_fn(|i| s[4 * i + k].to_bits()));
-        for &level in SimdLevel::available() {
-            assert_eq!(dispatch(level, &Transpose(s)), want, "{level:?}");
-        }
-    }
-}
-
-struct Transpose2([f32; 2 * LANES]);
-
-impl SimdTask for &Transpose2 {
-    type Output = [[u32; LANES]; 2];
-    #[inline(always)]
-    fn run<W: F32W>(self) -> [[u32; LANES]; 2] {
-        W::load_transposed2(&self.0).map(|c| c.to_array().map(f32::to_bits))
-    }
-}
-
-#[test]
-fn load_transposed2_makes_columns_of_records_at_every_level() {
-    let mut rng = Rng::new(7);
-    for _ in 0..500 {
-        let mut s = [0.0; 2 * LANES];
-        for c in s.chunks_exact_mut(LANES) {
-            c.copy_from_slice(&lanes(&mut rng));
-        }
-        let want: [[u32; LANES]; 2] =
+        let two: [[u32; LANES]; 2] =
             core::array::from_fn(|k| core::array::from_fn(|i| s[2 * i + k].to_bits()));
         for &level in SimdLevel::available() {
-            assert_eq!(dispatch(level, &Transpose2(s)), want, "{level:?}");
+            assert_eq!(dispatch(level, &Transpose(s)), (four, two), "{level:?}");
         }
     }
 }
