@@ -35,7 +35,7 @@ use super::set::{BoundsRead, BoxSet, WithBounds};
 use super::sort::{ordered_key, radix_sort};
 use super::sweep::{BandView, CONT};
 use crate::error::BoxDefect;
-use crate::lanes::LANES;
+use crate::lanes::{F32W, LANES, MaskW, SimdLevel, SimdTask, dispatch};
 use crate::math::box_defect;
 use crate::store::Filter;
 
@@ -80,6 +80,7 @@ impl Chunk {
         set: &BoxSet<'_>,
         layout: &Layout,
         filtered: bool,
+        level: SimdLevel,
     ) -> Result<(), (usize, BoxDefect)> {
         let bands = layout.bands as usize;
         self.bands.resize_with(bands, BandBuf::default);
@@ -94,6 +95,7 @@ impl Chunk {
             set,
             layout,
             filtered,
+            level,
         })
     }
 }
@@ -103,6 +105,7 @@ struct ScatterChunk<'a, 'b> {
     set: &'a BoxSet<'b>,
     layout: &'a Layout,
     filtered: bool,
+    level: SimdLevel,
 }
 
 impl ScatterChunk<'_, '_> {
@@ -126,6 +129,22 @@ impl ScatterChunk<'_, '_> {
         }
         let [s0, b0, s1, b1] = l.project(b);
         let (f, last) = (l.band_of(b0) as usize, l.band_of(b1) as usize);
+        Self::push(bands, set, filtered, i, [s0, s1, b0, b1], f, last);
+        Ok(())
+    }
+
+    /// Appends valid box `i` (sweep-axis coordinates `[s0, s1, b0, b1]`) to bands
+    /// `f..=last`.
+    #[inline(always)]
+    fn push(
+        bands: &mut [BandBuf],
+        set: &BoxSet<'_>,
+        filtered: bool,
+        i: usize,
+        [s0, s1, b0, b1]: [f32; 4],
+        f: usize,
+        last: usize,
+    ) {
         let filter = if filtered { set.filter(i) } else { Filter::ALL };
         let mut id = i as u32;
         for band in &mut bands[f..last + 1] {
@@ -137,7 +156,6 @@ impl ScatterChunk<'_, '_> {
             band.hi = if s0 > band.hi { s0 } else { band.hi };
             id |= CONT;
         }
-        Ok(())
     }
 }
 
@@ -149,10 +167,81 @@ impl WithBounds for ScatterChunk<'_, '_> {
         let start = self.chunk.start;
         let count = self.chunk.end - start;
         let bands = &mut self.chunk.bands[..l.bands as usize];
-        for (k, b) in bounds.iter(start..).take(count).enumerate() {
-            Self::put(bands, &l, self.set, self.filtered, start + k, b)?;
+        // Whole groups of eight in lanes (validation and band indices), the rest here.
+        let done = if self.level == SimdLevel::Scalar {
+            0
+        } else {
+            let task = ScatterLanes {
+                bands: &mut *bands,
+                layout: l,
+                set: self.set,
+                filtered: self.filtered,
+                bounds,
+                start,
+                count,
+            };
+            dispatch(self.level, task)?
+        };
+        for (k, b) in bounds.iter(start + done..).take(count - done).enumerate() {
+            Self::put(bands, &l, self.set, self.filtered, start + done + k, b)?;
         }
         Ok(())
+    }
+}
+
+/// The scatter on eight boxes at a time: the same validation and the same band
+/// indices as [`ScatterChunk::put`] (the same `f32` operations, in lanes), then the
+/// same appends. A group with a box that fails the quick validity test goes through
+/// `put` box by box, which names the defect. Returns how many boxes it handled (whole
+/// groups from `start`).
+struct ScatterLanes<'a, 'b, B> {
+    bands: &'a mut [BandBuf],
+    layout: Layout,
+    set: &'a BoxSet<'b>,
+    filtered: bool,
+    bounds: B,
+    start: usize,
+    count: usize,
+}
+
+impl<B: BoundsRead> SimdTask for ScatterLanes<'_, '_, B> {
+    type Output = Result<usize, (usize, BoxDefect)>;
+    #[inline(always)]
+    fn run<W: F32W>(self) -> Self::Output {
+        let l = self.layout;
+        let n_bands = l.bands.max(1);
+        let (origin, inv) = (W::splat(l.origin), W::splat(l.inv_height));
+        // `to_index`'s clamp, in lanes: NaN and below 0 to 0, above to the last band.
+        let (zero, top) = (W::splat(0.0), W::splat((n_bands - 1) as f32));
+        let max = W::splat(f32::MAX);
+        let full = self.count / LANES * LANES;
+        for g in (0..full).step_by(LANES) {
+            let i = self.start + g;
+            let [x0, y0, x1, y1] = self.bounds.lanes::<W>(i);
+            let valid = x0.le(x1) & y0.le(y1) & (x1 - x0).le(max) & (y1 - y0).le(max);
+            if !valid.all() {
+                for (k, b) in self.bounds.iter(i..).take(LANES).enumerate() {
+                    ScatterChunk::put(self.bands, &l, self.set, self.filtered, i + k, b)?;
+                }
+                continue;
+            }
+            let (s0, b0, s1, b1) = if l.sweep_axis == 0 {
+                (x0, y0, x1, y1)
+            } else {
+                (y0, x0, y1, x1)
+            };
+            let first = ((b0 - origin) * inv).max(zero).min(top).trunc_i32();
+            let last = ((b1 - origin) * inv).max(zero).min(top).trunc_i32();
+            let (s0, s1, b0, b1) = (s0.to_array(), s1.to_array(), b0.to_array(), b1.to_array());
+            for k in 0..LANES {
+                // In [0, n_bands - 1] (clamped above), as `to_index` gives.
+                let f = (first[k] as u32).min(n_bands - 1) as usize;
+                let e = (last[k] as u32).min(n_bands - 1) as usize;
+                let b = [s0[k], s1[k], b0[k], b1[k]];
+                ScatterChunk::push(self.bands, self.set, self.filtered, i + k, b, f, e);
+            }
+        }
+        Ok(full)
     }
 }
 

@@ -445,7 +445,8 @@ impl BroadPhase {
                 chunk.start = len * c / n_chunks;
                 chunk.end = len * (c + 1) / n_chunks;
             }
-            let scatter = |c: &mut Chunk| c.scatter(set, &layout, filtered);
+            let level = self.config.simd;
+            let scatter = |c: &mut Chunk| c.scatter(set, &layout, filtered, level);
             let first_error = if parallel {
                 use rayon::prelude::*;
                 chunks

@@ -1,6 +1,7 @@
 //! [`BoxSet`]: the boxes a broad-phase call reads, from a slice, columns or a store.
 
 use crate::error::{Error, check_len};
+use crate::lanes::{F32W, LANES};
 use crate::math::{Aabb, box_defect};
 use crate::store::{BoxStore, Filter};
 
@@ -192,6 +193,11 @@ impl<'a> From<&'a BoxStore> for BoxSet<'a> {
 pub(crate) trait BoundsRead: Copy + Sync {
     /// Boxes `from..` in order, without a bounds check per box.
     fn iter(&self, from: core::ops::RangeFrom<usize>) -> impl Iterator<Item = [f32; 4]>;
+    /// Boxes `i..i + LANES` as four lanes: `[min_x, min_y, max_x, max_y]`.
+    ///
+    /// # Panics
+    /// If `i + LANES` is past the end.
+    fn lanes<W: F32W>(&self, i: usize) -> [W; 4];
 }
 
 /// Bounds read from a `&[Aabb]`.
@@ -204,6 +210,10 @@ impl BoundsRead for SliceBounds<'_> {
         self.0[from]
             .iter()
             .map(|b| [b.min.x, b.min.y, b.max.x, b.max.y])
+    }
+    #[inline(always)]
+    fn lanes<W: F32W>(&self, i: usize) -> [W; 4] {
+        W::load_transposed4(bytemuck::cast_slice(&self.0[i..i + LANES]))
     }
 }
 
@@ -227,6 +237,16 @@ impl BoundsRead for ColumnBounds<'_> {
             .zip(c)
             .zip(d)
             .map(|(((a, b), c), d)| [*a, *b, *c, *d])
+    }
+    #[inline(always)]
+    fn lanes<W: F32W>(&self, i: usize) -> [W; 4] {
+        let [a, b, c, d] = self.0;
+        [
+            W::load(&a[i..]),
+            W::load(&b[i..]),
+            W::load(&c[i..]),
+            W::load(&d[i..]),
+        ]
     }
 }
 

@@ -418,3 +418,52 @@ fn repeated_calls_reuse_buffers_and_agree() {
     assert_eq!(bp.find_pairs(&a).unwrap(), &ra[..]);
     assert_eq!(bp.find_pairs(&b).unwrap(), &rb[..]);
 }
+
+/// The scatter validates eight boxes at a time in lanes and falls back to the scalar
+/// test for a group that fails it: the error names the lowest bad box whichever lane
+/// it sits in (first, middle, last, the scalar tail), for slices and columns, at every
+/// level and thread count; boxes whose extent overflows but whose coordinates are
+/// finite (valid) are paired as the oracle pairs them.
+#[test]
+fn lane_scatter_validates_like_the_scalar_pass() {
+    let base = generate::uniform(203, 5);
+    for bad in [0, 7, 8, 100, 199, 200, 202] {
+        for defect in [f32::NAN, f32::INFINITY] {
+            let mut boxes = base.clone();
+            boxes[bad].max.x = defect;
+            let mut later = boxes.clone();
+            later[bad + (202 - bad).min(3)].min.y = f32::NAN;
+            let cols: [Vec<f32>; 4] = [
+                boxes.iter().map(|b| b.min.x).collect(),
+                boxes.iter().map(|b| b.min.y).collect(),
+                boxes.iter().map(|b| b.max.x).collect(),
+                boxes.iter().map(|b| b.max.y).collect(),
+            ];
+            for &level in SimdLevel::available() {
+                for threads in [1, 2] {
+                    pool(threads).install(|| {
+                        let mut bp = broad(level, threads > 1);
+                        for set in [
+                            BoxSet::from(&boxes),
+                            BoxSet::from(&later),
+                            BoxSet::from_columns(&cols[0], &cols[1], &cols[2], &cols[3]).unwrap(),
+                        ] {
+                            let got = bp.find_pairs(set);
+                            assert!(
+                                matches!(got, Err(Error::InvalidBox { index, .. }) if index == bad),
+                                "{level:?} × {threads}: box {bad}: {got:?}"
+                            );
+                        }
+                    });
+                }
+            }
+        }
+    }
+    // Finite coordinates whose extent overflows f32: valid, and paired.
+    let mut wide = base.clone();
+    wide[9] = Aabb::from_coords(-3.0e38, 0.0, 3.0e38, 1.0e3);
+    wide[150] = Aabb::from_coords(0.0, -3.0e38, 1.0e3, 3.0e38);
+    let want = sorted(&brute_force_pairs(&wide).unwrap());
+    assert!(want.len() > 100, "the wide boxes overlap many others");
+    check_all(BoxSet::from(&wide), &want, "overflowing extents");
+}
