@@ -94,6 +94,52 @@ fn move_bullets_in_open_space_far_from_the_origin() {
     assert!(bullets[0] == cast.aabb || bullets[0] == body.translated(motion));
 }
 
+/// broad_pairs, finding 3 (a campaign after the second landing): bipartite, a handful
+/// of small boxes against a slice, where one large box has finite coordinates but an
+/// extent that overflows `f32` (`-1.7e38 ..= 3.4e38`).
+///
+/// ```text
+///   large set (≥ 16× the small one, lanes of 8)  small set (≤ 4 boxes)
+///   [ ok ok ok HUGE ok ok ok ok ] [ ok ... ]    the player
+///             └ x1 - x0 = +∞: fails the lanes' quick validity test
+/// ```
+/// The lane loop gave up on the quick test's failure and the grid path took over, which
+/// emits the same pairs in another order; the scalar loop validated exactly, accepted the
+/// box and kept its own order. Pairs were equal as sets, but the order depended on the
+/// SIMD level (the determinism contract). Fixed by sending such a group through the
+/// exact per-box test inside the lane loop.
+#[test]
+fn tiny_bipartite_order_with_an_overflowing_extent_is_the_same_at_every_level() {
+    use hantei::{BroadConfig, SimdLevel};
+    let mut large: Vec<Aabb> = (0..64)
+        .map(|i| Aabb::from_coords(i as f32, 0.0, i as f32 + 1.5, 1.0))
+        .collect();
+    large[3] = Aabb::from_coords(-1.7e38, -3.39e38, f32::MAX, f32::MAX);
+    let small = [
+        Aabb::from_coords(2.0, 0.5, 6.0, 0.5),
+        Aabb::from_coords(10.0, -1.0, 10.0, 2.0),
+    ];
+    let mut orders = Vec::new();
+    for &level in SimdLevel::available() {
+        let mut broad = BroadPhase::with_config(BroadConfig {
+            simd: level,
+            parallel: false,
+            ..BroadConfig::default()
+        });
+        let pairs = broad
+            .find_pairs_bipartite(&large[..], &small[..])
+            .unwrap()
+            .to_vec();
+        // The huge box (3) pairs with both small boxes (0 and 1 of the second set).
+        assert!(pairs.iter().any(|p| (p.a, p.b) == (3, 0)), "{level:?}");
+        assert!(pairs.iter().any(|p| (p.a, p.b) == (3, 1)), "{level:?}");
+        orders.push((level, pairs));
+    }
+    for (level, pairs) in &orders[1..] {
+        assert_eq!(pairs, &orders[0].1, "{level:?} against {:?}", orders[0].0);
+    }
+}
+
 /// The minimised fuzz inputs, through the checks the fuzz targets call.
 #[cfg(feature = "fuzzing")]
 mod checks {
@@ -107,6 +153,16 @@ mod checks {
         data.extend([0xa0; 15]);
         data.extend([0xe0, 0x85, 0, 0, 0]);
         check::broad::broad_vs_brute(&data);
+    }
+
+    /// Finding 3 (see above), the campaign's input as found (389 bytes; it is also in
+    /// the corpus as `regression-campaign-tiny-overflowing-extent`).
+    #[test]
+    fn broad_pairs_tiny_overflowing_extent_order() {
+        let data = include_bytes!(
+            "../fuzz/corpus/broad_pairs/regression-campaign-tiny-overflowing-extent"
+        );
+        check::broad::broad_vs_brute(data);
     }
 
     /// Finding 2 (see above), as the tilemap_cast input: body

@@ -246,15 +246,22 @@ impl Tiny<'_> {
     /// One box at a time; `Err` at the first invalid large box.
     fn scalar(mut self) -> Result<(), ()> {
         for i in 0..self.large.len() {
-            let a = self.large[i];
-            if a.validate().is_err() {
-                return Err(());
-            }
-            for j in 0..self.small.len() {
-                let b = self.small[j];
-                if a.min.x <= b[2] && b[0] <= a.max.x && a.min.y <= b[3] && b[1] <= a.max.y {
-                    self.push(i, j);
-                }
+            self.one(i)?;
+        }
+        Ok(())
+    }
+
+    /// Large box `i` against every small box; `Err` when it is invalid.
+    #[inline(always)]
+    fn one(&mut self, i: usize) -> Result<(), ()> {
+        let a = self.large[i];
+        if a.validate().is_err() {
+            return Err(());
+        }
+        for j in 0..self.small.len() {
+            let b = self.small[j];
+            if a.min.x <= b[2] && b[0] <= a.max.x && a.min.y <= b[3] && b[1] <= a.max.y {
+                self.push(i, j);
             }
         }
         Ok(())
@@ -271,10 +278,15 @@ impl SimdTask for Tiny<'_> {
         for g in (0..full).step_by(LANES) {
             let lanes = &self.large[g..g + LANES];
             let [x0, y0, x1, y1] = W::load_transposed4(bytemuck::cast_slice(lanes));
-            // Valid: ordered and finite (the scalar path names any other defect).
+            // Quick validity test: ordered, finite extents. A group that fails it goes
+            // box by box through the exact test, which accepts finite boxes whose extent
+            // overflows (they must pair here, in this order, as on the scalar path).
             let valid = x0.le(x1) & y0.le(y1) & (x1 - x0).le(max) & (y1 - y0).le(max);
             if !valid.all() {
-                return Err(());
+                for k in 0..LANES {
+                    self.one(g + k)?;
+                }
+                continue;
             }
             let mut any = 0;
             for (j, b) in self.small.iter().enumerate() {
