@@ -28,7 +28,10 @@ pub fn move_and_slide(data: &[u8]) {
         return;
     };
     if let Err(e) = check_move_and_slide(&map, body, motion) {
-        panic!("move_and_slide check failed: {e}\nmap: {map:?}");
+        panic!(
+            "move_and_slide check failed: {e}\nmap: {map:?}\ncells: {:?}",
+            map.cells()
+        );
     }
     let options = SlideOptions::default();
     let one = map.move_and_slide_with(body, motion, &options);
@@ -39,7 +42,8 @@ pub fn move_and_slide(data: &[u8]) {
         (Err(e), Err(b)) if e == b && all.is_empty() => {}
         (one, batch) => panic!(
             "move_and_slide_all disagrees: {batch:?} {all:?}, one at a time {one:?} \
-             (body {body:?}, motion {motion:?}, map {map:?})"
+             (body {body:?}, motion {motion:?}, map {map:?}, cells {:?})",
+            map.cells()
         ),
     }
 }
@@ -53,7 +57,10 @@ pub fn cast(data: &[u8]) {
         return;
     };
     if let Err(e) = check_cast(&map, body, motion) {
-        panic!("cast check failed: {e}\nmap: {map:?}");
+        panic!(
+            "cast check failed: {e}\nmap: {map:?}\ncells: {:?}",
+            map.cells()
+        );
     }
     check_bullets(&map, body, motion);
 }
@@ -87,7 +94,8 @@ fn check_bullets(map: &TileMap, body: crate::Aabb, motion: glam::Vec2) {
         assert!(
             ok,
             "move_bullets ({response:?}) gave {got:?} {hits:?} {bullets:?}, cast gave {one:?} \
-             (body {body:?}, motion {motion:?}, map {map:?})"
+             (body {body:?}, motion {motion:?}, map {map:?}, cells {:?})",
+            map.cells()
         );
     }
 }

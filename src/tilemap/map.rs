@@ -42,7 +42,7 @@ pub const SOLID: u8 = 1;
 /// assert_eq!(map.tile_at(Vec2::new(20.0, 3.0)), Some(IVec2::new(1, 0)));
 /// # Ok::<(), hantei::Error>(())
 /// ```
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Clone, PartialEq)]
 pub struct TileMap {
     dims: [u32; 2],
     tile_size: Vec2,
@@ -64,6 +64,35 @@ pub struct TileMap {
     /// computed exactly (edges are rounded to `f32`: two roundings at the map's largest
     /// coordinate). Tiny tiles far from the origin have a large slack.
     edge_slack: [f64; 2],
+}
+
+/// A summary, not every cell (a map may hold millions): the size, the tile size and
+/// origin, the outside kind and how many cells are not empty.
+///
+/// ```
+/// use hantei::TileMap;
+/// use glam::Vec2;
+/// let map = TileMap::from_ascii("#..\n.#.", Vec2::splat(16.0), Vec2::ZERO)?;
+/// let text = format!("{map:?}");
+/// assert!(text.contains("3 x 2") && text.contains("non_empty: 2"));
+/// # Ok::<(), hantei::Error>(())
+/// ```
+impl core::fmt::Debug for TileMap {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("TileMap")
+            .field(
+                "cells",
+                &format_args!("{} x {}", self.dims[0], self.dims[1]),
+            )
+            .field("tile_size", &self.tile_size)
+            .field("origin", &self.origin)
+            .field("outside", &self.outside)
+            .field(
+                "non_empty",
+                &self.cells.iter().filter(|&&c| c != EMPTY).count(),
+            )
+            .finish_non_exhaustive()
+    }
 }
 
 /// A range of cell indices across the direction of motion, as [`TileMap::first_solid`]

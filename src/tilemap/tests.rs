@@ -463,3 +463,15 @@ fn fast_path_agrees_with_the_dda_on_dense_maps() {
     }
     assert!(free > 10_000 && free < 20_000, "{free}");
 }
+
+#[test]
+fn debug_summarises_instead_of_printing_every_cell() {
+    let mut map = TileMap::new(2000, 1500, Vec2::splat(8.0), Vec2::new(-4.0, 2.0)).unwrap();
+    map.set(7, 9, 3).unwrap();
+    map.set(1999, 1499, 1).unwrap();
+    let text = format!("{map:?}");
+    assert!(text.len() < 200, "{} characters", text.len());
+    assert!(text.contains("2000 x 1500"), "{text}");
+    assert!(text.contains("non_empty: 2"), "{text}");
+    assert!(text.contains("origin: Vec2(-4.0, 2.0)"), "{text}");
+}
