@@ -65,6 +65,18 @@ pub enum Error {
         /// The length it had.
         found: usize,
     },
+    /// A candidate pair indexes past the end of the columns it refers to (the narrow
+    /// phase's batch calls).
+    PairOutOfRange {
+        /// Position of the pair in the input (the first bad one, in pair order).
+        pair: usize,
+        /// Which index of the pair: `"a"` or `"b"`.
+        side: &'static str,
+        /// The index.
+        index: u32,
+        /// The length of the columns that this side indexes.
+        len: usize,
+    },
     /// A box, grown by its motion, reaches beyond the range a computation supports
     /// (the frame pipeline: [`crate::frame::MAX_COORDINATE`]), where relative motions
     /// could overflow `f32`.
@@ -110,6 +122,15 @@ impl fmt::Display for Error {
                 expected,
                 found,
             } => write!(f, "{what}: expected length {expected}, found {found}"),
+            Error::PairOutOfRange {
+                pair,
+                side,
+                index,
+                len,
+            } => write!(
+                f,
+                "pair {pair}: {side} = {index} is out of range of its columns (length {len})"
+            ),
             Error::OutOfRange { index, limit } => write!(
                 f,
                 "box {index} with its motion reaches beyond ±{limit:e}, the supported range"

@@ -681,6 +681,7 @@ fn narrow_batches_refuse_ragged_columns_and_bad_pair_indices() {
     let obbs = Obb2Soa::from(&[hantei::Obb2::new(Vec2::ZERO, Vec2::X, Vec2::ONE)][..]);
     let ok = [Pair::new(0, 1)];
     let len = |r: Result<usize, Error>| matches!(r, Err(Error::LengthMismatch { .. }));
+    let range = |r: Result<usize, Error>| matches!(r, Err(Error::PairOutOfRange { .. }));
     for simd in [SimdLevel::Scalar, SimdLevel::Portable, SimdLevel::Avx2] {
         let mut narrow = NarrowPhase::with_config(hantei::narrow::NarrowConfig {
             simd,
@@ -704,19 +705,27 @@ fn narrow_batches_refuse_ragged_columns_and_bad_pair_indices() {
             for n in [1, 8, 9, 17] {
                 let mut pairs = vec![Pair::new(0, 1); n];
                 pairs[n - 1] = bad;
-                assert!(len(narrow.overlap_aabb_aabb(b, &pairs).map(<[_]>::len)));
-                assert!(len(narrow
-                    .overlap_circle_circle(circles.columns(), &pairs)
-                    .map(<[_]>::len)));
-                assert!(len(narrow
-                    .overlap_aabb_circle(b, circles.columns(), &pairs)
-                    .map(<[_]>::len)));
-                assert!(len(narrow
-                    .cast_point_aabb(rays.columns(), b, &pairs)
-                    .map(<[_]>::len)));
-                assert!(len(narrow
-                    .overlap_obb2_obb2(obbs.columns(), &pairs)
-                    .map(<[_]>::len)));
+                assert!(range(narrow.overlap_aabb_aabb(b, &pairs).map(<[_]>::len)));
+                assert!(range(
+                    narrow
+                        .overlap_circle_circle(circles.columns(), &pairs)
+                        .map(<[_]>::len)
+                ));
+                assert!(range(
+                    narrow
+                        .overlap_aabb_circle(b, circles.columns(), &pairs)
+                        .map(<[_]>::len)
+                ));
+                assert!(range(
+                    narrow
+                        .cast_point_aabb(rays.columns(), b, &pairs)
+                        .map(<[_]>::len)
+                ));
+                assert!(range(
+                    narrow
+                        .overlap_obb2_obb2(obbs.columns(), &pairs)
+                        .map(<[_]>::len)
+                ));
             }
         }
         // Empty pairs, empty columns.
@@ -728,9 +737,11 @@ fn narrow_batches_refuse_ragged_columns_and_bad_pair_indices() {
                 .map(<[_]>::len),
             Ok(0)
         );
-        assert!(len(narrow
-            .overlap_aabb_aabb(none.columns(), &ok)
-            .map(<[_]>::len)));
+        assert!(range(
+            narrow
+                .overlap_aabb_aabb(none.columns(), &ok)
+                .map(<[_]>::len)
+        ));
         // A good call after the errors: nothing stale.
         assert_eq!(narrow.overlap_aabb_aabb(b, &ok), Ok(&ok[..]));
     }

@@ -77,52 +77,68 @@ fn out_of_range_indices_are_a_typed_error_at_every_level() {
             pairs[len - 1] = Pair::new(2, 7);
             let mut np = narrow(level, true);
             let e = np.overlap_aabb_aabb(boxes.columns(), &pairs).unwrap_err();
-            assert!(
-                matches!(
-                    e,
-                    Error::LengthMismatch {
-                        expected: 8,
-                        found: 5,
-                        ..
-                    }
-                ),
-                "{level:?} {len}: {e:?}"
+            assert_eq!(
+                e,
+                Error::PairOutOfRange {
+                    pair: len - 1,
+                    side: "b",
+                    index: 7,
+                    len: 5
+                },
+                "{level:?} {len}"
             );
             pairs[0] = Pair::new(6, 0);
             let e = np.overlap_aabb_aabb(boxes.columns(), &pairs).unwrap_err();
-            assert!(
-                matches!(
-                    e,
-                    Error::LengthMismatch {
-                        expected: 7,
-                        found: 5,
-                        ..
-                    }
-                ),
-                "{level:?} {len}: {e:?}"
+            assert_eq!(
+                e,
+                Error::PairOutOfRange {
+                    pair: 0,
+                    side: "a",
+                    index: 6,
+                    len: 5
+                },
+                "{level:?} {len}"
             );
             // Bipartite: `b` indexes the circles (3 of them).
             let e = np
                 .overlap_aabb_circle(boxes.columns(), circles.columns(), &[Pair::new(4, 3)])
                 .unwrap_err();
-            assert!(
-                matches!(
-                    e,
-                    Error::LengthMismatch {
-                        expected: 4,
-                        found: 3,
-                        ..
-                    }
-                ),
-                "{e:?}"
+            assert_eq!(
+                e,
+                Error::PairOutOfRange {
+                    pair: 0,
+                    side: "b",
+                    index: 3,
+                    len: 3
+                }
             );
             // Huge indices are refused, not read.
             let e = np
                 .overlap_aabb_aabb(boxes.columns(), &[Pair::new(u32::MAX, 0); 16])
                 .unwrap_err();
-            assert!(matches!(e, Error::LengthMismatch { .. }), "{e:?}");
+            assert!(
+                matches!(
+                    e,
+                    Error::PairOutOfRange {
+                        pair: 0,
+                        index: u32::MAX,
+                        ..
+                    }
+                ),
+                "{e:?}"
+            );
         }
     }
+    let e = Error::PairOutOfRange {
+        pair: 12,
+        side: "b",
+        index: 7,
+        len: 5,
+    };
+    assert_eq!(
+        e.to_string(),
+        "pair 12: b = 7 is out of range of its columns (length 5)"
+    );
 }
 
 #[test]

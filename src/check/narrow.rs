@@ -11,7 +11,7 @@
 //! - [`NarrowPhase`] at every level, on one thread and in a two-thread pool, returns
 //!   exactly the pairs whose scalar answer is a hit, in pair order, with the scalar
 //!   answer's bits; the eight lane pairs come first, then up to 15 more decoded from the
-//!   input (repeats allowed); an index out of range is [`Error::LengthMismatch`].
+//!   input (repeats allowed); an index out of range is [`Error::PairOutOfRange`].
 //!
 //! # Input layout
 //! ```text
@@ -559,7 +559,7 @@ pub fn lanes_vs_scalar_with(data: &[u8], tamper: Tamper<'_>) -> Result<(), Strin
             };
             let what = |e: String| ctx(format!("batch at {level:?} (parallel {parallel}): {e}"));
             match (got, in_range) {
-                (Err(Error::LengthMismatch { .. }), false) => {}
+                (Err(Error::PairOutOfRange { .. }), false) => {}
                 (Ok((hit_pairs, hits)), true) => {
                     verify_batch(&want, &lanes, &pairs, &hit_pairs, &hits).map_err(what)?;
                 }

@@ -23,8 +23,8 @@
 //! # Errors
 //! Every column view must have equal column lengths, and the boxes and motions of a sweep
 //! the same length; every pair index must be in range of its columns. Otherwise the call
-//! returns [`Error::LengthMismatch`] (for an index, the first bad pair in pair order, with
-//! `expected` = the length its columns would need) and the results are not updated.
+//! returns [`Error::LengthMismatch`] (columns) or [`Error::PairOutOfRange`] (an index: the
+//! first bad pair in pair order) and the results are not updated.
 
 use super::columns::{
     AabbColumns, CircleColumns, Columns, MotionColumns, Obb2Columns, Obb3Columns, RayColumns,
@@ -127,30 +127,26 @@ impl HitLanes<Pair> for [Pair; LANES] {
 }
 
 /// The first out-of-range index of `pairs`, as an error.
-fn index_error(pairs: &[Pair], (len_a, len_b): (usize, usize)) -> Error {
-    const WHAT_A: &str = "columns indexed by Pair::a (their length must exceed the index)";
-    const WHAT_B: &str = "columns indexed by Pair::b (their length must exceed the index)";
-    for p in pairs {
-        if p.a as usize >= len_a {
-            return Error::LengthMismatch {
-                what: WHAT_A,
-                expected: p.a as usize + 1,
-                found: len_a,
-            };
+/// `pairs` starts at position `base` of the caller's input. Indices of 2^31 and above
+/// count as out of range whatever the columns' length (the lane gatherers refuse them).
+fn index_error(pairs: &[Pair], (len_a, len_b): (usize, usize), base: usize) -> Error {
+    let limit = |len: usize| len.min(i32::MAX as usize);
+    let bad = pairs.iter().enumerate().find_map(|(k, p)| {
+        if p.a as usize >= limit(len_a) {
+            Some((k, "a", p.a, len_a))
+        } else if p.b as usize >= limit(len_b) {
+            Some((k, "b", p.b, len_b))
+        } else {
+            None
         }
-        if p.b as usize >= len_b {
-            return Error::LengthMismatch {
-                what: WHAT_B,
-                expected: p.b as usize + 1,
-                found: len_b,
-            };
-        }
-    }
-    // Only reached for indices of 2^31 and above, which the lane gatherers refuse.
-    Error::LengthMismatch {
-        what: WHAT_A,
-        expected: i32::MAX as usize,
-        found: len_a,
+    });
+    // Callers come here only with a bad pair; should one not be found, name the first.
+    let (k, side, index, len) = bad.unwrap_or((0, "a", pairs.first().map_or(0, |p| p.a), len_a));
+    Error::PairOutOfRange {
+        pair: base + k,
+        side,
+        index,
+        len,
     }
 }
 
@@ -225,12 +221,13 @@ impl<K: PairKernel> SimdTask for ChunkTask<'_, K> {
     }
 }
 
-/// Runs one chunk at `level`; returns how many hits it wrote to the front of `out`.
+/// Runs one chunk (the pairs from position `base` of the input) at `level`; returns how
+/// many hits it wrote to the front of `out`.
 fn run_chunk<K: PairKernel>(
     level: SimdLevel,
     is_streaming: bool,
     kernel: &K,
-    pairs: &[Pair],
+    (base, pairs): (usize, &[Pair]),
     out: &mut [K::Hit],
 ) -> Result<usize, Error> {
     if level == SimdLevel::Scalar {
@@ -240,7 +237,7 @@ fn run_chunk<K: PairKernel>(
             (max_a, max_b) = (max_a.max(p.a), max_b.max(p.b));
         }
         if !pairs.is_empty() && (max_a as usize >= len_a || max_b as usize >= len_b) {
-            return Err(index_error(pairs, (len_a, len_b)));
+            return Err(index_error(pairs, (len_a, len_b), base));
         }
         let mut n = 0;
         for &p in pairs {
@@ -254,7 +251,7 @@ fn run_chunk<K: PairKernel>(
         let indices: &[[u32; 2]] = bytemuck::cast_slice(pairs);
         let lanes = kernel
             .lanes(indices)
-            .ok_or_else(|| index_error(pairs, kernel.lens()))?;
+            .ok_or_else(|| index_error(pairs, kernel.lens(), base))?;
         let task = ChunkTask {
             kernel,
             lanes,
@@ -285,21 +282,24 @@ fn run_batch<K: PairKernel>(
         // One thread: each chunk appends right behind the previous one's hits (there is
         // always room: the hits so far never outnumber the pairs so far).
         let mut n = 0;
-        for chunk in pairs.chunks(CHUNK) {
+        for (k, chunk) in pairs.chunks(CHUNK).enumerate() {
             n += run_chunk(
                 level,
                 is_streaming,
                 kernel,
-                chunk,
+                (k * CHUNK, chunk),
                 &mut out[n..n + chunk.len()],
             )?;
         }
         return Ok(n);
     }
-    let work = |(p, o): (&[Pair], &mut [K::Hit])| run_chunk(level, is_streaming, kernel, p, o);
+    let work = |(k, (p, o)): (usize, (&[Pair], &mut [K::Hit]))| {
+        run_chunk(level, is_streaming, kernel, (k * CHUNK, p), o)
+    };
     let counts: Vec<Result<usize, Error>> = pairs
         .par_chunks(CHUNK)
         .zip(out[..pairs.len()].par_chunks_mut(CHUNK))
+        .enumerate()
         .map(work)
         .collect();
     // Ordered merge: slide each chunk's hits down behind the previous ones.
@@ -894,7 +894,7 @@ impl NarrowPhase {
     /// ([`scalar::overlap_aabb_aabb`]).
     ///
     /// # Errors
-    /// [`Error::LengthMismatch`] for columns of different lengths or a pair index out of
+    /// [`Error::LengthMismatch`] for columns of different lengths; [`Error::PairOutOfRange`] for a pair index out of
     /// range.
     pub fn overlap_aabb_aabb(
         &mut self,
@@ -910,7 +910,7 @@ impl NarrowPhase {
     /// ([`scalar::overlap_circle_circle`]).
     ///
     /// # Errors
-    /// [`Error::LengthMismatch`] for columns of different lengths or a pair index out of
+    /// [`Error::LengthMismatch`] for columns of different lengths; [`Error::PairOutOfRange`] for a pair index out of
     /// range.
     pub fn overlap_circle_circle(
         &mut self,
@@ -932,7 +932,7 @@ impl NarrowPhase {
     /// `circles`.
     ///
     /// # Errors
-    /// [`Error::LengthMismatch`] for columns of different lengths or a pair index out of
+    /// [`Error::LengthMismatch`] for columns of different lengths; [`Error::PairOutOfRange`] for a pair index out of
     /// range.
     pub fn overlap_aabb_circle(
         &mut self,
@@ -980,7 +980,7 @@ impl NarrowPhase {
     /// `Pair::a` indexes `rays`, `Pair::b` indexes `boxes`.
     ///
     /// # Errors
-    /// [`Error::LengthMismatch`] for columns of different lengths or a pair index out of
+    /// [`Error::LengthMismatch`] for columns of different lengths; [`Error::PairOutOfRange`] for a pair index out of
     /// range.
     pub fn cast_point_aabb(
         &mut self,
@@ -1003,7 +1003,7 @@ impl NarrowPhase {
     /// translation vectors, in pair order ([`scalar::overlap_obb2_obb2`]).
     ///
     /// # Errors
-    /// [`Error::LengthMismatch`] for columns of different lengths or a pair index out of
+    /// [`Error::LengthMismatch`] for columns of different lengths; [`Error::PairOutOfRange`] for a pair index out of
     /// range.
     pub fn overlap_obb2_obb2(
         &mut self,
@@ -1019,7 +1019,7 @@ impl NarrowPhase {
     /// translation vectors, in pair order ([`scalar::overlap_obb3_obb3`]).
     ///
     /// # Errors
-    /// [`Error::LengthMismatch`] for columns of different lengths or a pair index out of
+    /// [`Error::LengthMismatch`] for columns of different lengths; [`Error::PairOutOfRange`] for a pair index out of
     /// range.
     pub fn overlap_obb3_obb3(
         &mut self,

@@ -30,8 +30,9 @@
 //!   at distance `r₁ + r₂`, a sweep that ends flush at `t = 1`).
 //! - **Bad input never hits and never panics**: a NaN or an infinity in any input gives
 //!   `false`, `None` or [`SweepStatus::Miss`]; a negative radius never hits. The batch API
-//!   answers mismatched column lengths and out-of-range pair indices with
-//!   [`Error::LengthMismatch`](crate::Error::LengthMismatch).
+//!   answers mismatched column lengths with
+//!   [`Error::LengthMismatch`](crate::Error::LengthMismatch) and out-of-range pair
+//!   indices with [`Error::PairOutOfRange`](crate::Error::PairOutOfRange).
 //! - **Orientation**: oriented boxes need unit (2D) or orthonormal (3D) axes;
 //!   [`Obb2::try_new`](crate::Obb2::try_new) normalises its axis,
 //!   [`Obb3::try_new`](crate::Obb3::try_new) rejects axes that are not orthonormal to
