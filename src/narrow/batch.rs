@@ -29,7 +29,7 @@
 use super::columns::{
     AabbColumns, CircleColumns, Columns, MotionColumns, Obb2Columns, Obb3Columns, RayColumns,
 };
-use super::wide::{self, AabbW, CircleW, Obb2W, Obb3W, RayW, Vec2W, Vec3W};
+use super::wide::{self, AabbW, CircleW, Obb2W, Obb3W, RayW, Vec2W};
 use super::{Mtv2, Mtv3, Sweep, SweepStatus, scalar};
 use crate::broad::Pair;
 use crate::error::{Error, check_len};
@@ -319,21 +319,6 @@ struct AabbAabb<'a> {
     boxes: AabbColumns<'a>,
 }
 
-/// The four columns of a box view.
-fn aabb_cols<'a>(b: &AabbColumns<'a>) -> [&'a [f32]; 4] {
-    [b.min_x, b.min_y, b.max_x, b.max_y]
-}
-
-#[inline(always)]
-fn aabb_w<W: F32W>([min_x, min_y, max_x, max_y]: [W; 4]) -> AabbW<W> {
-    AabbW {
-        min_x,
-        min_y,
-        max_x,
-        max_y,
-    }
-}
-
 impl PairKernel for AabbAabb<'_> {
     type Hit = Pair;
     type Lanes<'p>
@@ -349,7 +334,7 @@ impl PairKernel for AabbAabb<'_> {
         scalar::overlap_aabb_aabb(&a, &b).then_some(p)
     }
     fn lanes<'p>(&'p self, pairs: &'p [[u32; 2]]) -> Option<Self::Lanes<'p>> {
-        let cols = aabb_cols(&self.boxes);
+        let cols = self.boxes.slices();
         Some((
             PairColumns::new(cols, pairs)?,
             PairColumns::new(cols, pairs)?,
@@ -364,19 +349,14 @@ impl PairKernel for AabbAabb<'_> {
     where
         Self: 'p,
     {
-        let a = aabb_w(lanes.0.gather::<W>(start));
-        let b = aabb_w(lanes.1.gather::<W>(start));
+        let a = AabbW::from_lanes(lanes.0.gather::<W>(start));
+        let b = AabbW::from_lanes(lanes.1.gather::<W>(start));
         (wide::overlap_aabb_aabb(&a, &b).bitmask(), *group)
     }
 }
 
 struct CircleCircle<'a> {
     circles: CircleColumns<'a>,
-}
-
-#[inline(always)]
-fn circle_w<W: F32W>([x, y, radius]: [W; 3]) -> CircleW<W> {
-    CircleW { x, y, radius }
 }
 
 impl PairKernel for CircleCircle<'_> {
@@ -397,8 +377,7 @@ impl PairKernel for CircleCircle<'_> {
         scalar::overlap_circle_circle(&a, &b).then_some(p)
     }
     fn lanes<'p>(&'p self, pairs: &'p [[u32; 2]]) -> Option<Self::Lanes<'p>> {
-        let c = &self.circles;
-        let cols = [c.x, c.y, c.radius];
+        let cols = self.circles.slices();
         Some((
             PairColumns::new(cols, pairs)?,
             PairColumns::new(cols, pairs)?,
@@ -413,8 +392,8 @@ impl PairKernel for CircleCircle<'_> {
     where
         Self: 'p,
     {
-        let a = circle_w(lanes.0.gather::<W>(start));
-        let b = circle_w(lanes.1.gather::<W>(start));
+        let a = CircleW::from_lanes(lanes.0.gather::<W>(start));
+        let b = CircleW::from_lanes(lanes.1.gather::<W>(start));
         (wide::overlap_circle_circle(&a, &b).bitmask(), *group)
     }
 }
@@ -441,7 +420,7 @@ impl PairKernel for AabbCircle<'_> {
     fn lanes<'p>(&'p self, pairs: &'p [[u32; 2]]) -> Option<Self::Lanes<'p>> {
         let c = &self.circles;
         Some((
-            PairColumns::new(aabb_cols(&self.boxes), pairs)?,
+            PairColumns::new(self.boxes.slices(), pairs)?,
             PairColumns::new([c.x, c.y, c.radius], pairs)?,
         ))
     }
@@ -454,8 +433,8 @@ impl PairKernel for AabbCircle<'_> {
     where
         Self: 'p,
     {
-        let a = aabb_w(lanes.0.gather::<W>(start));
-        let b = circle_w(lanes.1.gather::<W>(start));
+        let a = AabbW::from_lanes(lanes.0.gather::<W>(start));
+        let b = CircleW::from_lanes(lanes.1.gather::<W>(start));
         (wide::overlap_aabb_circle(&a, &b).bitmask(), *group)
     }
 }
@@ -559,9 +538,9 @@ impl PairKernel for SweepAabbAabb<'_> {
     {
         let [ax0, ay0, ax1, ay1, amx, amy] = lanes.0.gather::<W>(start);
         let [bx0, by0, bx1, by1, bmx, bmy] = lanes.1.gather::<W>(start);
-        let a = aabb_w([ax0, ay0, ax1, ay1]);
-        let b = aabb_w([bx0, by0, bx1, by1]);
-        let (ma, mb) = (Vec2W { x: amx, y: amy }, Vec2W { x: bmx, y: bmy });
+        let a = AabbW::from_lanes([ax0, ay0, ax1, ay1]);
+        let b = AabbW::from_lanes([bx0, by0, bx1, by1]);
+        let (ma, mb) = (Vec2W::from_lanes([amx, amy]), Vec2W::from_lanes([bmx, bmy]));
         sweep_hits(&wide::sweep_aabb_aabb(&a, &ma, &b, &mb), group)
     }
 }
@@ -590,7 +569,7 @@ impl PairKernel for CastPointAabb<'_> {
         let r = &self.rays;
         Some((
             PairColumns::new([r.origin_x, r.origin_y, r.motion_x, r.motion_y], pairs)?,
-            PairColumns::new(aabb_cols(&self.boxes), pairs)?,
+            PairColumns::new(self.boxes.slices(), pairs)?,
         ))
     }
     #[inline(always)]
@@ -602,22 +581,9 @@ impl PairKernel for CastPointAabb<'_> {
     where
         Self: 'p,
     {
-        let [ox, oy, mx, my] = lanes.0.gather::<W>(start);
-        let r = RayW {
-            origin: Vec2W { x: ox, y: oy },
-            motion: Vec2W { x: mx, y: my },
-        };
-        let b = aabb_w(lanes.1.gather::<W>(start));
+        let r = RayW::from_lanes(lanes.0.gather::<W>(start));
+        let b = AabbW::from_lanes(lanes.1.gather::<W>(start));
         sweep_hits(&wide::cast_point_aabb(&r, &b), group)
-    }
-}
-
-#[inline(always)]
-fn obb2_w<W: F32W>([cx, cy, ax, ay, hx, hy]: [W; 6]) -> Obb2W<W> {
-    Obb2W {
-        center: Vec2W { x: cx, y: cy },
-        axis: Vec2W { x: ax, y: ay },
-        half_extents: Vec2W { x: hx, y: hy },
     }
 }
 
@@ -640,10 +606,7 @@ impl PairKernel for Obb2Obb2<'_> {
         scalar::overlap_obb2_obb2(&a, &b).map(|mtv| PairMtv2 { pair: p, mtv })
     }
     fn lanes<'p>(&'p self, pairs: &'p [[u32; 2]]) -> Option<Self::Lanes<'p>> {
-        let b = &self.boxes;
-        let cols = [
-            b.center_x, b.center_y, b.axis_x, b.axis_y, b.half_x, b.half_y,
-        ];
+        let cols = self.boxes.slices();
         Some((
             PairColumns::new(cols, pairs)?,
             PairColumns::new(cols, pairs)?,
@@ -658,8 +621,8 @@ impl PairKernel for Obb2Obb2<'_> {
     where
         Self: 'p,
     {
-        let a = obb2_w(lanes.0.gather::<W>(start));
-        let b = obb2_w(lanes.1.gather::<W>(start));
+        let a = Obb2W::from_lanes(lanes.0.gather::<W>(start));
+        let b = Obb2W::from_lanes(lanes.1.gather::<W>(start));
         let m = wide::overlap_obb2_obb2(&a, &b);
         let lanes = Mtv2Lanes {
             group: *group,
@@ -699,64 +662,6 @@ struct Obb3Obb3<'a> {
     boxes: Obb3Columns<'a>,
 }
 
-/// The fifteen columns of a 3D box view.
-fn obb3_cols<'a>(b: &Obb3Columns<'a>) -> [&'a [f32]; 15] {
-    [
-        b.center_x, b.center_y, b.center_z, b.axis0_x, b.axis0_y, b.axis0_z, b.axis1_x, b.axis1_y,
-        b.axis1_z, b.axis2_x, b.axis2_y, b.axis2_z, b.half_x, b.half_y, b.half_z,
-    ]
-}
-
-#[inline(always)]
-fn obb3_w<W: F32W>(c: [W; 15]) -> Obb3W<W> {
-    let [
-        cx,
-        cy,
-        cz,
-        a0x,
-        a0y,
-        a0z,
-        a1x,
-        a1y,
-        a1z,
-        a2x,
-        a2y,
-        a2z,
-        hx,
-        hy,
-        hz,
-    ] = c;
-    Obb3W {
-        center: Vec3W {
-            x: cx,
-            y: cy,
-            z: cz,
-        },
-        axes: [
-            Vec3W {
-                x: a0x,
-                y: a0y,
-                z: a0z,
-            },
-            Vec3W {
-                x: a1x,
-                y: a1y,
-                z: a1z,
-            },
-            Vec3W {
-                x: a2x,
-                y: a2y,
-                z: a2z,
-            },
-        ],
-        half_extents: Vec3W {
-            x: hx,
-            y: hy,
-            z: hz,
-        },
-    }
-}
-
 impl PairKernel for Obb3Obb3<'_> {
     type Hit = PairMtv3;
     type Lanes<'p>
@@ -772,7 +677,7 @@ impl PairKernel for Obb3Obb3<'_> {
         scalar::overlap_obb3_obb3(&a, &b).map(|mtv| PairMtv3 { pair: p, mtv })
     }
     fn lanes<'p>(&'p self, pairs: &'p [[u32; 2]]) -> Option<Self::Lanes<'p>> {
-        let cols = obb3_cols(&self.boxes);
+        let cols = self.boxes.slices();
         Some((
             PairColumns::new(cols, pairs)?,
             PairColumns::new(cols, pairs)?,
@@ -787,8 +692,8 @@ impl PairKernel for Obb3Obb3<'_> {
     where
         Self: 'p,
     {
-        let a = obb3_w(lanes.0.gather::<W>(start));
-        let b = obb3_w(lanes.1.gather::<W>(start));
+        let a = Obb3W::from_lanes(lanes.0.gather::<W>(start));
+        let b = Obb3W::from_lanes(lanes.1.gather::<W>(start));
         let m = wide::overlap_obb3_obb3(&a, &b);
         let lanes = Mtv3Lanes {
             group: *group,

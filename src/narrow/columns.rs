@@ -66,6 +66,13 @@ macro_rules! columns {
                 [$(self.$f.len()),+][0]
             }
 
+            /// Every column, in field order (the order of the lane type's `from_lanes`).
+            #[must_use]
+            #[inline(always)]
+            pub(crate) fn slices(&self) -> [&'a [f32]; [$(stringify!($f)),+].len()] {
+                [$(self.$f),+]
+            }
+
             /// Whether there are no shapes.
             #[must_use]
             pub fn is_empty(&self) -> bool {

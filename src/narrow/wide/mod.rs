@@ -113,7 +113,12 @@ impl<W: F32W> Vec2W<W> {
     #[inline(always)]
     #[must_use]
     pub fn gather(cols: &MotionColumns<'_>, idx: &[u32; LANES]) -> Self {
-        let [x, y] = W::gather_columns([cols.x, cols.y], idx);
+        Self::from_lanes(W::gather_columns(cols.slices(), idx))
+    }
+
+    /// From the lanes of [`MotionColumns`]' columns, in field order.
+    #[inline(always)]
+    pub(crate) fn from_lanes([x, y]: [W; 2]) -> Self {
         Self { x, y }
     }
 
@@ -210,8 +215,12 @@ impl<W: F32W> AabbW<W> {
     #[inline(always)]
     #[must_use]
     pub fn gather(cols: &AabbColumns<'_>, idx: &[u32; LANES]) -> Self {
-        let [min_x, min_y, max_x, max_y] =
-            W::gather_columns([cols.min_x, cols.min_y, cols.max_x, cols.max_y], idx);
+        Self::from_lanes(W::gather_columns(cols.slices(), idx))
+    }
+
+    /// From the lanes of [`AabbColumns`]' columns, in field order.
+    #[inline(always)]
+    pub(crate) fn from_lanes([min_x, min_y, max_x, max_y]: [W; 4]) -> Self {
         Self {
             min_x,
             min_y,
@@ -262,7 +271,12 @@ impl<W: F32W> CircleW<W> {
     #[inline(always)]
     #[must_use]
     pub fn gather(cols: &CircleColumns<'_>, idx: &[u32; LANES]) -> Self {
-        let [x, y, radius] = W::gather_columns([cols.x, cols.y, cols.radius], idx);
+        Self::from_lanes(W::gather_columns(cols.slices(), idx))
+    }
+
+    /// From the lanes of [`CircleColumns`]' columns, in field order.
+    #[inline(always)]
+    pub(crate) fn from_lanes([x, y, radius]: [W; 3]) -> Self {
         Self { x, y, radius }
     }
 }
@@ -310,10 +324,12 @@ impl<W: F32W> RayW<W> {
     #[inline(always)]
     #[must_use]
     pub fn gather(cols: &RayColumns<'_>, idx: &[u32; LANES]) -> Self {
-        let [ox, oy, mx, my] = W::gather_columns(
-            [cols.origin_x, cols.origin_y, cols.motion_x, cols.motion_y],
-            idx,
-        );
+        Self::from_lanes(W::gather_columns(cols.slices(), idx))
+    }
+
+    /// From the lanes of [`RayColumns`]' columns, in field order.
+    #[inline(always)]
+    pub(crate) fn from_lanes([ox, oy, mx, my]: [W; 4]) -> Self {
         Self {
             origin: Vec2W { x: ox, y: oy },
             motion: Vec2W { x: mx, y: my },
@@ -362,17 +378,12 @@ impl<W: F32W> Obb2W<W> {
     #[inline(always)]
     #[must_use]
     pub fn gather(cols: &Obb2Columns<'_>, idx: &[u32; LANES]) -> Self {
-        let [cx, cy, ax, ay, hx, hy] = W::gather_columns(
-            [
-                cols.center_x,
-                cols.center_y,
-                cols.axis_x,
-                cols.axis_y,
-                cols.half_x,
-                cols.half_y,
-            ],
-            idx,
-        );
+        Self::from_lanes(W::gather_columns(cols.slices(), idx))
+    }
+
+    /// From the lanes of [`Obb2Columns`]' columns, in field order.
+    #[inline(always)]
+    pub(crate) fn from_lanes([cx, cy, ax, ay, hx, hy]: [W; 6]) -> Self {
         Self {
             center: Vec2W { x: cx, y: cy },
             axis: Vec2W { x: ax, y: ay },
@@ -422,7 +433,13 @@ impl<W: F32W> Obb3W<W> {
     #[inline(always)]
     #[must_use]
     pub fn gather(cols: &Obb3Columns<'_>, idx: &[u32; LANES]) -> Self {
-        let [
+        Self::from_lanes(W::gather_columns(cols.slices(), idx))
+    }
+
+    /// From the lanes of [`Obb3Columns`]' columns, in field order.
+    #[inline(always)]
+    pub(crate) fn from_lanes(
+        [
             cx,
             cy,
             cz,
@@ -438,26 +455,8 @@ impl<W: F32W> Obb3W<W> {
             hx,
             hy,
             hz,
-        ] = W::gather_columns(
-            [
-                cols.center_x,
-                cols.center_y,
-                cols.center_z,
-                cols.axis0_x,
-                cols.axis0_y,
-                cols.axis0_z,
-                cols.axis1_x,
-                cols.axis1_y,
-                cols.axis1_z,
-                cols.axis2_x,
-                cols.axis2_y,
-                cols.axis2_z,
-                cols.half_x,
-                cols.half_y,
-                cols.half_z,
-            ],
-            idx,
-        );
+        ]: [W; 15],
+    ) -> Self {
         let v = |x, y, z| Vec3W { x, y, z };
         Self {
             center: v(cx, cy, cz),
