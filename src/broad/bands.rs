@@ -31,11 +31,11 @@
 
 use super::BandOrder;
 use super::layout::{Layout, to_index};
-use super::set::{BoundsRead, BoxSet, WithBounds};
+use super::set::{BoundsRead, BoxSet, WithBounds, all_plainly_valid};
 use super::sort::{ordered_key, radix_sort};
 use super::sweep::{BandView, CONT};
 use crate::error::BoxDefect;
-use crate::lanes::{F32W, LANES, MaskW, SimdLevel, SimdTask, dispatch};
+use crate::lanes::{F32W, LANES, SimdLevel, SimdTask, dispatch};
 use crate::math::box_defect;
 use crate::store::Filter;
 
@@ -213,13 +213,11 @@ impl<B: BoundsRead> SimdTask for ScatterLanes<'_, '_, B> {
         let (origin, inv) = (W::splat(l.origin), W::splat(l.inv_height));
         // `to_index`'s clamp, in lanes: NaN and below 0 to 0, above to the last band.
         let (zero, top) = (W::splat(0.0), W::splat((n_bands - 1) as f32));
-        let max = W::splat(f32::MAX);
         let full = self.count / LANES * LANES;
         for g in (0..full).step_by(LANES) {
             let i = self.start + g;
             let [x0, y0, x1, y1] = self.bounds.lanes::<W>(i);
-            let valid = x0.le(x1) & y0.le(y1) & (x1 - x0).le(max) & (y1 - y0).le(max);
-            if !valid.all() {
+            if !all_plainly_valid([x0, y0, x1, y1]) {
                 for (k, b) in self.bounds.iter(i..).take(LANES).enumerate() {
                     ScatterChunk::put(self.bands, &l, self.set, self.filtered, i + k, b)?;
                 }

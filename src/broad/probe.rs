@@ -22,7 +22,7 @@
 
 use super::Pair;
 use super::layout::to_index;
-use super::set::{Bounds, BoundsRead, BoxSet, WithBounds};
+use super::set::{Bounds, BoundsRead, BoxSet, WithBounds, all_plainly_valid};
 use crate::error::BoxDefect;
 use crate::lanes::{F32W, LANES, MaskW, SimdLevel, SimdTask, dispatch};
 use crate::math::Aabb;
@@ -273,16 +273,12 @@ impl SimdTask for Tiny<'_> {
     #[inline(always)]
     fn run<W: F32W>(mut self) -> Result<(), ()> {
         let full = self.large.len() / LANES * LANES;
-        let max = W::splat(f32::MAX);
         let mut hits = [0u32; TINY];
         for g in (0..full).step_by(LANES) {
             let lanes = &self.large[g..g + LANES];
             let [x0, y0, x1, y1] = W::load_transposed4(bytemuck::cast_slice(lanes));
-            // Quick validity test: ordered, finite extents. A group that fails it goes
-            // box by box through the exact test, which accepts finite boxes whose extent
-            // overflows (they must pair here, in this order, as on the scalar path).
-            let valid = x0.le(x1) & y0.le(y1) & (x1 - x0).le(max) & (y1 - y0).le(max);
-            if !valid.all() {
+            // A group that fails the quick test goes box by box through the exact one.
+            if !all_plainly_valid([x0, y0, x1, y1]) {
                 for k in 0..LANES {
                     self.one(g + k)?;
                 }

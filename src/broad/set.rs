@@ -1,7 +1,7 @@
 //! [`BoxSet`]: the boxes a broad-phase call reads, from a slice, columns or a store.
 
 use crate::error::{Error, check_len};
-use crate::lanes::{F32W, LANES};
+use crate::lanes::{F32W, LANES, MaskW};
 use crate::math::{Aabb, box_defect};
 use crate::store::{BoxStore, Filter};
 
@@ -190,6 +190,16 @@ impl<'a> From<&'a BoxStore> for BoxSet<'a> {
 }
 
 /// Read access to box bounds, implemented once per storage layout.
+/// Whether all eight boxes pass the quick validity test: ordered, with finite extents
+/// (a NaN or infinite coordinate makes an extent non-finite). A group that fails it must
+/// go box by box through the exact test (`Aabb::validate`), which also accepts finite
+/// boxes whose extent overflows `f32`, so that the lane paths keep the scalar order.
+#[inline(always)]
+pub(crate) fn all_plainly_valid<W: F32W>([x0, y0, x1, y1]: [W; 4]) -> bool {
+    let max = W::splat(f32::MAX);
+    (x0.le(x1) & y0.le(y1) & (x1 - x0).le(max) & (y1 - y0).le(max)).all()
+}
+
 pub(crate) trait BoundsRead: Copy + Sync {
     /// Boxes `from..` in order, without a bounds check per box.
     fn iter(&self, from: core::ops::RangeFrom<usize>) -> impl Iterator<Item = [f32; 4]>;
