@@ -36,6 +36,8 @@ use crate::store::Filter;
 
 /// Set on the id of a box copy that is not in the box's first band.
 pub(crate) const CONT: u32 = 1 << 31;
+// The sweep finds copies with `F32W::sign_bits`: CONT must be the top bit.
+const _: () = assert!(CONT == 1 << 31);
 
 /// One band's boxes in sweep order, followed by [`LANES`] sentinels.
 #[derive(Debug, Clone, Copy)]
@@ -88,16 +90,6 @@ fn emit<const FILTERED: bool, const ORIENT: u8>(
         FLIPPED => Pair { a: b, b: a },
         _ => Pair { a, b },
     });
-}
-
-/// Bit `k` set when `ids[k]` carries [`CONT`].
-#[inline(always)]
-fn cont_bits(ids: &[u32; LANES]) -> u32 {
-    let mut m = 0;
-    for (k, &id) in ids.iter().enumerate() {
-        m |= (id >> 31) << k;
-    }
-    m
 }
 
 /// Appends `(idi, ids[k])` for every bit `k` of `bits`, without a branch per lane: the
@@ -212,7 +204,7 @@ fn scan<W: F32W, const FILTERED: bool, const ORIENT: u8>(
         } else {
             if idi & CONT != 0 {
                 // A copy meets only first-band boxes here (see the module docs).
-                bits &= !cont_bits(ids);
+                bits &= !W::sign_bits(ids); // the CONT bits
             }
             let uids: &[u32; LANES] = other.uid[j..j + LANES].try_into().expect("8 lanes");
             emit_lanes::<W, ORIENT>(idi & !CONT, uids, bits, out);

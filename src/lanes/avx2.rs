@@ -4,8 +4,8 @@
 //! # Safety contract
 //! Every method executes AVX instructions. This module is private to `lanes`, and the
 //! only place that names [`Avx2W`] is `run_avx2`, a `#[target_feature(enable =
-//! "avx2,fma")]` function that `dispatch` calls only after detecting AVX2 and FMA at run
-//! time. So no value of this type is ever created on a CPU without AVX2. Each `unsafe`
+//! "avx2,fma,popcnt,bmi1,bmi2,lzcnt")]` function that `dispatch` calls only after
+//! detecting those features at run time (see `has_avx2`). So no value of this type is ever created on a CPU without AVX2. Each `unsafe`
 //! block below relies on that contract (and, for loads and stores, on the bounds check
 //! before it).
 
@@ -235,6 +235,13 @@ impl F32W for Avx2W {
     fn select(m: Avx2MaskW, t: Self, f: Self) -> Self {
         // SAFETY: AVX is available; blendv takes `t` where the mask's sign bit is set.
         Avx2W(unsafe { _mm256_blendv_ps(f.0, t.0, m.0) })
+    }
+    #[inline(always)]
+    fn sign_bits(v: &[u32; LANES]) -> u32 {
+        // SAFETY: AVX is available (module contract); the load reads the 8 u32 of `v`.
+        unsafe {
+            _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_loadu_si256(v.as_ptr().cast()))) as u32
+        }
     }
     #[inline(always)]
     fn pack_pairs(

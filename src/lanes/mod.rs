@@ -7,13 +7,13 @@
 //! |---|---|---|
 //! | [`SimdLevel::Scalar`] | none: the plain scalar reference kernels | any target |
 //! | [`SimdLevel::Portable`] | `wide::f32x8` ([`PortableW`]) | baseline target (SSE2 on x86-64: two 128-bit halves) |
-//! | [`SimdLevel::Avx2`] | `__m256` (`Avx2W`) | `#[target_feature(enable = "avx2,fma")]`, chosen at run time |
+//! | [`SimdLevel::Avx2`] | `__m256` (`Avx2W`) | `#[target_feature(enable = "avx2,fma,popcnt,bmi1,bmi2,lzcnt")]`, chosen at run time |
 //!
 //! `wide` picks its instructions at compile time, so a default build runs `f32x8` as two
 //! SSE halves even on an AVX2 machine, and calling it inside a `#[target_feature]`
 //! function does not change that. The `Avx2W` lane type calls `core::arch` intrinsics
 //! directly; a generic kernel instantiated with it and inlined into a
-//! `#[target_feature(enable = "avx2,fma")]` function (see [`dispatch`]) compiles to true
+//! `#[target_feature(enable = "avx2,fma,popcnt,bmi1,bmi2,lzcnt")]` function (see [`dispatch`]) compiles to true
 //! 256-bit code in a default build.
 //!
 //! # Bit-identical flavours
@@ -185,6 +185,15 @@ pub trait F32W:
         }
         out
     }
+    /// Bit `k` set when the top bit of `v[k]` is set.
+    #[inline(always)]
+    fn sign_bits(v: &[u32; LANES]) -> u32 {
+        let mut m = 0;
+        for (k, &x) in v.iter().enumerate() {
+            m |= (x >> 31) << k;
+        }
+        m
+    }
     /// Whether each lane is NaN.
     #[inline(always)]
     fn is_nan(self) -> Self::Mask {
@@ -334,7 +343,8 @@ pub enum SimdLevel {
 
 impl SimdLevel {
     /// The best level this CPU and build support: [`SimdLevel::Avx2`] where the CPU has
-    /// AVX2 and FMA, else [`SimdLevel::Portable`]. With the `force-scalar` feature,
+    /// AVX2 and FMA (and the scalar extensions that come with them, see [`has_avx2`]),
+    /// else [`SimdLevel::Portable`]. With the `force-scalar` feature,
     /// always [`SimdLevel::Scalar`].
     #[must_use]
     pub fn best() -> SimdLevel {
@@ -385,13 +395,19 @@ impl Default for SimdLevel {
     }
 }
 
-/// Whether this CPU has AVX2 and FMA (cached by `std`).
+/// Whether this CPU has AVX2 and FMA, and POPCNT, BMI1, BMI2 and LZCNT, which every
+/// AVX2 CPU has and the AVX2 kernels are compiled with (cached by `std`).
 #[inline]
 #[must_use]
 pub fn has_avx2() -> bool {
     #[cfg(target_arch = "x86_64")]
     {
-        std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma")
+        std::arch::is_x86_feature_detected!("avx2")
+            && std::arch::is_x86_feature_detected!("fma")
+            && std::arch::is_x86_feature_detected!("popcnt")
+            && std::arch::is_x86_feature_detected!("bmi1")
+            && std::arch::is_x86_feature_detected!("bmi2")
+            && std::arch::is_x86_feature_detected!("lzcnt")
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
@@ -416,8 +432,8 @@ pub(crate) trait SimdTask {
 pub(crate) fn dispatch<T: SimdTask>(level: SimdLevel, task: T) -> T::Output {
     #[cfg(target_arch = "x86_64")]
     if level == SimdLevel::Avx2 && has_avx2() {
-        // SAFETY: the CPU supports AVX2 and FMA (checked just above), which is all that
-        // `run_avx2` requires.
+        // SAFETY: the CPU supports AVX2, FMA, POPCNT, BMI1, BMI2 and LZCNT (checked just
+        // above), which is all that `run_avx2` requires.
         return unsafe { run_avx2(task) };
     }
     let _ = level;
@@ -425,7 +441,7 @@ pub(crate) fn dispatch<T: SimdTask>(level: SimdLevel, task: T) -> T::Output {
 }
 
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,fma")]
+#[target_feature(enable = "avx2,fma,popcnt,bmi1,bmi2,lzcnt")]
 unsafe fn run_avx2<T: SimdTask>(task: T) -> T::Output {
     task.run::<Avx2W>()
 }

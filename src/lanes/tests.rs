@@ -364,3 +364,40 @@ fn load_transposed_makes_columns_of_records_at_every_level() {
         }
     }
 }
+
+struct SignBits([u32; LANES]);
+
+impl SimdTask for &SignBits {
+    type Output = u32;
+    #[inline(always)]
+    fn run<W: F32W>(self) -> u32 {
+        W::sign_bits(&self.0)
+    }
+}
+
+#[test]
+fn sign_bits_reads_the_top_bit_of_every_lane_at_every_level() {
+    let mut rng = Rng::new(31);
+    for round in 0..2000u32 {
+        // Every 8-bit pattern of top bits first, with random low bits, then random words
+        // and the edge values.
+        let v: [u32; LANES] = core::array::from_fn(|k| match round {
+            0..256 => ((round >> k & 1) << 31) | rng.below(1 << 31),
+            _ => [
+                0,
+                1,
+                1 << 31,
+                u32::MAX,
+                i32::MAX as u32,
+                rng.below(u32::MAX),
+            ][rng.below(6) as usize],
+        });
+        let want = (0..LANES).fold(0, |m, k| m | (v[k] >> 31) << k);
+        if round < 256 {
+            assert_eq!(want, round);
+        }
+        for &level in SimdLevel::available() {
+            assert_eq!(dispatch(level, &SignBits(v)), want, "{level:?} {v:x?}");
+        }
+    }
+}
