@@ -57,13 +57,6 @@ pub(crate) struct BandView<'a> {
     pub filter: &'a [Filter],
 }
 
-impl BandView<'_> {
-    /// Number of boxes (without sentinels).
-    pub(crate) fn len(&self) -> usize {
-        self.n
-    }
-}
-
 /// How [`emit`] orients a pair.
 const SORTED: u8 = 0; // (min, max): self mode
 const AS_IS: u8 = 1; // (band box, other box): bipartite, A scanning B
@@ -131,9 +124,11 @@ fn emit_lanes<W: F32W, const ORIENT: u8>(
 }
 
 /// The columns of a band as plain slices of one length (`n + LANES`), so that one
-/// bounds check covers a load from each.
+/// bounds check covers a load from each, and the number of boxes `n`, derived from that
+/// length so that the compiler sees `i < n` imply `i < len` (no check per box).
 #[derive(Clone, Copy)]
 struct Cols<'a> {
+    n: usize,
     key: &'a [f32],
     s0: &'a [f32],
     s1: &'a [f32],
@@ -149,6 +144,7 @@ impl<'a> Cols<'a> {
     fn of(v: &BandView<'a>) -> Self {
         let m = v.n + LANES;
         Cols {
+            n: m.saturating_sub(LANES),
             key: &v.key[..m],
             s0: &v.s0[..m],
             s1: &v.s1[..m],
@@ -168,7 +164,7 @@ impl<'a> Cols<'a> {
 /// Scans `other[j..]` for boxes overlapping `band[i]`, eight lanes at a time.
 #[inline(always)]
 fn scan<W: F32W, const FILTERED: bool, const ORIENT: u8>(
-    band: &BandView<'_>,
+    band: Cols<'_>,
     i: usize,
     other: Cols<'_>,
     mut j: usize,
@@ -219,7 +215,7 @@ fn scan<W: F32W, const FILTERED: bool, const ORIENT: u8>(
 /// [`scan`], one candidate at a time.
 #[inline(always)]
 fn scan_scalar<const FILTERED: bool, const ORIENT: u8>(
-    band: &BandView<'_>,
+    band: Cols<'_>,
     i: usize,
     other: Cols<'_>,
     mut j: usize,
@@ -248,12 +244,12 @@ fn self_sweep<W: F32W, const FILTERED: bool>(
 ) {
     let cols = Cols::of(band);
     if scalar {
-        for i in 0..band.len() {
-            scan_scalar::<FILTERED, SORTED>(band, i, cols, i + 1, out);
+        for i in 0..cols.n {
+            scan_scalar::<FILTERED, SORTED>(cols, i, cols, i + 1, out);
         }
     } else {
-        for i in 0..band.len() {
-            scan::<W, FILTERED, SORTED>(band, i, cols, i + 1, out);
+        for i in 0..cols.n {
+            scan::<W, FILTERED, SORTED>(cols, i, cols, i + 1, out);
         }
     }
 }
@@ -267,22 +263,21 @@ fn bipartite_sweep<W: F32W, const FILTERED: bool>(
     scalar: bool,
     out: &mut Vec<Pair>,
 ) {
-    let (na, nb) = (a.len(), b.len());
     let (ca, cb) = (Cols::of(a), Cols::of(b));
     let (mut ia, mut ib) = (0, 0);
-    while ia < na && ib < nb {
-        if a.key[ia] <= b.key[ib] {
+    while ia < ca.n && ib < cb.n {
+        if ca.key[ia] <= cb.key[ib] {
             if scalar {
-                scan_scalar::<FILTERED, AS_IS>(a, ia, cb, ib, out);
+                scan_scalar::<FILTERED, AS_IS>(ca, ia, cb, ib, out);
             } else {
-                scan::<W, FILTERED, AS_IS>(a, ia, cb, ib, out);
+                scan::<W, FILTERED, AS_IS>(ca, ia, cb, ib, out);
             }
             ia += 1;
         } else {
             if scalar {
-                scan_scalar::<FILTERED, FLIPPED>(b, ib, ca, ia, out);
+                scan_scalar::<FILTERED, FLIPPED>(cb, ib, ca, ia, out);
             } else {
-                scan::<W, FILTERED, FLIPPED>(b, ib, ca, ia, out);
+                scan::<W, FILTERED, FLIPPED>(cb, ib, ca, ia, out);
             }
             ib += 1;
         }
