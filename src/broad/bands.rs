@@ -271,7 +271,6 @@ pub(crate) struct BandSoa {
     b0: Vec<f32>,
     b1: Vec<f32>,
     id: Vec<u32>,
-    uid: Vec<u32>,
     filter: Vec<Filter>,
 }
 
@@ -305,25 +304,25 @@ impl BandSoa {
         sc.start.resize(buckets, 0);
         let count = &mut sc.start[..buckets];
         for b in parts() {
-            for x in &b.entries {
+            // `extend` over a slice writes without a capacity check per entry.
+            sc.bucket.extend(b.entries.iter().map(|x| {
                 let k = to_index((x.s0 - lo) * inv, buckets as u32);
-                sc.bucket.push(k);
                 // `to_index` is below `buckets`.
                 count[k as usize] += 1;
-            }
+                k
+            }));
         }
         let mut total = 0;
         for c in count.iter_mut() {
             (*c, total) = (total, total + *c);
         }
         self.prepare(n, filtered);
-        let (s0, s1, b0, b1, id, uid) = (
+        let (s0, s1, b0, b1, id) = (
             &mut self.s0[..n],
             &mut self.s1[..n],
             &mut self.b0[..n],
             &mut self.b1[..n],
             &mut self.id[..n],
-            &mut self.uid[..n],
         );
         let mut i = 0;
         for b in parts() {
@@ -336,7 +335,6 @@ impl BandSoa {
                 b0[at] = x.b0;
                 b1[at] = x.b1;
                 id[at] = x.id;
-                uid[at] = x.id & !CONT;
                 if filtered {
                     self.filter[at] = b.filters[j];
                 }
@@ -359,7 +357,6 @@ impl BandSoa {
         }
         self.id.resize(m, 0);
         self.id[n..].fill(CONT);
-        self.uid.resize(m, 0);
         if filtered {
             self.filter.resize(m, Filter::ALL);
             self.filter[n..].fill(Filter::new(0, 0));
@@ -376,7 +373,6 @@ impl BandSoa {
         self.b0[at] = x.b0;
         self.b1[at] = x.b1;
         self.id[at] = x.id;
-        self.uid[at] = x.id & !CONT;
         if let Some(f) = f {
             self.filter[at] = f;
         }
@@ -447,7 +443,6 @@ impl BandSoa {
             b0: &self.b0,
             b1: &self.b1,
             id: &self.id,
-            uid: &self.uid,
             filter: &self.filter,
         }
     }

@@ -51,8 +51,6 @@ pub(crate) struct BandView<'a> {
     pub b0: &'a [f32],
     pub b1: &'a [f32],
     pub id: &'a [u32],
-    /// `id` without the [`CONT`] bit.
-    pub uid: &'a [u32],
     /// Empty unless filtered.
     pub filter: &'a [Filter],
 }
@@ -135,7 +133,6 @@ struct Cols<'a> {
     b0: &'a [f32],
     b1: &'a [f32],
     id: &'a [u32],
-    uid: &'a [u32],
     filter: &'a [Filter],
 }
 
@@ -151,7 +148,6 @@ impl<'a> Cols<'a> {
             b0: &v.b0[..m],
             b1: &v.b1[..m],
             id: &v.id[..m],
-            uid: &v.uid[..m],
             filter: if v.filter.is_empty() {
                 &[]
             } else {
@@ -202,8 +198,11 @@ fn scan<W: F32W, const FILTERED: bool, const ORIENT: u8>(
                 // A copy meets only first-band boxes here (see the module docs).
                 bits &= !W::sign_bits(ids); // the CONT bits
             }
-            let uids: &[u32; LANES] = other.uid[j..j + LANES].try_into().expect("8 lanes");
-            emit_lanes::<W, ORIENT>(idi & !CONT, uids, bits, out);
+            let mut uids = *ids;
+            for u in &mut uids {
+                *u &= !CONT;
+            }
+            emit_lanes::<W, ORIENT>(idi & !CONT, &uids, bits, out);
         }
         if in_window.bitmask() != 0xff {
             return;
