@@ -51,8 +51,10 @@ const PAIRS: [[u32; 2]; 10] = [
 #[inline(always)]
 fn pair_gather<W: F32W>(a: &[f32; LANES], b: &[f32; LANES]) -> [W; 2] {
     // Side 0 reaches 9, past both columns, so it is refused; side 1 stays in range.
-    assert!(PairColumns::<2, 0>::new([&a[..], b], &PAIRS).is_none());
-    PairColumns::<2, 1>::new([&a[..], b], &PAIRS)
+    let max = max_indices(SimdLevel::Portable, &PAIRS);
+    assert_eq!(max, [9, 7]);
+    assert!(PairColumns::<2, 0>::new([&a[..], b], &PAIRS, max).is_none());
+    PairColumns::<2, 1>::new([&a[..], b], &PAIRS, max)
         .expect("side 1 is in range")
         .gather(1)
 }
@@ -398,6 +400,37 @@ fn sign_bits_reads_the_top_bit_of_every_lane_at_every_level() {
         }
         for &level in SimdLevel::available() {
             assert_eq!(dispatch(level, &SignBits(v)), want, "{level:?} {v:x?}");
+        }
+    }
+}
+
+#[test]
+fn max_indices_finds_the_largest_index_of_each_side_at_every_level() {
+    let mut rng = Rng::new(41);
+    for len in (0..70).chain([1000, 4096, 4097]) {
+        for _ in 0..8 {
+            let limit = [1, 7, 1 << 20, u32::MAX][rng.below(4) as usize];
+            let pairs: Vec<[u32; 2]> = (0..len)
+                .map(|_| [rng.below(limit), rng.below(limit)])
+                .collect();
+            let want = pairs
+                .iter()
+                .fold([0, 0], |[a, b], p| [a.max(p[0]), b.max(p[1])]);
+            for &level in SimdLevel::available() {
+                assert_eq!(max_indices(level, &pairs), want, "{level:?} len {len}");
+            }
+            // A lone large index on either side, at every position of a short run.
+            if len > 0 && len < 40 {
+                for at in 0..len {
+                    for side in 0..2 {
+                        let mut p = pairs.clone();
+                        p[at][side] = u32::MAX - 3;
+                        for &level in SimdLevel::available() {
+                            assert_eq!(max_indices(level, &p)[side], u32::MAX - 3, "{level:?}");
+                        }
+                    }
+                }
+            }
         }
     }
 }

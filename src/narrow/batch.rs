@@ -33,7 +33,7 @@ use super::wide::{self, AabbW, CircleW, Obb2W, Obb3W, RayW, Vec2W};
 use super::{Mtv2, Mtv3, Sweep, SweepStatus, scalar};
 use crate::broad::Pair;
 use crate::error::{Error, check_len};
-use crate::lanes::{F32W, LANES, MaskW, PairColumns, SimdLevel, SimdTask, dispatch};
+use crate::lanes::{F32W, LANES, MaskW, PairColumns, SimdLevel, SimdTask, dispatch, max_indices};
 use rayon::prelude::*;
 
 /// Pairs per chunk: the unit of parallel work and of index checking.
@@ -100,8 +100,9 @@ trait PairKernel: Sync {
     fn lens(&self) -> (usize, usize);
     /// The scalar reference on one pair.
     fn scalar(&self, p: Pair) -> Option<Self::Hit>;
-    /// The gatherers for `pairs`, or `None` when an index is out of range.
-    fn lanes<'p>(&'p self, pairs: &'p [[u32; 2]]) -> Option<Self::Lanes<'p>>;
+    /// The gatherers for `pairs`, whose largest indices are `max` (a side each), or
+    /// `None` when an index is out of range.
+    fn lanes<'p>(&'p self, pairs: &'p [[u32; 2]], max: [u32; 2]) -> Option<Self::Lanes<'p>>;
     /// The lane kernel on pairs `start .. start + LANES` (`group`): the hit mask's bits
     /// and what it takes to build each lane's record.
     fn wide<'p, W: F32W>(
@@ -230,12 +231,11 @@ fn run_chunk<K: PairKernel>(
     (base, pairs): (usize, &[Pair]),
     out: &mut [K::Hit],
 ) -> Result<usize, Error> {
+    let indices: &[[u32; 2]] = bytemuck::cast_slice(pairs);
+    let max = max_indices(level, indices);
     if level == SimdLevel::Scalar {
         let (len_a, len_b) = kernel.lens();
-        let (mut max_a, mut max_b) = (0, 0);
-        for p in pairs {
-            (max_a, max_b) = (max_a.max(p.a), max_b.max(p.b));
-        }
+        let [max_a, max_b] = max;
         if !pairs.is_empty() && (max_a as usize >= len_a || max_b as usize >= len_b) {
             return Err(index_error(pairs, (len_a, len_b), base));
         }
@@ -248,9 +248,8 @@ fn run_chunk<K: PairKernel>(
         }
         Ok(n)
     } else {
-        let indices: &[[u32; 2]] = bytemuck::cast_slice(pairs);
         let lanes = kernel
-            .lanes(indices)
+            .lanes(indices, max)
             .ok_or_else(|| index_error(pairs, kernel.lens(), base))?;
         let task = ChunkTask {
             kernel,
@@ -333,11 +332,11 @@ impl PairKernel for AabbAabb<'_> {
         let (a, b) = (self.boxes.get(p.a as usize), self.boxes.get(p.b as usize));
         scalar::overlap_aabb_aabb(&a, &b).then_some(p)
     }
-    fn lanes<'p>(&'p self, pairs: &'p [[u32; 2]]) -> Option<Self::Lanes<'p>> {
+    fn lanes<'p>(&'p self, pairs: &'p [[u32; 2]], max: [u32; 2]) -> Option<Self::Lanes<'p>> {
         let cols = self.boxes.slices();
         Some((
-            PairColumns::new(cols, pairs)?,
-            PairColumns::new(cols, pairs)?,
+            PairColumns::new(cols, pairs, max)?,
+            PairColumns::new(cols, pairs, max)?,
         ))
     }
     #[inline(always)]
@@ -376,11 +375,11 @@ impl PairKernel for CircleCircle<'_> {
         );
         scalar::overlap_circle_circle(&a, &b).then_some(p)
     }
-    fn lanes<'p>(&'p self, pairs: &'p [[u32; 2]]) -> Option<Self::Lanes<'p>> {
+    fn lanes<'p>(&'p self, pairs: &'p [[u32; 2]], max: [u32; 2]) -> Option<Self::Lanes<'p>> {
         let cols = self.circles.slices();
         Some((
-            PairColumns::new(cols, pairs)?,
-            PairColumns::new(cols, pairs)?,
+            PairColumns::new(cols, pairs, max)?,
+            PairColumns::new(cols, pairs, max)?,
         ))
     }
     #[inline(always)]
@@ -417,11 +416,11 @@ impl PairKernel for AabbCircle<'_> {
         let (a, b) = (self.boxes.get(p.a as usize), self.circles.get(p.b as usize));
         scalar::overlap_aabb_circle(&a, &b).then_some(p)
     }
-    fn lanes<'p>(&'p self, pairs: &'p [[u32; 2]]) -> Option<Self::Lanes<'p>> {
+    fn lanes<'p>(&'p self, pairs: &'p [[u32; 2]], max: [u32; 2]) -> Option<Self::Lanes<'p>> {
         let c = &self.circles;
         Some((
-            PairColumns::new(self.boxes.slices(), pairs)?,
-            PairColumns::new([c.x, c.y, c.radius], pairs)?,
+            PairColumns::new(self.boxes.slices(), pairs, max)?,
+            PairColumns::new([c.x, c.y, c.radius], pairs, max)?,
         ))
     }
     #[inline(always)]
@@ -512,7 +511,7 @@ impl PairKernel for SweepAabbAabb<'_> {
         );
         (s.status != SweepStatus::Miss).then_some(PairSweep { pair: p, sweep: s })
     }
-    fn lanes<'p>(&'p self, pairs: &'p [[u32; 2]]) -> Option<Self::Lanes<'p>> {
+    fn lanes<'p>(&'p self, pairs: &'p [[u32; 2]], max: [u32; 2]) -> Option<Self::Lanes<'p>> {
         let b = &self.boxes;
         let cols = [
             b.min_x,
@@ -523,8 +522,8 @@ impl PairKernel for SweepAabbAabb<'_> {
             self.motions.y,
         ];
         Some((
-            PairColumns::new(cols, pairs)?,
-            PairColumns::new(cols, pairs)?,
+            PairColumns::new(cols, pairs, max)?,
+            PairColumns::new(cols, pairs, max)?,
         ))
     }
     #[inline(always)]
@@ -565,11 +564,11 @@ impl PairKernel for CastPointAabb<'_> {
             scalar::cast_point_aabb(&self.rays.get(p.a as usize), &self.boxes.get(p.b as usize));
         (s.status != SweepStatus::Miss).then_some(PairSweep { pair: p, sweep: s })
     }
-    fn lanes<'p>(&'p self, pairs: &'p [[u32; 2]]) -> Option<Self::Lanes<'p>> {
+    fn lanes<'p>(&'p self, pairs: &'p [[u32; 2]], max: [u32; 2]) -> Option<Self::Lanes<'p>> {
         let r = &self.rays;
         Some((
-            PairColumns::new([r.origin_x, r.origin_y, r.motion_x, r.motion_y], pairs)?,
-            PairColumns::new(self.boxes.slices(), pairs)?,
+            PairColumns::new([r.origin_x, r.origin_y, r.motion_x, r.motion_y], pairs, max)?,
+            PairColumns::new(self.boxes.slices(), pairs, max)?,
         ))
     }
     #[inline(always)]
@@ -605,11 +604,11 @@ impl PairKernel for Obb2Obb2<'_> {
         let (a, b) = (self.boxes.get(p.a as usize), self.boxes.get(p.b as usize));
         scalar::overlap_obb2_obb2(&a, &b).map(|mtv| PairMtv2 { pair: p, mtv })
     }
-    fn lanes<'p>(&'p self, pairs: &'p [[u32; 2]]) -> Option<Self::Lanes<'p>> {
+    fn lanes<'p>(&'p self, pairs: &'p [[u32; 2]], max: [u32; 2]) -> Option<Self::Lanes<'p>> {
         let cols = self.boxes.slices();
         Some((
-            PairColumns::new(cols, pairs)?,
-            PairColumns::new(cols, pairs)?,
+            PairColumns::new(cols, pairs, max)?,
+            PairColumns::new(cols, pairs, max)?,
         ))
     }
     #[inline(always)]
@@ -676,11 +675,11 @@ impl PairKernel for Obb3Obb3<'_> {
         let (a, b) = (self.boxes.get(p.a as usize), self.boxes.get(p.b as usize));
         scalar::overlap_obb3_obb3(&a, &b).map(|mtv| PairMtv3 { pair: p, mtv })
     }
-    fn lanes<'p>(&'p self, pairs: &'p [[u32; 2]]) -> Option<Self::Lanes<'p>> {
+    fn lanes<'p>(&'p self, pairs: &'p [[u32; 2]], max: [u32; 2]) -> Option<Self::Lanes<'p>> {
         let cols = self.boxes.slices();
         Some((
-            PairColumns::new(cols, pairs)?,
-            PairColumns::new(cols, pairs)?,
+            PairColumns::new(cols, pairs, max)?,
+            PairColumns::new(cols, pairs, max)?,
         ))
     }
     #[inline(always)]
