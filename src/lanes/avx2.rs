@@ -244,6 +244,24 @@ impl F32W for Avx2W {
         }
     }
     #[inline(always)]
+    fn compress_pairs(src: &[[u32; 2]; LANES], bits: u32, dst: &mut [[u32; 2]; LANES]) -> usize {
+        let (m0, m1) = ((bits & 15) as usize, ((bits >> 4) & 15) as usize);
+        let c0 = m0.count_ones() as usize;
+        // SAFETY: AVX2 is available (module contract). The loads read `src` (8 pairs =
+        // 64 bytes) and two table rows (8 u32 each); the stores write 4 pairs (32
+        // bytes) at `dst[0]` and at `dst[c0]` with `c0 <= 4`, so inside `dst` (8 pairs).
+        unsafe {
+            let s = src.as_ptr().cast::<__m256i>();
+            let (lo, hi) = (_mm256_loadu_si256(s), _mm256_loadu_si256(s.add(1)));
+            let t0 = _mm256_loadu_si256(super::PACK4_TABLE[m0].as_ptr().cast());
+            let t1 = _mm256_loadu_si256(super::PACK4_TABLE[m1].as_ptr().cast());
+            let d = dst.as_mut_ptr();
+            _mm256_storeu_si256(d.cast(), _mm256_permutevar8x32_epi32(lo, t0));
+            _mm256_storeu_si256(d.add(c0).cast(), _mm256_permutevar8x32_epi32(hi, t1));
+        }
+        c0 + m1.count_ones() as usize
+    }
+    #[inline(always)]
     fn pack_pairs(
         id: u32,
         ids: &[u32; LANES],

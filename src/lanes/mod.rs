@@ -223,6 +223,21 @@ pub trait F32W:
         }
         c
     }
+
+    /// Left-packs whole pairs: for every set bit `k` of `bits` (low 8 bits), in
+    /// ascending `k`, copies `src[k]` to the next slot of `dst`, and returns how many
+    /// were copied (`bits.count_ones()`). Slots past that count may be written too. The
+    /// portable version writes all eight and advances by each lane's bit; the AVX2 one
+    /// permutes each half of four pairs with a table and writes two vectors.
+    #[inline(always)]
+    fn compress_pairs(src: &[[u32; 2]; LANES], bits: u32, dst: &mut [[u32; 2]; LANES]) -> usize {
+        let mut c = 0usize;
+        for (k, &p) in src.iter().enumerate() {
+            dst[c & (LANES - 1)] = p;
+            c += ((bits >> k) & 1) as usize;
+        }
+        c
+    }
 }
 
 /// How [`F32W::pack_pairs`] orders a pair of ids.
@@ -247,6 +262,28 @@ impl PairOrder {
         }
     }
 }
+
+/// For every 4-bit mask of four pairs, the `u32` positions `2k, 2k + 1` of its set bits
+/// `k` in ascending order, then zeros: the permutation that left-packs the selected pairs
+/// of a 256-bit register.
+pub(crate) const PACK4_TABLE: [[u32; LANES]; 16] = {
+    let mut t = [[0u32; LANES]; 16];
+    let mut m = 0;
+    while m < 16 {
+        let mut k = 0;
+        let mut c = 0;
+        while k < 4 {
+            if m & (1 << k) != 0 {
+                t[m][c] = 2 * k as u32;
+                t[m][c + 1] = 2 * k as u32 + 1;
+                c += 2;
+            }
+            k += 1;
+        }
+        m += 1;
+    }
+    t
+};
 
 /// For every 8-bit mask, the indices of its set bits in ascending order, then zeros:
 /// the permutation that left-packs the selected lanes.

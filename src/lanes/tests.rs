@@ -434,3 +434,36 @@ fn max_indices_finds_the_largest_index_of_each_side_at_every_level() {
         }
     }
 }
+
+struct Compress([[u32; 2]; LANES], u32);
+
+impl SimdTask for &Compress {
+    type Output = Vec<[u32; 2]>;
+    #[inline(always)]
+    fn run<W: F32W>(self) -> Vec<[u32; 2]> {
+        let mut dst = [[u32::MAX; 2]; LANES];
+        let c = W::compress_pairs(&self.0, self.1, &mut dst);
+        dst[..c].to_vec()
+    }
+}
+
+#[test]
+fn compress_pairs_left_packs_the_kept_pairs_in_order_at_every_level() {
+    let mut rng = Rng::new(78);
+    for round in 0..2000u32 {
+        let bits = if round < 256 { round } else { rng.below(256) };
+        let src: [[u32; 2]; LANES] =
+            core::array::from_fn(|_| [rng.below(u32::MAX), rng.below(u32::MAX)]);
+        let want: Vec<[u32; 2]> = (0..LANES)
+            .filter(|&k| bits & (1 << k) != 0)
+            .map(|k| src[k])
+            .collect();
+        for &level in SimdLevel::available() {
+            assert_eq!(
+                dispatch(level, &Compress(src, bits)),
+                want,
+                "{level:?} bits {bits:08b}"
+            );
+        }
+    }
+}

@@ -103,6 +103,13 @@ trait PairKernel: Sync {
     /// The gatherers for `pairs`, whose largest indices are `max` (a side each), or
     /// `None` when an index is out of range.
     fn lanes<'p>(&'p self, pairs: &'p [[u32; 2]], max: [u32; 2]) -> Option<Self::Lanes<'p>>;
+    /// `out` as plain pairs when a hit is just its pair (the overlap tests); the chunk
+    /// loop then packs the kept pairs in a second pass (see [`ChunkTask`]).
+    #[inline(always)]
+    fn as_pairs(out: &mut [Self::Hit]) -> Option<&mut [Pair]> {
+        let _ = out;
+        None
+    }
     /// The lane kernel on pairs `start .. start + LANES` (`group`): the hit mask's bits
     /// and what it takes to build each lane's record.
     fn wide<'p, W: F32W>(
@@ -200,19 +207,46 @@ impl<K: PairKernel> SimdTask for ChunkTask<'_, K> {
     type Output = usize;
     #[inline(always)]
     fn run<W: F32W>(self) -> usize {
-        let mut n = 0;
-        let mut groups = self.pairs.chunks_exact(LANES);
-        for (k, g) in (&mut groups).enumerate() {
-            let g: &[Pair; LANES] = g.try_into().expect("a group of LANES");
-            let (bits, hits) = K::wide::<W>(&self.lanes, k * LANES, g);
-            n = if self.is_streaming {
-                emit_streaming(bits, &hits, self.out, n)
-            } else {
-                emit_cached(bits, &hits, self.out, n)
-            };
-        }
+        let full = self.pairs.len() / LANES * LANES;
+        let mut n = if let Some(out) = K::as_pairs(self.out) {
+            // Hits that are the pairs themselves: every group's mask first, then the
+            // kept pairs left-packed ([`F32W::compress_pairs`]). Packing inside the
+            // first loop made each store's address wait on that group's whole kernel,
+            // which held back the next groups' loads; and a loop per kept pair (as
+            // below) mispredicts its exit about once a group. 64k random pairs, half
+            // hitting, AVX2: AABB 1.86 -> 1.62 ns per pair, circles 1.51 -> 1.26.
+            let mut masks = [0u8; CHUNK / LANES];
+            let groups = self.pairs[..full].chunks_exact(LANES);
+            for ((k, g), m) in groups.enumerate().zip(&mut masks) {
+                let g: &[Pair; LANES] = g.try_into().expect("a group of LANES");
+                *m = K::wide::<W>(&self.lanes, k * LANES, g).0 as u8;
+            }
+            let mut n = 0;
+            let groups = self.pairs[..full].chunks_exact(LANES);
+            for (g, &m) in groups.zip(&masks) {
+                let src: &[[u32; 2]; LANES] = bytemuck::cast_slice(g).try_into().expect("8");
+                // `n` is at most the number of pairs before this group, so the eight
+                // slots from `n` exist.
+                let dst: &mut [Pair; LANES] = (&mut out[n..n + LANES]).try_into().expect("8");
+                n += W::compress_pairs(src, u32::from(m), bytemuck::cast_mut(dst));
+            }
+            n
+        } else {
+            let mut n = 0;
+            let groups = self.pairs[..full].chunks_exact(LANES);
+            for (k, g) in groups.enumerate() {
+                let g: &[Pair; LANES] = g.try_into().expect("a group of LANES");
+                let (bits, hits) = K::wide::<W>(&self.lanes, k * LANES, g);
+                n = if self.is_streaming {
+                    emit_streaming(bits, &hits, self.out, n)
+                } else {
+                    emit_cached(bits, &hits, self.out, n)
+                };
+            }
+            n
+        };
         // The last few pairs go through the scalar kernel, which gives the same bits.
-        for &p in groups.remainder() {
+        for &p in &self.pairs[full..] {
             if let Some(h) = self.kernel.scalar(p) {
                 self.out[n] = h;
                 n += 1;
@@ -320,6 +354,10 @@ struct AabbAabb<'a> {
 
 impl PairKernel for AabbAabb<'_> {
     type Hit = Pair;
+    #[inline(always)]
+    fn as_pairs(out: &mut [Pair]) -> Option<&mut [Pair]> {
+        Some(out)
+    }
     type Lanes<'p>
         = (PairColumns<'p, 4, 0>, PairColumns<'p, 4, 1>)
     where
@@ -360,6 +398,10 @@ struct CircleCircle<'a> {
 
 impl PairKernel for CircleCircle<'_> {
     type Hit = Pair;
+    #[inline(always)]
+    fn as_pairs(out: &mut [Pair]) -> Option<&mut [Pair]> {
+        Some(out)
+    }
     type Lanes<'p>
         = (PairColumns<'p, 3, 0>, PairColumns<'p, 3, 1>)
     where
@@ -404,6 +446,10 @@ struct AabbCircle<'a> {
 
 impl PairKernel for AabbCircle<'_> {
     type Hit = Pair;
+    #[inline(always)]
+    fn as_pairs(out: &mut [Pair]) -> Option<&mut [Pair]> {
+        Some(out)
+    }
     type Lanes<'p>
         = (PairColumns<'p, 4, 0>, PairColumns<'p, 3, 1>)
     where
