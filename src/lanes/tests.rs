@@ -467,3 +467,50 @@ fn compress_pairs_left_packs_the_kept_pairs_in_order_at_every_level() {
         }
     }
 }
+
+/// Columns of every width the gathers special-case, gathered by random indices.
+struct GatherWide {
+    cols: Vec<Vec<f32>>,
+    idx: [u32; LANES],
+}
+
+impl SimdTask for &GatherWide {
+    type Output = Vec<[u32; LANES]>;
+    #[inline(always)]
+    fn run<W: F32W>(self) -> Self::Output {
+        let c = |k: usize| &self.cols[k][..];
+        let bits = |v: W| v.to_array().map(f32::to_bits);
+        let mut out = vec![];
+        out.extend(W::gather_columns([c(0), c(1), c(2)], &self.idx).map(bits));
+        out.extend(W::gather_columns([c(0), c(1), c(2), c(3)], &self.idx).map(bits));
+        out.extend(W::gather_columns([c(0), c(1), c(2), c(3), c(4), c(5)], &self.idx).map(bits));
+        let eight: [&[f32]; 8] = core::array::from_fn(c);
+        out.extend(W::gather_columns(eight, &self.idx).map(bits));
+        out
+    }
+}
+
+#[test]
+fn gather_columns_reads_every_lane_for_every_column_count_at_every_level() {
+    let mut rng = Rng::new(12);
+    for round in 0..300 {
+        let len = 1 + rng.below(if round < 100 { 8 } else { 5000 }) as usize;
+        let cols: Vec<Vec<f32>> = (0..8)
+            .map(|_| {
+                (0..len)
+                    .map(|_| f32::from_bits(rng.below(u32::MAX)))
+                    .collect()
+            })
+            .collect();
+        let idx: [u32; LANES] = core::array::from_fn(|_| rng.below(len as u32));
+        let lane = |k: usize| core::array::from_fn(|i| cols[k][idx[i] as usize].to_bits());
+        let want: Vec<[u32; LANES]> = [3, 4, 6, 8]
+            .iter()
+            .flat_map(|&n| (0..n).map(lane))
+            .collect();
+        let task = GatherWide { cols, idx };
+        for &level in SimdLevel::available() {
+            assert_eq!(dispatch(level, &task), want, "{level:?}");
+        }
+    }
+}
