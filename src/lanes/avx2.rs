@@ -217,7 +217,10 @@ impl F32W for Avx2W {
                 *o = Avx2W(unsafe { _mm256_i32gather_ps::<4>(c.as_ptr(), vi) });
             }
         } else if N >= 4 {
-            let i: [usize; LANES] = core::array::from_fn(|k| idx[k] as usize);
+            let mut i = [0usize; LANES];
+            for (i, &x) in i.iter_mut().zip(idx) {
+                *i = x as usize;
+            }
             for (o, c) in out.iter_mut().zip(cols) {
                 // SAFETY: AVX2 is available; every `idx[k] < c.len()` (the caller's
                 // contract), so each broadcast reads an f32 inside `c`.
