@@ -8,7 +8,8 @@
 //!            ▼ per chunk: check indices, then 8 pairs per step:
 //!              gather 8 a-shapes and 8 b-shapes from the SoA columns,
 //!              run the wide kernel → a mask, append the lanes whose bit is set at
-//!              the chunk's cursor
+//!              the chunk's cursor (the plain overlap tests, whose hits are the
+//!              pairs: every group's mask first, then a packing pass)
 //!  scratch [ h h h · · · · · | h · · · · · · | … ]         each chunk writes its own region
 //!            ▼ ordered merge: slide each chunk's hits down, in chunk order
 //!  result  [ h h h h … ]                                    the hits, in pair order
@@ -164,9 +165,10 @@ const STREAMING_PAIRS: usize = 1 << 18;
 
 /// Appends the lanes whose bit is set to `out` at `n`; returns the new length.
 ///
-/// One store per kept lane, a loop whose trip count is the number of hits. The best
-/// choice while the inputs sit in cache (64k pairs, AABB, AVX2: 2.2 ns per pair against
-/// 2.9 for [`emit_streaming`], measured on the Zen 4 development machine).
+/// One store per kept lane, a loop whose trip count is the number of hits: used by the
+/// kernels whose hits carry computed answers (sweeps, ray casts, SAT), while the inputs
+/// sit in cache. (The plain overlap tests pack their pairs in a second pass instead:
+/// see [`ChunkTask`].)
 #[inline(always)]
 fn emit_cached<H>(mut bits: u32, hits: &impl HitLanes<H>, out: &mut [H], mut n: usize) -> usize {
     while bits != 0 {
@@ -180,8 +182,8 @@ fn emit_cached<H>(mut bits: u32, hits: &impl HitLanes<H>, out: &mut [H], mut n: 
 /// [`emit_cached`] without a data-dependent branch: every lane is written at the cursor,
 /// which advances by the lane's bit, so a later lane overwrites a dropped one. When the
 /// inputs stream from memory, a mispredicted hit count costs far more (the loads the
-/// core ran ahead for are thrown away), and this wins: 1M pairs, AABB, AVX2: 3.4 ns
-/// against 4.5. `out[n..n + LANES]` must exist, which holds for a whole group because
+/// core ran ahead for are thrown away), and this wins (1M pairs, AABB, AVX2: 3.4 ns
+/// against 4.5, measured before the overlap tests moved to their packing pass). `out[n..n + LANES]` must exist, which holds for a whole group because
 /// the cursor never passes the group's first lane.
 #[inline(always)]
 fn emit_streaming<H>(bits: u32, hits: &impl HitLanes<H>, out: &mut [H], n: usize) -> usize {
@@ -213,8 +215,9 @@ impl<K: PairKernel> SimdTask for ChunkTask<'_, K> {
             // kept pairs left-packed ([`F32W::compress_pairs`]). Packing inside the
             // first loop made each store's address wait on that group's whole kernel,
             // which held back the next groups' loads; and a loop per kept pair (as
-            // below) mispredicts its exit about once a group. 64k random pairs, half
-            // hitting, AVX2: AABB 1.86 -> 1.62 ns per pair, circles 1.51 -> 1.26.
+            // below) mispredicts its exit about once a group. Random pairs, half
+            // hitting, AVX2, 64k / 1M pairs: circles 1.51 -> 1.25 / 2.70 -> 1.87 ns
+            // per pair, AABB 1.85 -> 1.84 / 3.06 -> 2.60.
             let mut masks = [0u8; CHUNK / LANES];
             let groups = self.pairs[..full].chunks_exact(LANES);
             for ((k, g), m) in groups.enumerate().zip(&mut masks) {
