@@ -413,7 +413,7 @@ pub enum SimdLevel {
 
 impl SimdLevel {
     /// The best level this CPU and build support: [`SimdLevel::Avx2`] where the CPU has
-    /// AVX2 and FMA (and the scalar extensions that come with them, see [`has_avx2`]),
+    /// AVX2 and FMA (and POPCNT, BMI1, BMI2 and LZCNT, which come with them),
     /// else [`SimdLevel::Portable`]. With the `force-scalar` feature,
     /// always [`SimdLevel::Scalar`].
     #[must_use]
