@@ -210,7 +210,14 @@ impl<K: PairKernel> SimdTask for ChunkTask<'_, K> {
     #[inline(always)]
     fn run<W: F32W>(self) -> usize {
         let full = self.pairs.len() / LANES * LANES;
-        let mut n = if let Some(out) = K::as_pairs(self.out) {
+        // (A run longer than CHUNK pairs, which `run_chunk`'s callers never pass, would
+        // take the general path below: `masks` holds one chunk.)
+        let packing = if full <= CHUNK {
+            K::as_pairs(self.out)
+        } else {
+            None
+        };
+        let mut n = if let Some(out) = packing {
             // Hits that are the pairs themselves: every group's mask first, then the
             // kept pairs left-packed ([`F32W::compress_pairs`]). Packing inside the
             // first loop made each store's address wait on that group's whole kernel,
