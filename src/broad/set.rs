@@ -189,7 +189,6 @@ impl<'a> From<&'a BoxStore> for BoxSet<'a> {
     }
 }
 
-/// Read access to box bounds, implemented once per storage layout.
 /// Whether all eight boxes pass the quick validity test: ordered, with finite extents
 /// (a NaN or infinite coordinate makes an extent non-finite). A group that fails it must
 /// go box by box through the exact test (`Aabb::validate`), which also accepts finite
@@ -200,6 +199,7 @@ pub(crate) fn all_plainly_valid<W: F32W>([x0, y0, x1, y1]: [W; 4]) -> bool {
     (x0.le(x1) & y0.le(y1) & (x1 - x0).le(max) & (y1 - y0).le(max)).all()
 }
 
+/// Read access to box bounds, implemented once per storage layout.
 pub(crate) trait BoundsRead: Copy + Sync {
     /// Boxes `from..` in order, without a bounds check per box.
     fn iter(&self, from: core::ops::RangeFrom<usize>) -> impl Iterator<Item = [f32; 4]>;

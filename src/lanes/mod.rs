@@ -7,14 +7,14 @@
 //! |---|---|---|
 //! | [`SimdLevel::Scalar`] | none: the plain scalar reference kernels | any target |
 //! | [`SimdLevel::Portable`] | `wide::f32x8` ([`PortableW`]) | baseline target (SSE2 on x86-64: two 128-bit halves) |
-//! | [`SimdLevel::Avx2`] | `__m256` (`Avx2W`) | `#[target_feature(enable = "avx2,fma,popcnt,bmi1,bmi2,lzcnt")]`, chosen at run time |
+//! | [`SimdLevel::Avx2`] | `__m256` (`Avx2W`) | `#[target_feature]` AVX2, FMA, POPCNT, BMI1/2, LZCNT, chosen at run time |
 //!
 //! `wide` picks its instructions at compile time, so a default build runs `f32x8` as two
 //! SSE halves even on an AVX2 machine, and calling it inside a `#[target_feature]`
 //! function does not change that. The `Avx2W` lane type calls `core::arch` intrinsics
 //! directly; a generic kernel instantiated with it and inlined into a
-//! `#[target_feature(enable = "avx2,fma,popcnt,bmi1,bmi2,lzcnt")]` function (see [`dispatch`]) compiles to true
-//! 256-bit code in a default build.
+//! `#[target_feature(enable = "avx2,fma,popcnt,bmi1,bmi2,lzcnt")]` function (see
+//! [`dispatch`]) compiles to true 256-bit code in a default build.
 //!
 //! # Bit-identical flavours
 //! Both lane types implement every operation with the same IEEE-754 semantics: `+ - * /`
@@ -264,21 +264,18 @@ impl PairOrder {
 }
 
 /// For every 4-bit mask of four pairs, the `u32` positions `2k, 2k + 1` of its set bits
-/// `k` in ascending order, then zeros: the permutation that left-packs the selected pairs
-/// of a 256-bit register.
+/// `k` in ascending order (then pair 0's, in slots past the count): the permutation that
+/// left-packs the selected pairs of a 256-bit register. Derived from [`PACK_TABLE`].
 pub(crate) const PACK4_TABLE: [[u32; LANES]; 16] = {
+    // Lane `c` of PACK_TABLE[m] picks pair `k`: here lanes 2c and 2c + 1 pick its words.
     let mut t = [[0u32; LANES]; 16];
     let mut m = 0;
     while m < 16 {
-        let mut k = 0;
         let mut c = 0;
-        while k < 4 {
-            if m & (1 << k) != 0 {
-                t[m][c] = 2 * k as u32;
-                t[m][c + 1] = 2 * k as u32 + 1;
-                c += 2;
-            }
-            k += 1;
+        while c < 4 {
+            t[m][2 * c] = 2 * PACK_TABLE[m][c];
+            t[m][2 * c + 1] = 2 * PACK_TABLE[m][c] + 1;
+            c += 1;
         }
         m += 1;
     }

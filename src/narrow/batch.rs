@@ -183,8 +183,9 @@ fn emit_cached<H>(mut bits: u32, hits: &impl HitLanes<H>, out: &mut [H], mut n: 
 /// which advances by the lane's bit, so a later lane overwrites a dropped one. When the
 /// inputs stream from memory, a mispredicted hit count costs far more (the loads the
 /// core ran ahead for are thrown away), and this wins (1M pairs, AABB, AVX2: 3.4 ns
-/// against 4.5, measured before the overlap tests moved to their packing pass). `out[n..n + LANES]` must exist, which holds for a whole group because
-/// the cursor never passes the group's first lane.
+/// against 4.5, measured before the overlap tests moved to their packing pass).
+/// `out[n..n + LANES]` must exist, which holds for a whole group because the cursor never
+/// passes the group's first lane.
 #[inline(always)]
 fn emit_streaming<H>(bits: u32, hits: &impl HitLanes<H>, out: &mut [H], n: usize) -> usize {
     let window = &mut out[n..n + LANES];
@@ -473,10 +474,9 @@ impl PairKernel for AabbCircle<'_> {
         scalar::overlap_aabb_circle(&a, &b).then_some(p)
     }
     fn lanes<'p>(&'p self, pairs: &'p [[u32; 2]], max: [u32; 2]) -> Option<Self::Lanes<'p>> {
-        let c = &self.circles;
         Some((
             PairColumns::new(self.boxes.slices(), pairs, max)?,
-            PairColumns::new([c.x, c.y, c.radius], pairs, max)?,
+            PairColumns::new(self.circles.slices(), pairs, max)?,
         ))
     }
     #[inline(always)]
@@ -621,9 +621,8 @@ impl PairKernel for CastPointAabb<'_> {
         (s.status != SweepStatus::Miss).then_some(PairSweep { pair: p, sweep: s })
     }
     fn lanes<'p>(&'p self, pairs: &'p [[u32; 2]], max: [u32; 2]) -> Option<Self::Lanes<'p>> {
-        let r = &self.rays;
         Some((
-            PairColumns::new([r.origin_x, r.origin_y, r.motion_x, r.motion_y], pairs, max)?,
+            PairColumns::new(self.rays.slices(), pairs, max)?,
             PairColumns::new(self.boxes.slices(), pairs, max)?,
         ))
     }
@@ -854,8 +853,8 @@ impl NarrowPhase {
     /// ([`scalar::overlap_aabb_aabb`]).
     ///
     /// # Errors
-    /// [`Error::LengthMismatch`] for columns of different lengths; [`Error::PairOutOfRange`] for a pair index out of
-    /// range.
+    /// [`Error::LengthMismatch`] for columns of different lengths; [`Error::PairOutOfRange`]
+    /// for a pair index out of range.
     pub fn overlap_aabb_aabb(
         &mut self,
         boxes: AabbColumns<'_>,
@@ -870,8 +869,8 @@ impl NarrowPhase {
     /// ([`scalar::overlap_circle_circle`]).
     ///
     /// # Errors
-    /// [`Error::LengthMismatch`] for columns of different lengths; [`Error::PairOutOfRange`] for a pair index out of
-    /// range.
+    /// [`Error::LengthMismatch`] for columns of different lengths; [`Error::PairOutOfRange`]
+    /// for a pair index out of range.
     pub fn overlap_circle_circle(
         &mut self,
         circles: CircleColumns<'_>,
@@ -892,8 +891,8 @@ impl NarrowPhase {
     /// `circles`.
     ///
     /// # Errors
-    /// [`Error::LengthMismatch`] for columns of different lengths; [`Error::PairOutOfRange`] for a pair index out of
-    /// range.
+    /// [`Error::LengthMismatch`] for columns of different lengths; [`Error::PairOutOfRange`]
+    /// for a pair index out of range.
     pub fn overlap_aabb_circle(
         &mut self,
         boxes: AabbColumns<'_>,
@@ -940,8 +939,8 @@ impl NarrowPhase {
     /// `Pair::a` indexes `rays`, `Pair::b` indexes `boxes`.
     ///
     /// # Errors
-    /// [`Error::LengthMismatch`] for columns of different lengths; [`Error::PairOutOfRange`] for a pair index out of
-    /// range.
+    /// [`Error::LengthMismatch`] for columns of different lengths; [`Error::PairOutOfRange`]
+    /// for a pair index out of range.
     pub fn cast_point_aabb(
         &mut self,
         rays: RayColumns<'_>,
@@ -963,8 +962,8 @@ impl NarrowPhase {
     /// translation vectors, in pair order ([`scalar::overlap_obb2_obb2`]).
     ///
     /// # Errors
-    /// [`Error::LengthMismatch`] for columns of different lengths; [`Error::PairOutOfRange`] for a pair index out of
-    /// range.
+    /// [`Error::LengthMismatch`] for columns of different lengths; [`Error::PairOutOfRange`]
+    /// for a pair index out of range.
     pub fn overlap_obb2_obb2(
         &mut self,
         boxes: Obb2Columns<'_>,
@@ -979,8 +978,8 @@ impl NarrowPhase {
     /// translation vectors, in pair order ([`scalar::overlap_obb3_obb3`]).
     ///
     /// # Errors
-    /// [`Error::LengthMismatch`] for columns of different lengths; [`Error::PairOutOfRange`] for a pair index out of
-    /// range.
+    /// [`Error::LengthMismatch`] for columns of different lengths; [`Error::PairOutOfRange`]
+    /// for a pair index out of range.
     pub fn overlap_obb3_obb3(
         &mut self,
         boxes: Obb3Columns<'_>,
