@@ -257,6 +257,55 @@ impl F32W for Avx2W {
         }
     }
     #[inline(always)]
+    fn compress_records(
+        head: &[[u32; 2]; LANES],
+        rows: [Self; 6],
+        bits: u32,
+        dst: &mut [core::mem::MaybeUninit<[u32; 8]>; LANES],
+    ) -> usize {
+        let [r0, r1, r2, r3, r4, r5] = rows.map(|r| r.0);
+        // SAFETY: AVX is available (module contract). The loads read `head` (8 pairs = 64
+        // bytes). Each store writes one 32-byte record at `dst[c]`, where `c` counts the
+        // set bits below lane `k`, so `c <= k < 8`: inside `dst`.
+        unsafe {
+            let h = head.as_ptr().cast::<__m256>();
+            let (lo, hi) = (_mm256_loadu_ps(h.cast()), _mm256_loadu_ps(h.add(1).cast()));
+            // Heads of lanes 0, 1 | 4, 5 and 2, 3 | 6, 7.
+            let p01 = _mm256_permute2f128_ps::<0x20>(lo, hi);
+            let p23 = _mm256_permute2f128_ps::<0x31>(lo, hi);
+            // Words 2-3 (rows 0-1) and 4-7 (rows 2-5), lanes 0, 1 | 4, 5 and 2, 3 | 6, 7.
+            let (s01, s23) = (_mm256_unpacklo_ps(r0, r1), _mm256_unpackhi_ps(r0, r1));
+            let (n01, n23) = (_mm256_unpacklo_ps(r2, r3), _mm256_unpackhi_ps(r2, r3));
+            let (m01, m23) = (_mm256_unpacklo_ps(r4, r5), _mm256_unpackhi_ps(r4, r5));
+            // Low and high halves of the records of lanes k | k + 4.
+            let low = [
+                _mm256_shuffle_ps::<0x44>(p01, s01),
+                _mm256_shuffle_ps::<0xEE>(p01, s01),
+                _mm256_shuffle_ps::<0x44>(p23, s23),
+                _mm256_shuffle_ps::<0xEE>(p23, s23),
+            ];
+            let high = [
+                _mm256_shuffle_ps::<0x44>(n01, m01),
+                _mm256_shuffle_ps::<0xEE>(n01, m01),
+                _mm256_shuffle_ps::<0x44>(n23, m23),
+                _mm256_shuffle_ps::<0xEE>(n23, m23),
+            ];
+            let d = dst.as_mut_ptr().cast::<f32>();
+            let mut c = 0usize;
+            for k in 0..4 {
+                let rec = _mm256_permute2f128_ps::<0x20>(low[k], high[k]);
+                _mm256_storeu_ps(d.add(8 * c), rec);
+                c += ((bits >> k) & 1) as usize;
+            }
+            for k in 0..4 {
+                let rec = _mm256_permute2f128_ps::<0x31>(low[k], high[k]);
+                _mm256_storeu_ps(d.add(8 * c), rec);
+                c += ((bits >> (k + 4)) & 1) as usize;
+            }
+            c
+        }
+    }
+    #[inline(always)]
     fn compress_pairs(src: &[[u32; 2]; LANES], bits: u32, dst: &mut [[u32; 2]; LANES]) -> usize {
         let (m0, m1) = ((bits & 15) as usize, ((bits >> 4) & 15) as usize);
         let c0 = m0.count_ones() as usize;

@@ -238,6 +238,30 @@ pub trait F32W:
         }
         c
     }
+
+    /// Left-packs 32-byte records: for every set bit `k` of `bits` (low 8 bits), in
+    /// ascending `k`, writes `[head[k][0], head[k][1], rows[0][k], …, rows[5][k]]` (the
+    /// rows as their bits) to the next slot of `dst`, and returns how many were written
+    /// (`bits.count_ones()`). Slots past that count are written too, with the records
+    /// of dropped lanes. The portable version writes every lane and advances by its
+    /// bit; the AVX2 one transposes the 8 × 8 words in registers and does the same with
+    /// one 32-byte store per lane.
+    #[inline(always)]
+    fn compress_records(
+        head: &[[u32; 2]; LANES],
+        rows: [Self; 6],
+        bits: u32,
+        dst: &mut [core::mem::MaybeUninit<[u32; 8]>; LANES],
+    ) -> usize {
+        let rows = rows.map(Self::to_array);
+        let mut c = 0usize;
+        for (k, &[a, b]) in head.iter().enumerate() {
+            let r = rows.map(|row| row[k].to_bits());
+            dst[c & (LANES - 1)].write([a, b, r[0], r[1], r[2], r[3], r[4], r[5]]);
+            c += ((bits >> k) & 1) as usize;
+        }
+        c
+    }
 }
 
 /// How [`F32W::pack_pairs`] orders a pair of ids.

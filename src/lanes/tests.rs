@@ -468,6 +468,61 @@ fn compress_pairs_left_packs_the_kept_pairs_in_order_at_every_level() {
     }
 }
 
+/// Eight heads and six rows of record words (any bits: NaNs, denormals), and a mask.
+struct Records([[u32; 2]; LANES], [[u32; LANES]; 6], u32);
+
+impl SimdTask for &Records {
+    type Output = (usize, [[u32; 8]; LANES]);
+    #[inline(always)]
+    fn run<W: F32W>(self) -> Self::Output {
+        let rows = self.1.map(|r| W::from_array(r.map(f32::from_bits)));
+        let mut dst = [core::mem::MaybeUninit::new([u32::MAX; 8]); LANES];
+        let c = W::compress_records(&self.0, rows, self.2, &mut dst);
+        // SAFETY: every slot was initialised above and is only ever overwritten.
+        (c, dst.map(|r| unsafe { r.assume_init() }))
+    }
+}
+
+#[test]
+fn compress_records_left_packs_whole_records_in_order_at_every_level() {
+    let mut rng = Rng::new(79);
+    for round in 0..2000u32 {
+        let bits = if round < 256 { round } else { rng.below(256) };
+        let mut word = || match rng.below(4) {
+            0 => 0x7FC0_0001 + rng.below(8), // NaNs with payloads
+            1 => rng.below(16),              // denormals and zero
+            _ => rng.below(u32::MAX),
+        };
+        let head: [[u32; 2]; LANES] = core::array::from_fn(|_| [word(), word()]);
+        let rows: [[u32; LANES]; 6] = core::array::from_fn(|_| core::array::from_fn(|_| word()));
+        let record = |k: usize| {
+            let r = rows.map(|row| row[k]);
+            [head[k][0], head[k][1], r[0], r[1], r[2], r[3], r[4], r[5]]
+        };
+        let want: Vec<[u32; 8]> = (0..LANES)
+            .filter(|&k| bits & (1 << k) != 0)
+            .map(record)
+            .collect();
+        let task = Records(head, rows, bits);
+        let (_, first) = dispatch(SimdLevel::Scalar, &task);
+        for &level in SimdLevel::available() {
+            let (c, dst) = dispatch(level, &task);
+            assert_eq!(
+                (c, &dst[..c]),
+                (want.len(), &want[..]),
+                "{level:?} {bits:08b}"
+            );
+            // Past the count: the same dropped lanes' records on every path.
+            assert_eq!(dst, first, "{level:?} bits {bits:08b}");
+            assert!(
+                dst[c..]
+                    .iter()
+                    .all(|r| *r == [u32::MAX; 8] || (0..LANES).any(|k| record(k) == *r))
+            );
+        }
+    }
+}
+
 /// Columns of every width the gathers special-case, gathered by random indices.
 struct GatherWide {
     cols: Vec<Vec<f32>>,

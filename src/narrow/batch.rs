@@ -64,6 +64,7 @@ impl Default for NarrowConfig {
 
 /// A pair and its swept-test answer (a hit or an overlap; misses are left out).
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
+#[repr(C)]
 pub struct PairSweep {
     /// The pair, as given.
     pub pair: Pair,
@@ -126,6 +127,21 @@ trait PairKernel: Sync {
 trait HitLanes<H> {
     /// The record of lane `k`.
     fn hit(&self, k: usize) -> H;
+    /// Appends the records of the lanes whose bit is set to `out` at `n`; returns the
+    /// new length. `out[n..n + LANES]` must exist (it does for a whole group, as the
+    /// cursor never passes the group's first lane). By default one record at a time,
+    /// with [`emit_streaming`] or [`emit_cached`].
+    #[inline(always)]
+    fn emit(&self, bits: u32, out: &mut [H], n: usize, is_streaming: bool) -> usize
+    where
+        Self: Sized,
+    {
+        if is_streaming {
+            emit_streaming(bits, self, out, n)
+        } else {
+            emit_cached(bits, self, out, n)
+        }
+    }
 }
 
 impl HitLanes<Pair> for [Pair; LANES] {
@@ -166,9 +182,9 @@ const STREAMING_PAIRS: usize = 1 << 18;
 /// Appends the lanes whose bit is set to `out` at `n`; returns the new length.
 ///
 /// One store per kept lane, a loop whose trip count is the number of hits: used by the
-/// kernels whose hits carry computed answers (sweeps, ray casts, SAT), while the inputs
-/// sit in cache. (The plain overlap tests pack their pairs in a second pass instead:
-/// see [`ChunkTask`].)
+/// SAT kernels (whose records are not eight words) while the inputs sit in cache. The
+/// plain overlap tests pack their pairs in a second pass instead (see [`ChunkTask`]),
+/// and the sweeps pack whole records in lanes (`SweepLanes::emit`).
 #[inline(always)]
 fn emit_cached<H>(mut bits: u32, hits: &impl HitLanes<H>, out: &mut [H], mut n: usize) -> usize {
     while bits != 0 {
@@ -248,11 +264,7 @@ impl<K: PairKernel> SimdTask for ChunkTask<'_, K> {
             for (k, g) in groups.enumerate() {
                 let g: &[Pair; LANES] = g.try_into().expect("a group of LANES");
                 let (bits, hits) = K::wide::<W>(&self.lanes, k * LANES, g);
-                n = if self.is_streaming {
-                    emit_streaming(bits, &hits, self.out, n)
-                } else {
-                    emit_cached(bits, &hits, self.out, n)
-                };
+                n = hits.emit(bits, self.out, n, self.is_streaming);
             }
             n
         };
@@ -494,52 +506,71 @@ impl PairKernel for AabbCircle<'_> {
     }
 }
 
-/// Eight sweeps' answers, as [`PairSweep`]s on demand.
-struct SweepLanes {
+/// Eight sweeps' answers, as [`PairSweep`]s.
+struct SweepLanes<W: F32W> {
     group: [Pair; LANES],
-    is_hit: u32,
-    t: [f32; LANES],
-    nx: [f32; LANES],
-    ny: [f32; LANES],
-    sx: [f32; LANES],
-    sy: [f32; LANES],
+    sweep: wide::SweepW<W>,
 }
 
-impl HitLanes<PairSweep> for SweepLanes {
+// `PairSweep` as eight words: the pair, the status (its byte first, then padding), `t`,
+// the normal and the stop. `SweepLanes::emit` writes whole records in this layout.
+const _: () = {
+    use core::mem::{align_of, offset_of, size_of};
+    assert!(size_of::<PairSweep>() == 32 && align_of::<PairSweep>() == 4);
+    assert!(offset_of!(PairSweep, pair) == 0 && offset_of!(PairSweep, sweep.status) == 8);
+    assert!(offset_of!(PairSweep, sweep.t) == 12 && offset_of!(PairSweep, sweep.normal) == 16);
+    assert!(offset_of!(PairSweep, sweep.stop) == 24);
+};
+
+/// The word of a status in a [`PairSweep`] record: the status byte, then zero padding.
+const fn status_word(s: SweepStatus) -> f32 {
+    f32::from_bits(u32::from_ne_bytes([s as u8, 0, 0, 0]))
+}
+
+impl<W: F32W> HitLanes<PairSweep> for SweepLanes<W> {
     #[inline(always)]
     fn hit(&self, k: usize) -> PairSweep {
-        // Only hits and overlaps are kept, so a lane that is not a hit is overlapping.
-        let status = if self.is_hit >> k & 1 == 1 {
-            SweepStatus::Hit
-        } else {
-            SweepStatus::Overlapping
-        };
         PairSweep {
             pair: self.group[k],
-            sweep: Sweep {
-                status,
-                t: self.t[k],
-                normal: glam::Vec2::new(self.nx[k], self.ny[k]),
-                stop: glam::Vec2::new(self.sx[k], self.sy[k]),
-            },
+            sweep: self.sweep.lane(k),
         }
+    }
+    /// Left-packs whole records in lanes ([`F32W::compress_records`]): no branch per
+    /// kept lane, and no record built from scalars. Random pairs, about half kept,
+    /// AVX2, 64k / 1M pairs: moving point 4.05 -> 3.56 / 5.3 -> 4.7 ns per pair, swept
+    /// AABB 5.05 -> 4.60 / 6.2 -> 5.6.
+    #[inline(always)]
+    fn emit(&self, bits: u32, out: &mut [PairSweep], n: usize, _: bool) -> usize {
+        let s = &self.sweep;
+        // Only hits and overlaps are kept, so a lane that is not a hit is overlapping.
+        let status = W::select(
+            s.is_hit,
+            W::splat(status_word(SweepStatus::Hit)),
+            W::splat(status_word(SweepStatus::Overlapping)),
+        );
+        let rows = [status, s.t, s.normal.x, s.normal.y, s.stop.x, s.stop.y];
+        let window: &mut [PairSweep; LANES] = (&mut out[n..n + LANES]).try_into().expect("8");
+        // SAFETY: a `PairSweep` is eight words in the order of `rows` above (asserted at
+        // compile time), so the view has the window's size and alignment. Every record
+        // written through it is a valid `PairSweep`: the status word's first byte is a
+        // `SweepStatus` discriminant (`Hit` or `Overlapping`, in dropped lanes too),
+        // its other bytes are padding, and any bits are valid `f32`s. Nothing else is
+        // written through the view, and it ends with this call.
+        let dst = unsafe {
+            &mut *core::ptr::from_mut(window).cast::<[core::mem::MaybeUninit<[u32; 8]>; LANES]>()
+        };
+        n + W::compress_records(bytemuck::cast_ref(&self.group), rows, bits, dst)
     }
 }
 
 /// Keeps the hits and overlaps of eight sweeps.
 #[inline(always)]
-fn sweep_hits<W: F32W>(s: &wide::SweepW<W>, group: &[Pair; LANES]) -> (u32, SweepLanes) {
-    let is_hit = s.is_hit.bitmask();
+fn sweep_hits<W: F32W>(s: &wide::SweepW<W>, group: &[Pair; LANES]) -> (u32, SweepLanes<W>) {
     let lanes = SweepLanes {
         group: *group,
-        is_hit,
-        t: s.t.to_array(),
-        nx: s.normal.x.to_array(),
-        ny: s.normal.y.to_array(),
-        sx: s.stop.x.to_array(),
-        sy: s.stop.y.to_array(),
+        sweep: *s,
     };
-    (is_hit | s.is_overlapping.bitmask(), lanes)
+    (s.is_hit.bitmask() | s.is_overlapping.bitmask(), lanes)
 }
 
 struct SweepAabbAabb<'a> {

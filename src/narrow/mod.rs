@@ -106,6 +106,7 @@ pub enum SweepStatus {
 /// | `Overlapping` | `0` | `(0, 0)` | `(0, 0)` |
 /// | `Miss` | `1` | `(0, 0)` | the whole relative motion |
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
+#[repr(C)]
 pub struct Sweep {
     /// Hit, already overlapping, or miss.
     pub status: SweepStatus,
