@@ -1,4 +1,5 @@
 //! Moving point against a box: the ray/slab test over one frame (seed 000; Ericson,
+//! §5.3.3).
 //!
 //! The math is documented on [`cast_point_aabb`](super::cast_point_aabb).
 
@@ -10,8 +11,6 @@ use crate::narrow::Sweep;
 /// Casts a point moving from `ray.origin` by `ray.motion` against the still box `b`:
 /// whether and when it enters, through which face, and how far it may move without
 /// entering. See [`sweep_aabb_aabb`](super::sweep_aabb_aabb) for the result.
-///
-/// §5.3.3).
 ///
 /// The point `p + t·m`, `t ∈ [0, 1]`, is a box of zero size, so this is
 /// [`sweep_aabb_aabb`](super::sweep_aabb_aabb) with `a = [p, p]` and the same per-axis
