@@ -541,6 +541,8 @@ impl SimdTask for &GatherWide {
         out.extend(W::gather_columns([c(0), c(1), c(2), c(3), c(4), c(5)], &self.idx).map(bits));
         let eight: [&[f32]; 8] = core::array::from_fn(c);
         out.extend(W::gather_columns(eight, &self.idx).map(bits));
+        let fifteen: [&[f32]; 15] = core::array::from_fn(c);
+        out.extend(W::gather_columns(fifteen, &self.idx).map(bits));
         out
     }
 }
@@ -550,7 +552,7 @@ fn gather_columns_reads_every_lane_for_every_column_count_at_every_level() {
     let mut rng = Rng::new(12);
     for round in 0..300 {
         let len = 1 + rng.below(if round < 100 { 8 } else { 5000 }) as usize;
-        let cols: Vec<Vec<f32>> = (0..8)
+        let cols: Vec<Vec<f32>> = (0..15)
             .map(|_| {
                 (0..len)
                     .map(|_| f32::from_bits(rng.below(u32::MAX)))
@@ -559,7 +561,7 @@ fn gather_columns_reads_every_lane_for_every_column_count_at_every_level() {
             .collect();
         let idx: [u32; LANES] = core::array::from_fn(|_| rng.below(len as u32));
         let lane = |k: usize| core::array::from_fn(|i| cols[k][idx[i] as usize].to_bits());
-        let want: Vec<[u32; LANES]> = [3, 4, 6, 8]
+        let want: Vec<[u32; LANES]> = [3, 4, 6, 8, 15]
             .iter()
             .flat_map(|&n| (0..n).map(lane))
             .collect();

@@ -65,9 +65,10 @@
 //! level and for every thread count.
 //!
 //! Most of a lane kernel's time is the gather: lane `i` of a column is loaded from the
-//! index of pair `i`, one scalar load per lane and column (for the fifteen columns of a
-//! 3D box, AVX2's `vgatherdps`, measured faster there). The batch checks a chunk's
-//! indices once, so the gathers themselves carry no bounds checks.
+//! index of pair `i`, one scalar load per lane and column (with AVX2, half of them as
+//! broadcasts and blends; `vgatherdps`, microcoded on Zen 3, measured slower for every
+//! kernel). The batch checks a chunk's indices once, so the gathers themselves carry no
+//! bounds checks.
 
 pub mod batch;
 pub mod columns;
