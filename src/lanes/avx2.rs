@@ -205,8 +205,8 @@ impl F32W for Avx2W {
         // Eight loads per column. From four columns up, `gather8` (half the lanes
         // through blends) beats the compiler's all-insert sequence (criterion, 64k / 1M
         // pairs: AABB -8% / -17%, moving point -14% / -4%, swept AABB -5% / -10%), but
-        // not for three (circles +9% / +11%). It also beats `vgatherdps`, which is
-        // microcoded on Zen 3: 3D boxes (15 columns a side), 64k / 1M pairs, fastest of
+        // not for three (circles +9% / +11%). It also beats `vgatherdps`, which AMD cores
+        // run as microcode: 3D boxes (15 columns a side), 64k / 1M pairs, fastest of
         // five runs: 24.9 -> 21.1 / 29.3 -> 23.1 ns per pair.
         if N >= 4 {
             let mut i = [0usize; LANES];

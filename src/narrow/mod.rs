@@ -66,7 +66,7 @@
 //!
 //! Most of a lane kernel's time is the gather: lane `i` of a column is loaded from the
 //! index of pair `i`, one scalar load per lane and column (with AVX2, half of them as
-//! broadcasts and blends; `vgatherdps`, microcoded on Zen 3, measured slower for every
+//! broadcasts and blends; `vgatherdps`, microcoded on AMD cores, measured slower for every
 //! kernel). The batch checks a chunk's indices once, so the gathers themselves carry no
 //! bounds checks.
 
