@@ -51,6 +51,9 @@ pub trait F32W:
 {
     /// The mask type that comparisons return.
     type Mask: MaskW;
+    /// Whether [`F32W::compress_records`] runs in registers. Where it does not (the
+    /// default method), a loop over the kept lanes' records is faster.
+    const PACKS_RECORDS: bool = false;
     /// All lanes equal to `x`.
     fn splat(x: f32) -> Self;
     /// Lanes from an array.

@@ -512,6 +512,54 @@ struct SweepLanes<W: F32W> {
     sweep: wide::SweepW<W>,
 }
 
+/// [`SweepLanes`] as arrays, for a loop over the kept lanes.
+struct SweepArrays {
+    group: [Pair; LANES],
+    is_hit: u32,
+    t: [f32; LANES],
+    nx: [f32; LANES],
+    ny: [f32; LANES],
+    sx: [f32; LANES],
+    sy: [f32; LANES],
+}
+
+impl HitLanes<PairSweep> for SweepArrays {
+    #[inline(always)]
+    fn hit(&self, k: usize) -> PairSweep {
+        // Only hits and overlaps are kept, so a lane that is not a hit is overlapping.
+        let status = if self.is_hit >> k & 1 == 1 {
+            SweepStatus::Hit
+        } else {
+            SweepStatus::Overlapping
+        };
+        PairSweep {
+            pair: self.group[k],
+            sweep: Sweep {
+                status,
+                t: self.t[k],
+                normal: glam::Vec2::new(self.nx[k], self.ny[k]),
+                stop: glam::Vec2::new(self.sx[k], self.sy[k]),
+            },
+        }
+    }
+}
+
+impl<W: F32W> SweepLanes<W> {
+    #[inline(always)]
+    fn arrays(&self) -> SweepArrays {
+        let s = &self.sweep;
+        SweepArrays {
+            group: self.group,
+            is_hit: s.is_hit.bitmask(),
+            t: s.t.to_array(),
+            nx: s.normal.x.to_array(),
+            ny: s.normal.y.to_array(),
+            sx: s.stop.x.to_array(),
+            sy: s.stop.y.to_array(),
+        }
+    }
+}
+
 // `PairSweep` as eight words: the pair, the status (its byte first, then padding), `t`,
 // the normal and the stop. `SweepLanes::emit` writes whole records in this layout.
 const _: () = {
@@ -530,17 +578,18 @@ const fn status_word(s: SweepStatus) -> f32 {
 impl<W: F32W> HitLanes<PairSweep> for SweepLanes<W> {
     #[inline(always)]
     fn hit(&self, k: usize) -> PairSweep {
-        PairSweep {
-            pair: self.group[k],
-            sweep: self.sweep.lane(k),
-        }
+        self.arrays().hit(k)
     }
-    /// Left-packs whole records in lanes ([`F32W::compress_records`]): no branch per
-    /// kept lane, and no record built from scalars. Random pairs, about half kept,
-    /// AVX2, 64k / 1M pairs: moving point 4.05 -> 3.56 / 5.3 -> 4.7 ns per pair, swept
-    /// AABB 5.05 -> 4.60 / 6.2 -> 5.6.
+    /// With AVX2, left-packs whole records in lanes ([`F32W::compress_records`]): no
+    /// branch per kept lane, and no record built from scalars. Random pairs, about half
+    /// kept, 64k / 1M pairs: moving point 4.05 -> 3.56 / 5.3 -> 4.7 ns per pair, swept
+    /// AABB 5.05 -> 4.60 / 6.2 -> 5.6. Elsewhere, a record per kept lane from arrays
+    /// (the packing's default method made the portable sweeps 1.3-1.5x slower).
     #[inline(always)]
-    fn emit(&self, bits: u32, out: &mut [PairSweep], n: usize, _: bool) -> usize {
+    fn emit(&self, bits: u32, out: &mut [PairSweep], n: usize, is_streaming: bool) -> usize {
+        if !W::PACKS_RECORDS {
+            return self.arrays().emit(bits, out, n, is_streaming);
+        }
         let s = &self.sweep;
         // Only hits and overlaps are kept, so a lane that is not a hit is overlapping.
         let status = W::select(
