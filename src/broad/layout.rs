@@ -72,14 +72,12 @@ pub(crate) fn sample(sets: &[BoxSet<'_>], mut centres: Vec<[f64; 2]>) -> Stats {
     let count: usize = sets.iter().map(BoxSet::len).sum();
     let stride = count.div_ceil(SAMPLE).max(1);
     centres.clear();
-    let mut st = Stats {
-        lo: [f32::INFINITY; 2],
-        hi: [f32::NEG_INFINITY; 2],
-        sum_extent: [0.0; 2],
-        sampled: 0,
-        count,
-        centres,
-    };
+    centres.reserve(count.div_ceil(stride));
+    // Running values in locals, not in `Stats`: the loop's `push` may call out, which
+    // kept the struct's fields in memory and made every step wait on the last one's
+    // stores (sampling 100k uniform boxes: about 45 -> 40 µs, clusters 80 -> 70).
+    let (mut lo, mut hi) = ([f32::INFINITY; 2], [f32::NEG_INFINITY; 2]);
+    let mut sum_extent = [0.0f64; 2];
     let mut k = 0usize;
     for set in sets {
         while k < set.len() {
@@ -88,17 +86,23 @@ pub(crate) fn sample(sets: &[BoxSet<'_>], mut centres: Vec<[f64; 2]>) -> Stats {
             if box_defect(x0, y0, x1, y1).is_some() {
                 continue;
             }
-            st.lo = [st.lo[0].min(x0), st.lo[1].min(y0)];
-            st.hi = [st.hi[0].max(x1), st.hi[1].max(y1)];
+            lo = [lo[0].min(x0), lo[1].min(y0)];
+            hi = [hi[0].max(x1), hi[1].max(y1)];
             let (x0, y0, x1, y1) = (f64::from(x0), f64::from(y0), f64::from(x1), f64::from(y1));
-            st.sum_extent[0] += x1 - x0;
-            st.sum_extent[1] += y1 - y0;
-            st.centres.push([(x0 + x1) * 0.5, (y0 + y1) * 0.5]);
-            st.sampled += 1;
+            sum_extent[0] += x1 - x0;
+            sum_extent[1] += y1 - y0;
+            centres.push([(x0 + x1) * 0.5, (y0 + y1) * 0.5]);
         }
         k -= set.len();
     }
-    st
+    Stats {
+        lo,
+        hi,
+        sum_extent,
+        sampled: centres.len(),
+        count,
+        centres,
+    }
 }
 
 /// The band layout: which axis is swept, and how the other one is cut into bands.
@@ -207,10 +211,17 @@ fn crowding(st: &Stats, scale: [f64; 2]) -> f64 {
         (f64::from(st.hi[1]) - lo[1]).max(f64::MIN_POSITIVE),
     ];
     let mut grid = [0u32; GRID * GRID];
+    let inv = [GRID as f64 / span[0], GRID as f64 / span[1]];
+    // The cell of coordinate `v` on `axis`, clamped to the grid in the float domain: one
+    // conversion instead of the saturating `as usize` sequence, and a multiplication
+    // instead of a division (the histogram of 8192 centres: 33 -> 13 µs).
+    let cell = |v: f64, axis: usize| {
+        let x = ((v - lo[axis]) * inv[axis]).max(0.0).min((GRID - 1) as f64);
+        // SAFETY: `x` is in `[0, GRID - 1]` (`max` maps NaN to 0), so it fits `i32`.
+        unsafe { x.to_int_unchecked::<i32>() as usize }
+    };
     for c in &st.centres {
-        let gx = (((c[0] - lo[0]) / span[0]) * GRID as f64) as usize;
-        let gy = (((c[1] - lo[1]) / span[1]) * GRID as f64) as usize;
-        grid[gy.min(GRID - 1) * GRID + gx.min(GRID - 1)] += 1;
+        grid[cell(c[1], 1) * GRID + cell(c[0], 0)] += 1;
     }
     let sampled = st.centres.len().max(1) as f64;
     // Σ c² / Σ c: the sample count in the cell of a typical sampled box.
