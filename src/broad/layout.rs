@@ -1,6 +1,6 @@
 //! Choosing the sweep axis and the bands from the data.
 //!
-//! A strided sample of at most [`SAMPLE`] boxes gives the world bounds, the mean extents
+//! A sample of at most [`SAMPLE`] boxes gives the world bounds, the mean extents
 //! and, in a [`GRID`]×[`GRID`] histogram of their centres, the *crowding* `ρ`: the
 //! expected number of other boxes whose centres fall in a box-sized area around a
 //! typical box (0.5 for the uniform generator, tens in clusters). Then:
@@ -17,16 +17,21 @@
 //! A sample is enough: the layout only decides how fast the sweep runs, never what it
 //! finds. A box outside the sampled bounds falls in the first or last band or bucket
 //! (every index is clamped), and the band and bucket functions stay monotone, which is
-//! all that correctness needs. The sample is a fixed stride through the input, so the
-//! layout, and with it the order of the pairs, is a function of the boxes alone (never
-//! of the thread count or of earlier frames). Validation happens in the first full pass
-//! over the boxes (`cells.rs`).
+//! all that correctness needs. The sample takes one box from each run of `stride`
+//! consecutive boxes, at an offset inside the run fixed by a hash of the run's number
+//! ([`sample_index`]), so the layout, and with it the order of the pairs, is a function
+//! of the boxes alone (never of the thread count or of earlier frames). A plain stride
+//! aliased with periodic input: boxes dealt round-robin to 50 clusters, sampled every
+//! 25th, showed two clusters only. Validation happens in the first full pass over the
+//! boxes (`bands.rs`).
 
 use super::set::BoxSet;
 use crate::math::box_defect;
 
 /// At most this many boxes are sampled.
 pub(crate) const SAMPLE: usize = 8192;
+/// How many runs ahead the sampling loop prefetches.
+const PREFETCH_RUNS: usize = 16;
 /// Histogram side (cells per axis).
 pub(crate) const GRID: usize = 32;
 /// `C` in `h = h̄ · √(C/ρ)`.
@@ -65,35 +70,60 @@ impl Stats {
     }
 }
 
-/// Samples every `stride`-th box of the sets (skipping invalid ones: the full pass
-/// reports them); `centres` is a buffer kept by the caller (taken and returned in the
-/// stats, so a call per frame allocates nothing).
+/// The input position that run `j` (boxes `j·stride .. (j + 1)·stride`) samples: a
+/// fixed pseudo-random offset inside the run (SplitMix64's mix of `j`, scaled to
+/// `stride` by a high multiply). Runs of a plain stride would line up with any period
+/// of the input that divides it (boxes dealt round-robin to groups, rings of bullets).
+#[inline]
+pub(crate) fn sample_index(j: usize, stride: usize) -> usize {
+    let mut x = (j as u64).wrapping_add(0x9e37_79b9_7f4a_7c15);
+    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    x ^= x >> 31;
+    // Below `stride`: `x < 2^64`.
+    j * stride + ((u128::from(x) * stride as u128) >> 64) as usize
+}
+
+/// Samples one box from each run of `stride` consecutive boxes of the sets (at
+/// [`sample_index`]), skipping invalid ones (the full pass reports them); `centres` is a
+/// buffer kept by the caller (taken and returned in the stats, so a call per frame
+/// allocates nothing).
 pub(crate) fn sample(sets: &[BoxSet<'_>], mut centres: Vec<[f64; 2]>) -> Stats {
     let count: usize = sets.iter().map(BoxSet::len).sum();
     let stride = count.div_ceil(SAMPLE).max(1);
+    let runs = count.div_ceil(stride);
     centres.clear();
-    centres.reserve(count.div_ceil(stride));
+    centres.reserve(runs);
     // Running values in locals, not in `Stats`: the loop's `push` may call out, which
     // kept the struct's fields in memory and made every step wait on the last one's
     // stores (sampling 100k uniform boxes: about 45 -> 40 µs, clusters 80 -> 70).
     let (mut lo, mut hi) = ([f32::INFINITY; 2], [f32::NEG_INFINITY; 2]);
     let mut sum_extent = [0.0f64; 2];
-    let mut k = 0usize;
-    for set in sets {
-        while k < set.len() {
-            let [x0, y0, x1, y1] = set.get(k);
-            k += stride;
-            if box_defect(x0, y0, x1, y1).is_some() {
-                continue;
-            }
-            lo = [lo[0].min(x0), lo[1].min(y0)];
-            hi = [hi[0].max(x1), hi[1].max(y1)];
-            let (x0, y0, x1, y1) = (f64::from(x0), f64::from(y0), f64::from(x1), f64::from(y1));
-            sum_extent[0] += x1 - x0;
-            sum_extent[1] += y1 - y0;
-            centres.push([(x0 + x1) * 0.5, (y0 + y1) * 0.5]);
+    // The set holding input position `k`, and that set's first position.
+    let (mut s, mut base) = (0, 0);
+    for j in 0..runs {
+        let k = sample_index(j, stride);
+        if k >= count {
+            break; // only the last run can be short
         }
-        k -= set.len();
+        // Positions grow with `j`, so the set only moves forward.
+        while k - base >= sets[s].len() {
+            base += sets[s].len();
+            s += 1;
+        }
+        // The hashed offsets defeat the hardware's stride prefetcher: ask for a run
+        // well ahead (in this set; one past its end is not worth the bookkeeping).
+        sets[s].prefetch(sample_index(j + PREFETCH_RUNS, stride).wrapping_sub(base));
+        let [x0, y0, x1, y1] = sets[s].get(k - base);
+        if box_defect(x0, y0, x1, y1).is_some() {
+            continue;
+        }
+        lo = [lo[0].min(x0), lo[1].min(y0)];
+        hi = [hi[0].max(x1), hi[1].max(y1)];
+        let (x0, y0, x1, y1) = (f64::from(x0), f64::from(y0), f64::from(x1), f64::from(y1));
+        sum_extent[0] += x1 - x0;
+        sum_extent[1] += y1 - y0;
+        centres.push([(x0 + x1) * 0.5, (y0 + y1) * 0.5]);
     }
     Stats {
         lo,
@@ -306,6 +336,58 @@ mod tests {
         assert!((5.0..12.0).contains(&h(u)), "uniform band height {}", h(u));
         assert!(h(c) < 4.0, "clustered band height {}", h(c));
         assert_eq!(layout_of(&generate::identical(1000)).bands, 1);
+    }
+
+    #[test]
+    fn sample_positions_cover_every_run_once_in_order() {
+        for (count, stride) in [(100_000, 13), (100_000, 25), (7, 1), (1_000_003, 123)] {
+            let runs: usize = count / stride + 1;
+            let mut prev = None;
+            for j in 0..runs {
+                let k = sample_index(j, stride);
+                assert!((j * stride..(j + 1) * stride).contains(&k), "run {j}: {k}");
+                assert!(prev.is_none_or(|p| p < k));
+                prev = Some(k);
+            }
+        }
+        // Offsets spread over the run (a plain stride would always give 0).
+        let offsets: std::collections::HashSet<usize> =
+            (0..1000).map(|j| sample_index(j, 25) - 25 * j).collect();
+        assert_eq!(offsets.len(), 25);
+    }
+
+    #[test]
+    fn periodic_input_does_not_alias_with_the_sample() {
+        // Boxes dealt round-robin to far-apart clusters (the `clusters` generator's
+        // order). 100k boxes are sampled with a stride of 13: with 13 clusters, a plain
+        // stride would see one cluster only.
+        let n: usize = 100_000;
+        assert_eq!(n.div_ceil(SAMPLE), 13);
+        let boxes: Vec<Aabb> = (0..n)
+            .map(|i| {
+                let c = (i % 13) as f32;
+                let (x, y) = ((c % 5.0) * 100.0, (c / 5.0).floor() * 100.0);
+                let d = (i / 13) as f32 * 1e-3;
+                Aabb::from_coords(x + d, y + d, x + d + 1.0, y + d + 1.0)
+            })
+            .collect();
+        let st = sample(&[BoxSet::from(&boxes[..])], Vec::new());
+        assert!(
+            st.lo[0] < 1.0 && st.hi[0] > 400.0,
+            "x {} .. {}",
+            st.lo[0],
+            st.hi[0]
+        );
+        assert!(
+            st.lo[1] < 1.0 && st.hi[1] > 200.0,
+            "y {} .. {}",
+            st.lo[1],
+            st.hi[1]
+        );
+        // And the benchmark's 50 clusters at half the sample (a stride of 25).
+        let seen: std::collections::HashSet<usize> =
+            (0..n / 25).map(|j| sample_index(j, 25) % 50).collect();
+        assert_eq!(seen.len(), 50, "every cluster is sampled");
     }
 
     #[test]

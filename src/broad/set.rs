@@ -127,6 +127,20 @@ impl<'a> BoxSet<'a> {
         }
     }
 
+    /// Asks for box `i`'s bounds to be brought into the cache (any `i`: past the end it
+    /// prefetches an address that nothing reads, which is harmless).
+    #[inline]
+    pub(crate) fn prefetch(&self, i: usize) {
+        match self.bounds {
+            Bounds::Slice(s) => crate::lanes::prefetch(s.as_ptr().wrapping_add(i)),
+            Bounds::Columns(c) => {
+                for col in c {
+                    crate::lanes::prefetch(col.as_ptr().wrapping_add(i));
+                }
+            }
+        }
+    }
+
     /// Filter of box `i` (`Filter::ALL` when the set has none).
     #[inline]
     pub(crate) fn filter(&self, i: usize) -> Filter {

@@ -347,6 +347,20 @@ pub trait MaskW: Copy + BitAnd<Output = Self> + BitOr<Output = Self> + Not<Outpu
     fn and_not(self, other: Self) -> Self;
 }
 
+/// Asks the CPU to bring the cache line holding `p` close. Any address will do: a
+/// prefetch is a hint, never an access, and never faults. Does nothing off x86-64.
+#[inline(always)]
+pub(crate) fn prefetch<T>(p: *const T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: `prefetcht0` (SSE, which every x86-64 CPU has) only hints the cache: it
+    // reads nothing architecturally and cannot fault, whatever the address.
+    unsafe {
+        core::arch::x86_64::_mm_prefetch::<{ core::arch::x86_64::_MM_HINT_T0 }>(p.cast());
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = p;
+}
+
 /// The largest first and the largest second index of `pairs` (`[0, 0]` when empty), in
 /// one pass of eight `u32` (four pairs) at a time, compiled for `level` (with AVX2:
 /// one `vpmaxud` per four pairs). Two scalar passes, one per side, were a tenth of the
