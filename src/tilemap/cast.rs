@@ -344,7 +344,10 @@ impl TileMap {
             }
             let mut entered = [false; 2];
             for (a, s) in ax.iter_mut().enumerate() {
-                if s.next_trail == t {
+                // A trailing face can cross several edges at one time (far from the map,
+                // where `f64` cannot tell the edges' times apart): all of those cells are
+                // behind it before the leading faces' slabs are tested.
+                while s.next_trail == t {
                     s.step_trail(self, a);
                 }
                 if s.next_lead == t {

@@ -475,3 +475,25 @@ fn debug_summarises_instead_of_printing_every_cell() {
     assert!(text.contains("non_empty: 2"), "{text}");
     assert!(text.contains("origin: Vec2(-4.0, 2.0)"), "{text}");
 }
+
+#[test]
+fn a_trailing_face_that_crosses_several_edges_at_once_leaves_them_all() {
+    // Found by the `tilemap_cast` fuzz target: a box 8e21 below and left of a 3×3 map,
+    // moving up and right by 2.7e23. In `f64`, its trailing (bottom) face crosses all
+    // three row edges at the time its right face reaches the first column. Stepping
+    // that face one edge per event left the bottom row in the box's span when the
+    // column was tested, and the cast reported a hit on a tile that the box it returned
+    // was not across. Now the rows are behind it: the box passes above the map.
+    let map = TileMap::from_cells(
+        3,
+        3,
+        vec![1, 1, 0, 0, 0, 1, 1, 1, 1],
+        Vec2::ONE,
+        Vec2::new(1000.5, -2.7),
+    )
+    .unwrap();
+    let body = Aabb::from_coords(-8.407664e21, -8.407664e21, -8.407664e21, 2.3510523e-38);
+    let motion = Vec2::new(2.720083e23, 2.720083e23);
+    assert_eq!(check_cast(&map, body, motion), Ok(()));
+    assert_eq!(map.cast(body, motion).unwrap().hit, None);
+}
