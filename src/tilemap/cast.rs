@@ -175,6 +175,17 @@ impl Axis {
         self.next_trail = self.next_time(map, a, self.trail_k, self.trail0, self.target_trail);
     }
 
+    /// Whether the trailing face is in a slab behind the leading face's (so that it may
+    /// cross an edge without passing it).
+    #[inline]
+    fn trail_behind_lead(&self) -> bool {
+        if self.sign > 0 {
+            self.trail_k < self.lead_k
+        } else {
+            self.trail_k > self.lead_k
+        }
+    }
+
     /// The cells this axis occupies just after the current time.
     #[inline]
     fn span(&self) -> Span {
@@ -343,16 +354,35 @@ impl TileMap {
                 return free(&ax);
             }
             let mut entered = [false; 2];
+            let mut moved = false;
             for (a, s) in ax.iter_mut().enumerate() {
-                // A trailing face can cross several edges at one time (far from the map,
-                // where `f64` cannot tell the edges' times apart): all of those cells are
-                // behind it before the leading faces' slabs are tested.
-                while s.next_trail == t {
-                    s.step_trail(self, a);
-                }
                 if s.next_lead == t {
                     s.step_lead(self, a);
                     entered[a] = true;
+                    moved = true;
+                }
+                // A trailing face can cross several edges at one time (far from the map,
+                // where `f64` cannot tell the edges' times apart): all of those cells are
+                // behind it before the leading faces' slabs are tested. But never the
+                // leading face's slab: in `f64` too the trailing face crosses an edge no
+                // earlier than the leading one (`trail0` is behind `lead0`, and the
+                // subtraction and division are monotone), so the leading face has
+                // already taken any edge the trailing one may cross now; a further
+                // crossing at the same time waits for the leading face's next step
+                // (which the next event, at this same time, makes).
+                while s.next_trail == t && s.trail_behind_lead() {
+                    s.step_trail(self, a);
+                    moved = true;
+                }
+            }
+            if !moved {
+                // Not reached by the argument above (a refused crossing at `t` means the
+                // leading face also crosses at `t`); kept so that every event moves a
+                // face and the walk cannot stall whatever the rounding.
+                for (a, s) in ax.iter_mut().enumerate() {
+                    if s.next_trail == t {
+                        s.step_trail(self, a);
+                    }
                 }
             }
             for a in 0..2 {

@@ -497,3 +497,30 @@ fn a_trailing_face_that_crosses_several_edges_at_once_leaves_them_all() {
     assert_eq!(check_cast(&map, body, motion), Ok(()));
     assert_eq!(map.cast(body, motion).unwrap().hit, None);
 }
+
+#[test]
+fn a_trailing_face_never_passes_its_leading_face() {
+    // Found by the `tilemap_cast` fuzz target in CI: a body of zero width 8e21 left of a
+    // map of 0.1-wide columns, moving right by 2.7e23. In `f64` both its faces cross
+    // every column edge at the same time. The trailing face took all of those crossings
+    // while the leading face, stopped by the first column, had taken one: the trailing
+    // face ended at x = 0.3 and the leading one at 0, an inverted box. Now the trailing
+    // face stays in the leading face's slab and the box stops flush, still of zero width.
+    let map = TileMap::from_cells(
+        3,
+        3,
+        vec![1, 0, 0, 0, 0, 1, 0, 0, 1],
+        Vec2::new(0.1, 1.0),
+        Vec2::ZERO,
+    )
+    .unwrap();
+    let body = Aabb::from_coords(-8.407664e21, -8.407664e21, -8.407664e21, 8.175e-41);
+    let motion = Vec2::new(2.72011e23, 2.720083e23);
+    assert_eq!(check_cast(&map, body, motion), Ok(()));
+    let r = map.cast(body, motion).unwrap();
+    assert_eq!((r.aabb.min.x, r.aabb.max.x), (0.0, 0.0));
+    assert_eq!(
+        r.hit.map(|h| (h.tile, h.coord)),
+        Some((glam::IVec2::new(0, 0), 0.0))
+    );
+}
