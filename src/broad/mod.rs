@@ -163,6 +163,7 @@ impl Item {
                     ctx.order,
                     &mut self.scratch,
                 );
+                self.soa[s].compute_keys(ctx.level);
             }
             let a = self.soa[0].view();
             if ctx.bipartite {

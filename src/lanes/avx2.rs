@@ -243,6 +243,21 @@ impl F32W for Avx2W {
         Avx2W(unsafe { _mm256_blendv_ps(f.0, t.0, m.0) })
     }
     #[inline(always)]
+    fn suffix_min(self) -> Self {
+        // SAFETY: AVX2 is available (module contract). `vpermps` moves lane
+        // `min(k + shift, 7)` to lane `k`, and `minps(a, b)` is `a < b ? a : b`: the
+        // default method's steps in the same order.
+        unsafe {
+            let mut a = self.0;
+            let down1 = _mm256_setr_epi32(1, 2, 3, 4, 5, 6, 7, 7);
+            a = _mm256_min_ps(a, _mm256_permutevar8x32_ps(a, down1));
+            let down2 = _mm256_setr_epi32(2, 3, 4, 5, 6, 7, 7, 7);
+            a = _mm256_min_ps(a, _mm256_permutevar8x32_ps(a, down2));
+            let down4 = _mm256_setr_epi32(4, 5, 6, 7, 7, 7, 7, 7);
+            Avx2W(_mm256_min_ps(a, _mm256_permutevar8x32_ps(a, down4)))
+        }
+    }
+    #[inline(always)]
     fn sign_bits(v: &[u32; LANES]) -> u32 {
         // SAFETY: AVX is available (module contract); the load reads the 8 u32 of `v`.
         unsafe {

@@ -188,6 +188,22 @@ pub trait F32W:
         }
         out
     }
+    /// Suffix minimum across the lanes: lane `k` becomes the [`F32W::min`] of lanes
+    /// `k..8`. Three steps, each taking the minimum with the lanes shifted down by 1, 2
+    /// and 4 (the top lane repeated into the vacated ones), in the same order on every
+    /// level, so the flavours agree bit for bit.
+    #[inline(always)]
+    fn suffix_min(self) -> Self {
+        let mut a = self.to_array();
+        for shift in [1, 2, 4] {
+            let b = a;
+            for (k, x) in a.iter_mut().enumerate() {
+                let y = b[(k + shift).min(LANES - 1)];
+                *x = if *x < y { *x } else { y };
+            }
+        }
+        Self::from_array(a)
+    }
     /// Bit `k` set when the top bit of `v[k]` is set.
     #[inline(always)]
     fn sign_bits(v: &[u32; LANES]) -> u32 {

@@ -571,3 +571,44 @@ fn gather_columns_reads_every_lane_for_every_column_count_at_every_level() {
         }
     }
 }
+
+struct SuffixMinLanes([f32; LANES]);
+
+impl SimdTask for &SuffixMinLanes {
+    type Output = [u32; LANES];
+    #[inline(always)]
+    fn run<W: F32W>(self) -> [u32; LANES] {
+        W::from_array(self.0)
+            .suffix_min()
+            .to_array()
+            .map(f32::to_bits)
+    }
+}
+
+#[test]
+fn suffix_min_takes_the_minimum_of_every_later_lane_at_every_level() {
+    let mut rng = Rng::new(53);
+    for round in 0..4000 {
+        // Special values (NaN, ±0, ±∞) in the first rounds' mix; plain numbers after, where
+        // the result is the mathematical minimum.
+        let v = if round < 2000 {
+            lanes(&mut rng)
+        } else {
+            core::array::from_fn(|_| rng.range_f32(-1.0e3, 1.0e3))
+        };
+        let levels: Vec<[u32; LANES]> = SimdLevel::available()
+            .iter()
+            .map(|&level| dispatch(level, &SuffixMinLanes(v)))
+            .collect();
+        // Every level gives the same bits, NaN and the sign of zero included.
+        for (level, got) in SimdLevel::available().iter().zip(&levels) {
+            assert_eq!(*got, levels[0], "{level:?} {v:?}");
+        }
+        if v.iter().all(|x| x.is_finite() && *x != 0.0) {
+            for k in 0..LANES {
+                let want = v[k..].iter().copied().fold(f32::INFINITY, f32::min);
+                assert_eq!(f32::from_bits(levels[0][k]), want, "lane {k} of {v:?}");
+            }
+        }
+    }
+}
