@@ -185,6 +185,7 @@ fn broad_phase(c: &mut Criterion) {
     scene(c, Shape::Clusters, 100_000, "clusters_100k", false, true);
     scene(c, Shape::HorizontalLine, 10_000, "line_10k", true, true);
     scene(c, Shape::Identical, 1_000, "identical_1k", true, true);
+    scene(c, Shape::Parked, 100_000, "parked_100k", false, true);
 }
 
 /// How each band is ordered along the sweep axis: the bucket counting sort (default)

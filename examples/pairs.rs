@@ -12,7 +12,8 @@
 //!   complete pair list) and print `median_ms: X` on stderr.
 //! - `--threads N`: rayon pool size (default: all cores).
 //! - `--gen SHAPE:N[:SEED]`: generate the scene instead of reading one (shapes: uniform,
-//!   bullet_hell, clusters, horizontal_line, vertical_line, identical, huge_and_tiny).
+//!   bullet_hell, clusters, horizontal_line, vertical_line, identical, huge_and_tiny,
+//!   parked).
 //! - `--save PATH`: write the scene to PATH (e.g. a generated one, for other tools).
 //! - `--summary`: print the summary below instead of the listing.
 //!

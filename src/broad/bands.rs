@@ -316,6 +316,7 @@ impl BandSoa {
         k: usize,
         filtered: bool,
         order: BandOrder,
+        range: (f32, f32),
         sc: &mut OrderScratch,
     ) {
         let parts = || chunks.iter().map(move |c| &c.bands[k]);
@@ -326,6 +327,12 @@ impl BandSoa {
         }
         let lo = parts().fold(f32::INFINITY, |m, b| if b.lo < m { b.lo } else { m });
         let hi = parts().fold(f32::NEG_INFINITY, |m, b| if b.hi > m { b.hi } else { m });
+        // Within the layout's sweep range when the band overlaps it: one far-away entry
+        // must not stretch the buckets of all the others.
+        let (lo, hi) = match (lo.max(range.0), hi.min(range.1)) {
+            (l, h) if l < h => (l, h),
+            _ => (lo, hi),
+        };
         let buckets = (n * BUCKETS_PER_ENTRY).clamp(1, 1 << 24);
         let inv = buckets as f32 / (hi - lo);
         let inv = if inv.is_finite() { inv } else { 0.0 };

@@ -39,6 +39,11 @@ pub(crate) const CROWDING_SCALE: f64 = 32.0;
 /// Bands are at least this many mean extents high: thinner ones copy nearly every box
 /// into two bands (one horizontal strip of boxes was cut in two at factor 1).
 pub(crate) const MIN_FACTOR: f64 = 2.0;
+/// Far outliers: at most `1 / OUTLIER_SHARE` of the sample is dropped from the bounds.
+pub(crate) const OUTLIER_SHARE: usize = 128;
+/// Far outliers: the bounds are narrowed only when the bulk spans less than this share
+/// of them.
+pub(crate) const OUTLIER_SPAN: f64 = 0.25;
 /// Upper bound on the number of bands.
 pub(crate) const MAX_BANDS: usize = 1 << 16;
 /// Lower bound on the mean number of boxes per band.
@@ -125,14 +130,91 @@ pub(crate) fn sample(sets: &[BoxSet<'_>], mut centres: Vec<[f64; 2]>) -> Stats {
         sum_extent[1] += y1 - y0;
         centres.push([(x0 + x1) * 0.5, (y0 + y1) * 0.5]);
     }
-    Stats {
+    let mut st = Stats {
         lo,
         hi,
         sum_extent,
         sampled: centres.len(),
         count,
         centres,
+    };
+    for axis in 0..2 {
+        trim_outliers(&mut st, axis);
     }
+    st
+}
+
+/// Narrows the sampled bounds on `axis` to the bulk of the boxes (see [`bulk_bounds`]).
+fn trim_outliers(st: &mut Stats, axis: usize) {
+    let centres = || st.centres.iter().map(|c| c[axis]);
+    (st.lo[axis], st.hi[axis]) = bulk_bounds(
+        (st.lo[axis], st.hi[axis]),
+        st.mean_extent(axis),
+        st.sampled,
+        centres,
+    );
+}
+
+/// Bounds `(lo, hi)` on one axis of `count` boxes with these `centres`, narrowed to the
+/// bulk of the boxes when a few far-away ones (objects parked at 1e30, say) stretch
+/// them: a band layout over the whole stretched range put every other box in one band,
+/// and one far box in a band made its buckets useless (uniform 100k with a tenth of a
+/// percent of its boxes parked far away took 6x as long); the bipartite grid lost its
+/// cells the same way.
+///
+/// A histogram of the centres in [`GRID`] cells between the bounds: cells are dropped
+/// from either end while they hold at most `1 / OUTLIER_SHARE` of the boxes in all;
+/// when what is left spans under [`OUTLIER_SPAN`] of the range, the bounds become the
+/// kept centres' extremes, widened by `pad`, and the step repeats (outliers at several
+/// scales take a step each). Other scenes keep their bounds. The result is never wider
+/// than the input. Boxes outside it fall in the first or last band, bucket or cell,
+/// which costs time only.
+pub(crate) fn bulk_bounds<I: Iterator<Item = f64>>(
+    (mut lo, mut hi): (f32, f32),
+    pad: f64,
+    count: usize,
+    centres: impl Fn() -> I,
+) -> (f32, f32) {
+    let budget = count / OUTLIER_SHARE;
+    if budget == 0 {
+        return (lo, hi);
+    }
+    for _ in 0..4 {
+        let (l, h) = (f64::from(lo), f64::from(hi));
+        let span = h - l;
+        if !(span > 0.0 && span.is_finite()) {
+            break;
+        }
+        let inv = GRID as f64 / span;
+        let cell = |v: f64| ((v - l) * inv).max(0.0).min((GRID - 1) as f64) as usize;
+        let mut hist = [0usize; GRID];
+        for c in centres() {
+            hist[cell(c)] += 1;
+        }
+        let (mut a, mut b, mut dropped) = (0, GRID - 1, 0);
+        while a < b && dropped + hist[a].min(hist[b]) <= budget {
+            dropped += hist[a].min(hist[b]);
+            if hist[a] <= hist[b] {
+                a += 1;
+            } else {
+                b -= 1;
+            }
+        }
+        if (b + 1 - a) as f64 > GRID as f64 * OUTLIER_SPAN {
+            break;
+        }
+        let (mut klo, mut khi) = (f64::INFINITY, f64::NEG_INFINITY);
+        for c in centres().filter(|&c| (a..=b).contains(&cell(c))) {
+            klo = klo.min(c);
+            khi = khi.max(c);
+        }
+        let (nlo, nhi) = ((klo - pad) as f32, (khi + pad) as f32);
+        if !(nlo.is_finite() && nhi.is_finite() && nlo <= nhi) {
+            break;
+        }
+        (lo, hi) = (nlo.max(lo), nhi.min(hi));
+    }
+    (lo, hi)
 }
 
 /// The band layout: which axis is swept, and how the other one is cut into bands.
@@ -146,6 +228,10 @@ pub(crate) struct Layout {
     pub inv_height: f32,
     /// Number of bands (at least 1).
     pub bands: u32,
+    /// The sampled sweep-axis bounds, far outliers left out: a band's buckets span no
+    /// more than this (entries outside fall in its first or last bucket).
+    pub sweep_lo: f32,
+    pub sweep_hi: f32,
 }
 
 impl Layout {
@@ -155,6 +241,8 @@ impl Layout {
         origin: 0.0,
         inv_height: 0.0,
         bands: 1,
+        sweep_lo: f32::NEG_INFINITY,
+        sweep_hi: f32::INFINITY,
     };
 
     /// The band holding band-axis coordinate `v`. Monotone non-decreasing in `v` (each
@@ -229,6 +317,8 @@ pub(crate) fn choose(st: &Stats) -> Layout {
         origin: st.lo[band_axis],
         inv_height: (1.0 / height) as f32,
         bands: bands as u32,
+        sweep_lo: st.lo[sweep_axis],
+        sweep_hi: st.hi[sweep_axis],
     }
 }
 
@@ -388,6 +478,115 @@ mod tests {
         let seen: std::collections::HashSet<usize> =
             (0..n / 25).map(|j| sample_index(j, 25) % 50).collect();
         assert_eq!(seen.len(), 50, "every cluster is sampled");
+    }
+
+    /// `boxes` with every `every`-th box moved to `at` (its size kept).
+    fn parked(boxes: &[Aabb], every: usize, at: impl Fn(usize) -> [f32; 2]) -> Vec<Aabb> {
+        let mut out = boxes.to_vec();
+        for i in (0..out.len()).step_by(every) {
+            let [x, y] = at(i);
+            out[i] = Aabb::from_min_size(glam::Vec2::new(x, y), out[i].size());
+        }
+        out
+    }
+
+    #[test]
+    fn far_outliers_do_not_stretch_the_layout() {
+        let clean = generate::uniform(100_000, 3);
+        let want = layout_of(&clean);
+        assert!(want.bands > 30);
+        let side = 450.0;
+        type Place = Box<dyn Fn(usize) -> [f32; 2]>;
+        let cases: [(&str, Place); 5] = [
+            ("x at 1e30", Box::new(|i| [1e30, (i % 450) as f32])),
+            ("y at -1e30", Box::new(|i| [(i % 450) as f32, -1e30])),
+            ("both at 1e30", Box::new(|_| [1e30, 1e30])),
+            (
+                "two scales",
+                Box::new(|i| {
+                    if i % 2000 == 0 {
+                        [1e10, 5.0]
+                    } else {
+                        [5.0, -1e30]
+                    }
+                }),
+            ),
+            (
+                "near f32::MAX",
+                Box::new(|i| [f32::MAX / 2.0, (i % 450) as f32]),
+            ),
+        ];
+        for (what, at) in cases {
+            let got = layout_of(&parked(&clean, 1000, at));
+            assert_eq!(got.sweep_axis, want.sweep_axis, "{what}");
+            let ratio = f64::from(got.bands) / f64::from(want.bands);
+            assert!(
+                (0.8..1.25).contains(&ratio),
+                "{what}: {got:?} against {want:?}"
+            );
+            assert!(
+                got.sweep_lo > -10.0 && got.sweep_hi < side + 10.0,
+                "{what}: sweep range {} .. {}",
+                got.sweep_lo,
+                got.sweep_hi
+            );
+        }
+    }
+
+    #[test]
+    fn scenes_without_far_outliers_keep_their_sampled_bounds() {
+        for shape in generate::Shape::ALL {
+            if shape == generate::Shape::Parked {
+                continue; // its far boxes are the outliers
+            }
+            let boxes = shape.generate(50_000, 9);
+            let (mut lo, mut hi) = ([f32::INFINITY; 2], [f32::NEG_INFINITY; 2]);
+            let st = sample(&[BoxSet::from(&boxes[..])], Vec::new());
+            // The sample's raw bounds, recomputed from the same boxes.
+            let stride = boxes.len().div_ceil(SAMPLE);
+            for j in 0..boxes.len().div_ceil(stride) {
+                if let Some(b) = boxes.get(sample_index(j, stride)) {
+                    lo = [lo[0].min(b.min.x), lo[1].min(b.min.y)];
+                    hi = [hi[0].max(b.max.x), hi[1].max(b.max.y)];
+                }
+            }
+            assert_eq!((st.lo, st.hi), (lo, hi), "{}", shape.name());
+        }
+    }
+
+    #[test]
+    fn bulk_bounds_drops_only_a_small_far_share() {
+        let centres: Vec<f64> = (0..1000).map(|i| f64::from(i) * 0.1).collect();
+        let run = |extra: &[f64]| {
+            let all: Vec<f64> = centres.iter().chain(extra).copied().collect();
+            let (lo, hi) = all
+                .iter()
+                .fold((f32::INFINITY, f32::NEG_INFINITY), |(l, h), &c| {
+                    (l.min(c as f32), h.max(c as f32))
+                });
+            bulk_bounds((lo, hi), 0.5, all.len(), || all.iter().copied())
+        };
+        // No outliers: unchanged.
+        assert_eq!(run(&[]), (0.0, 99.9));
+        // A few far ones (at most 1/128 of the boxes): the bulk, padded.
+        let (lo, hi) = run(&[1e30; 7]);
+        assert!(
+            (-0.5..=0.0).contains(&lo) && (99.9..=100.4).contains(&hi),
+            "{lo} {hi}"
+        );
+        let (lo, hi) = run(&[-1e20, -1e20, 3e9, 1e30]);
+        assert!(
+            (-0.5..=0.0).contains(&lo) && (99.9..=100.4).contains(&hi),
+            "{lo} {hi}"
+        );
+        // Too many far ones to be outliers: unchanged.
+        let many = [1e30; 30];
+        assert_eq!(run(&many), (0.0, 1e30));
+        // Nothing to narrow.
+        assert_eq!(
+            bulk_bounds((1.0, 1.0), 0.0, 1000, || [1.0; 1000].into_iter()),
+            (1.0, 1.0)
+        );
     }
 
     #[test]

@@ -148,6 +148,8 @@ struct Ctx<'a> {
     filtered: bool,
     level: SimdLevel,
     order: BandOrder,
+    /// The layout's sweep-axis bounds (see `Layout::sweep_lo`).
+    sweep_range: (f32, f32),
 }
 
 impl Item {
@@ -161,6 +163,7 @@ impl Item {
                     k,
                     ctx.filtered,
                     ctx.order,
+                    ctx.sweep_range,
                     &mut self.scratch,
                 );
                 self.soa[s].compute_keys(ctx.level);
@@ -505,6 +508,7 @@ impl BroadPhase {
             filtered,
             level: self.config.simd,
             order: self.config.order,
+            sweep_range: (layout.sweep_lo, layout.sweep_hi),
         };
         let items = &mut self.items[..n_items];
         if parallel {

@@ -21,7 +21,7 @@
 //! the cells and their lists are visited: a function of the input alone.
 
 use super::Pair;
-use super::layout::to_index;
+use super::layout::{bulk_bounds, to_index};
 use super::set::{Bounds, BoundsRead, BoxSet, WithBounds, all_plainly_valid};
 use crate::error::BoxDefect;
 use crate::lanes::{F32W, LANES, MaskW, SimdLevel, SimdTask, dispatch};
@@ -55,8 +55,12 @@ pub(crate) struct Probe {
 
 #[derive(Debug, Default, Clone, Copy)]
 struct Grid {
+    /// The small set's bounds: a large box outside them meets nothing.
     lo: [f32; 2],
     hi: [f32; 2],
+    /// Where the cells start: `lo`, or the bulk's start when far outliers stretch the
+    /// bounds (see [`bulk_bounds`]); cells clamp at both ends.
+    origin: [f32; 2],
     inv: [f32; 2],
     dims: [u32; 2],
 }
@@ -64,7 +68,7 @@ struct Grid {
 impl Grid {
     #[inline(always)]
     fn cell(&self, axis: usize, v: f32) -> u32 {
-        to_index((v - self.lo[axis]) * self.inv[axis], self.dims[axis])
+        to_index((v - self.origin[axis]) * self.inv[axis], self.dims[axis])
     }
 }
 
@@ -90,6 +94,7 @@ impl Probe {
                 self.grid = Grid {
                     lo: [f32::INFINITY; 2],
                     hi: [f32::NEG_INFINITY; 2],
+                    origin: [0.0; 2],
                     inv: [0.0; 2],
                     dims: [1, 1],
                 };
@@ -112,8 +117,20 @@ impl Probe {
         // more than 16 per box in all.
         let mut dims = [1u32; 2];
         let mut inv = [0.0f32; 2];
+        let mut origin = lo;
+        let mut end = hi;
         for axis in 0..2 {
-            let span = f64::from(hi[axis]) - f64::from(lo[axis]);
+            let bounds = &self.bounds;
+            let centres = || {
+                bounds
+                    .iter()
+                    .map(move |b| (f64::from(b[axis]) + f64::from(b[axis + 2])) * 0.5)
+            };
+            (origin[axis], end[axis]) =
+                bulk_bounds((lo[axis], hi[axis]), ext[axis] / n as f64, n, centres);
+        }
+        for axis in 0..2 {
+            let span = f64::from(end[axis]) - f64::from(origin[axis]);
             let mean = ext[axis] / n as f64;
             if span > 0.0 && span.is_finite() {
                 let cell = mean.max(span / MAX_CELLS_PER_AXIS as f64);
@@ -124,11 +141,17 @@ impl Probe {
             dims = dims.map(|d| d.div_ceil(2));
         }
         for axis in 0..2 {
-            let span = hi[axis] - lo[axis];
+            let span = end[axis] - origin[axis];
             let v = dims[axis] as f32 / span;
             inv[axis] = if v.is_finite() { v } else { 0.0 };
         }
-        self.grid = Grid { lo, hi, inv, dims };
+        self.grid = Grid {
+            lo,
+            hi,
+            origin,
+            inv,
+            dims,
+        };
         // Counting sort of (cell, box) into per-cell lists, boxes ascending in each.
         let cells = dims[0] as usize * dims[1] as usize;
         self.cell_start.clear();
@@ -383,5 +406,40 @@ impl WithBounds for Stream<'_, '_> {
             }
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scene::generate;
+    use glam::Vec2;
+
+    #[test]
+    fn far_parked_boxes_keep_the_grid_on_the_bulk() {
+        let mut targets = generate::uniform(2000, 8);
+        let clean = {
+            let mut p = Probe::default();
+            p.build(&BoxSet::from(&targets[..])).unwrap();
+            p.grid
+        };
+        for i in (0..2000).step_by(500) {
+            targets[i] = Aabb::from_min_size(Vec2::new(1e30, -1e30), Vec2::ONE);
+        }
+        let mut p = Probe::default();
+        p.build(&BoxSet::from(&targets[..])).unwrap();
+        let g = p.grid;
+        // The bounds still reach the parked boxes (so that nothing is skipped) ...
+        assert!(g.hi[0] >= 1e30 && g.lo[1] <= -1e30);
+        // ... while the cells cover the bulk as before.
+        for axis in 0..2 {
+            assert!(
+                g.dims[axis] + 2 >= clean.dims[axis],
+                "{g:?} against {clean:?}"
+            );
+            assert!((g.origin[axis] - clean.origin[axis]).abs() < 2.0, "{g:?}");
+            let cells = g.inv[axis] / clean.inv[axis];
+            assert!((0.5..2.0).contains(&cells), "{g:?} against {clean:?}");
+        }
     }
 }

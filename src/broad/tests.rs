@@ -107,6 +107,66 @@ fn large_scenes_match_brute_force() {
     }
 }
 
+/// A uniform scene with a few boxes parked far away (overlapping each other in
+/// places), and boxes reaching from the bulk out to them.
+fn parked_scene(n: usize, seed: u64) -> Vec<Aabb> {
+    let mut boxes = generate::uniform(n, seed);
+    let far = [1e30, -1e30, 1e12, f32::MAX / 4.0];
+    for (k, i) in (0..n).step_by(300).enumerate() {
+        let f = far[k % far.len()];
+        let at = match k % 3 {
+            0 => Vec2::new(f, boxes[i].min.y),
+            1 => Vec2::new(boxes[i].min.x, f),
+            _ => Vec2::splat(f),
+        };
+        boxes[i] = Aabb::from_min_size(at, Vec2::new(1.0, 1.0 + (k % 2) as f32));
+    }
+    // From the bulk to the far boxes on x, on y, and both.
+    let mid = boxes[n / 2].min;
+    boxes[1] = Aabb::from_coords(mid.x, mid.y, 1e30, mid.y + 1.0);
+    boxes[2] = Aabb::from_coords(mid.x, -1e30, mid.x + 1.0, mid.y);
+    boxes[3] = Aabb::from_coords(-1e30, -1e30, 1e30, 1e30);
+    boxes
+}
+
+#[test]
+fn far_parked_boxes_match_brute_force() {
+    for (n, seed) in [(700, 1), (3000, 2)] {
+        let boxes = parked_scene(n, seed);
+        let want = brute_force_pairs(&boxes).unwrap();
+        check_all(BoxSet::from(&boxes), &want, &format!("parked n={n}"));
+    }
+    let boxes = parked_scene(40_000, 3);
+    let want = brute_force_pairs(&boxes).unwrap();
+    let mut bp = broad(SimdLevel::best(), true);
+    let got = pool(3).install(|| bp.find_pairs(&boxes).unwrap().to_vec());
+    assert_eq!(sorted(&got), want);
+    // The far boxes leave the layout as it was without them (stretched bounds had
+    // given as many bands as allowed, with the bulk in the first).
+    let parked = bp.last_band_count();
+    bp.find_pairs(&generate::uniform(40_000, 3)).unwrap();
+    let clean = bp.last_band_count();
+    assert!(
+        parked.abs_diff(clean) * 5 <= clean,
+        "{parked} bands against {clean}"
+    );
+}
+
+#[test]
+fn bipartite_grid_with_far_parked_targets_matches_brute_force() {
+    let bullets = parked_scene(20_000, 4);
+    let targets = parked_scene(1000, 5);
+    for (a, b) in [(&bullets, &targets), (&targets, &bullets)] {
+        let want = brute_force_bipartite(a, b).unwrap();
+        for &level in SimdLevel::available() {
+            let mut bp = broad(level, false);
+            let got = sorted(bp.find_pairs_bipartite(a, b).unwrap());
+            assert!(bp.last_stats().grid);
+            assert_eq!(got, want, "{level:?}");
+        }
+    }
+}
+
 /// Boxes on a lattice so that edges and corners touch exactly, plus zero-size boxes
 /// (points and segments) on the edges, and boxes spanning many bands.
 fn touching_scene(rng: &mut Rng) -> Vec<Aabb> {

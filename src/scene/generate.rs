@@ -25,11 +25,13 @@ pub enum Shape {
     Identical,
     /// [`huge_and_tiny`]
     HugeAndTiny,
+    /// [`parked`]
+    Parked,
 }
 
 impl Shape {
     /// Every shape.
-    pub const ALL: [Shape; 7] = [
+    pub const ALL: [Shape; 8] = [
         Shape::Uniform,
         Shape::BulletHell,
         Shape::Clusters,
@@ -37,6 +39,7 @@ impl Shape {
         Shape::VerticalLine,
         Shape::Identical,
         Shape::HugeAndTiny,
+        Shape::Parked,
     ];
 
     /// The generator's name (`uniform`, `bullet_hell`, ...).
@@ -50,6 +53,7 @@ impl Shape {
             Shape::VerticalLine => "vertical_line",
             Shape::Identical => "identical",
             Shape::HugeAndTiny => "huge_and_tiny",
+            Shape::Parked => "parked",
         }
     }
 
@@ -70,6 +74,7 @@ impl Shape {
             Shape::VerticalLine => vertical_line(n, seed),
             Shape::Identical => identical(n),
             Shape::HugeAndTiny => huge_and_tiny(n, seed),
+            Shape::Parked => parked(n, seed),
         }
     }
 }
@@ -228,6 +233,27 @@ pub fn huge_and_tiny(n: usize, seed: u64) -> Vec<Aabb> {
         out.push(Aabb::from_min_size(p, Vec2::new(w, h)));
     }
     shuffle(&mut out, &mut rng);
+    out
+}
+
+/// [`uniform`], with one box in a thousand parked far out of the field (at `±1e30` on
+/// one axis, the other coordinate anywhere along the field): what a game does with
+/// objects it hides instead of removing. Parked boxes on the same spot overlap.
+#[must_use]
+pub fn parked(n: usize, seed: u64) -> Vec<Aabb> {
+    let mut out = uniform(n, seed);
+    let mut rng = Rng::new(seed ^ 0x005e_ed0f_da7a);
+    let side = (2.0 * n as f32).sqrt().max(1.0);
+    for b in out.iter_mut().skip(rng.below(1000) as usize).step_by(1000) {
+        let far = if rng.below(2) == 0 { 1e30 } else { -1e30 };
+        let along = rng.range_f32(0.0, side).floor();
+        let at = if rng.below(2) == 0 {
+            Vec2::new(far, along)
+        } else {
+            Vec2::new(along, far)
+        };
+        *b = Aabb::from_min_size(at, b.size());
+    }
     out
 }
 
