@@ -235,6 +235,10 @@ impl<B: BoundsRead> SimdTask for ScatterLanes<'_, '_, B> {
 
 impl<B: BoundsRead> ScatterLanes<'_, '_, B> {
     /// [`SimdTask::run`] with `self.filtered == FILTERED`.
+    ///
+    /// Software-pipelined: a group's lanes are computed and stored one step before its
+    /// boxes are appended, so that the appends read the stored lanes from cache instead
+    /// of waiting on forwards from the vector stores just made.
     #[inline(always)]
     fn groups<W: F32W, const FILTERED: bool>(self) -> Result<usize, (usize, BoxDefect)> {
         let l = self.layout;
@@ -243,33 +247,67 @@ impl<B: BoundsRead> ScatterLanes<'_, '_, B> {
         // `to_index`'s clamp, in lanes: NaN and below 0 to 0, above to the last band.
         let (zero, top) = (W::splat(0.0), W::splat((n_bands - 1) as f32));
         let full = self.count / LANES * LANES;
+        // Per parity of the group: its lanes, or `None` for a group with a suspect box.
+        let mut bufs = [GroupLanes::default(); 2];
+        let mut pending: Option<(usize, bool)> = None; // (first box, valid)
+        let flush = |bands: &mut [BandBuf],
+                     bufs: &[GroupLanes; 2],
+                     (i, valid): (usize, bool)|
+         -> Result<(), (usize, BoxDefect)> {
+            if !valid {
+                for (k, b) in self.bounds.iter(i..).take(LANES).enumerate() {
+                    ScatterChunk::put(bands, &l, self.set, FILTERED, i + k, b)?;
+                }
+                return Ok(());
+            }
+            let g = &bufs[(i / LANES) & 1];
+            for k in 0..LANES {
+                // In [0, n_bands - 1] (clamped above), as `to_index` gives.
+                let f = (g.first[k] as u32).min(n_bands - 1) as usize;
+                let e = (g.last[k] as u32).min(n_bands - 1) as usize;
+                let b = [g.s0[k], g.s1[k], g.b0[k], g.b1[k]];
+                ScatterChunk::push(bands, self.set, FILTERED, i + k, b, f, e);
+            }
+            Ok(())
+        };
         for g in (0..full).step_by(LANES) {
             let i = self.start + g;
             let [x0, y0, x1, y1] = self.bounds.lanes::<W>(i);
-            if !all_plainly_valid([x0, y0, x1, y1]) {
-                for (k, b) in self.bounds.iter(i..).take(LANES).enumerate() {
-                    ScatterChunk::put(self.bands, &l, self.set, FILTERED, i + k, b)?;
-                }
-                continue;
+            let valid = all_plainly_valid([x0, y0, x1, y1]);
+            if valid {
+                let (s0, b0, s1, b1) = if l.sweep_axis == 0 {
+                    (x0, y0, x1, y1)
+                } else {
+                    (y0, x0, y1, x1)
+                };
+                let buf = &mut bufs[(i / LANES) & 1];
+                buf.first = ((b0 - origin) * inv).max(zero).min(top).trunc_i32();
+                buf.last = ((b1 - origin) * inv).max(zero).min(top).trunc_i32();
+                s0.store(&mut buf.s0);
+                s1.store(&mut buf.s1);
+                b0.store(&mut buf.b0);
+                b1.store(&mut buf.b1);
             }
-            let (s0, b0, s1, b1) = if l.sweep_axis == 0 {
-                (x0, y0, x1, y1)
-            } else {
-                (y0, x0, y1, x1)
-            };
-            let first = ((b0 - origin) * inv).max(zero).min(top).trunc_i32();
-            let last = ((b1 - origin) * inv).max(zero).min(top).trunc_i32();
-            let (s0, s1, b0, b1) = (s0.to_array(), s1.to_array(), b0.to_array(), b1.to_array());
-            for k in 0..LANES {
-                // In [0, n_bands - 1] (clamped above), as `to_index` gives.
-                let f = (first[k] as u32).min(n_bands - 1) as usize;
-                let e = (last[k] as u32).min(n_bands - 1) as usize;
-                let b = [s0[k], s1[k], b0[k], b1[k]];
-                ScatterChunk::push(self.bands, self.set, FILTERED, i + k, b, f, e);
+            if let Some(p) = pending.replace((i, valid)) {
+                flush(self.bands, &bufs, p)?;
             }
+        }
+        if let Some(p) = pending {
+            flush(self.bands, &bufs, p)?;
         }
         Ok(full)
     }
+}
+
+/// One group's lanes, as the appends read them.
+#[derive(Clone, Copy, Default)]
+struct GroupLanes {
+    first: [i32; LANES],
+    last: [i32; LANES],
+    s0: [f32; LANES],
+    s1: [f32; LANES],
+    b0: [f32; LANES],
+    b1: [f32; LANES],
 }
 
 /// Scratch for ordering one band (kept per work item).
