@@ -51,6 +51,16 @@ pub(crate) struct Entry {
     pub id: u32,
 }
 
+/// Chunks of at least this many boxes prefetch their band buffers ahead of the appends.
+/// A large chunk's buffers no longer fit in L2: each new cache line of a band's buffer
+/// then waited for memory, and with one band per box in no order, the hardware did not
+/// see it coming. Uniform, one thread: 1M boxes 43.7 -> 31.4 ms, 400k 13.8 -> 11.8 ms;
+/// at 100k it cost 1-3%.
+const PREFETCH_FROM: usize = 1 << 18;
+/// How many entries ahead of the append the scatter prefetches (4 to 24 measured the
+/// same).
+const PREFETCH_AHEAD: usize = 6;
+
 /// One chunk's copies in one band.
 #[derive(Debug, Default)]
 pub(crate) struct BandBuf {
@@ -63,10 +73,15 @@ pub(crate) struct BandBuf {
 }
 
 impl BandBuf {
-    /// Appends `e` (and its filter, when filtered).
+    /// Appends `e` (and its filter, when filtered); with `prefetch`, asks for the
+    /// buffer's cache line [`PREFETCH_AHEAD`] entries ahead.
     #[inline(always)]
-    fn append(&mut self, e: Entry, filter: Option<Filter>) {
+    fn append(&mut self, e: Entry, filter: Option<Filter>, prefetch: bool) {
         self.entries.push(e);
+        if prefetch {
+            let ahead = self.entries.len() + PREFETCH_AHEAD;
+            crate::lanes::prefetch(self.entries.as_ptr().wrapping_add(ahead));
+        }
         if let Some(f) = filter {
             self.filters.push(f);
         }
@@ -142,17 +157,19 @@ impl ScatterChunk<'_, '_> {
         }
         let [s0, b0, s1, b1] = l.project(b);
         let (f, last) = (l.band_of(b0) as usize, l.band_of(b1) as usize);
-        Self::push(bands, set, filtered, i, [s0, s1, b0, b1], f, last);
+        Self::push(bands, set, filtered, false, i, [s0, s1, b0, b1], f, last);
         Ok(())
     }
 
     /// Appends valid box `i` (sweep-axis coordinates `[s0, s1, b0, b1]`) to bands
-    /// `f..=last`.
+    /// `f..=last` (see [`BandBuf::append`] for `prefetch`).
+    #[allow(clippy::too_many_arguments)] // inlined, with constant flags
     #[inline(always)]
     fn push(
         bands: &mut [BandBuf],
         set: &BoxSet<'_>,
         filtered: bool,
+        prefetch: bool,
         i: usize,
         [s0, s1, b0, b1]: [f32; 4],
         f: usize,
@@ -165,11 +182,19 @@ impl ScatterChunk<'_, '_> {
         {
             // Most boxes reach one band: no range to build (uniform 100k: 5% fewer
             // instructions in the whole broad phase).
-            band.append(Entry { s0, s1, b0, b1, id }, filtered.then_some(filter));
+            band.append(
+                Entry { s0, s1, b0, b1, id },
+                filtered.then_some(filter),
+                prefetch,
+            );
             return;
         }
         for band in &mut bands[f..last + 1] {
-            band.append(Entry { s0, s1, b0, b1, id }, filtered.then_some(filter));
+            band.append(
+                Entry { s0, s1, b0, b1, id },
+                filtered.then_some(filter),
+                prefetch,
+            );
             id |= CONT;
         }
     }
@@ -224,23 +249,26 @@ impl<B: BoundsRead> SimdTask for ScatterLanes<'_, '_, B> {
     type Output = Result<usize, (usize, BoxDefect)>;
     #[inline(always)]
     fn run<W: F32W>(self) -> Self::Output {
-        // The filter flag as a constant, so that the per-box appends test nothing for it.
-        if self.filtered {
-            self.groups::<W, true>()
-        } else {
-            self.groups::<W, false>()
+        // The flags as constants, so that the per-box appends test nothing for them.
+        match (self.filtered, self.count >= PREFETCH_FROM) {
+            (true, true) => self.groups::<W, true, true>(),
+            (true, false) => self.groups::<W, true, false>(),
+            (false, true) => self.groups::<W, false, true>(),
+            (false, false) => self.groups::<W, false, false>(),
         }
     }
 }
 
 impl<B: BoundsRead> ScatterLanes<'_, '_, B> {
-    /// [`SimdTask::run`] with `self.filtered == FILTERED`.
+    /// [`SimdTask::run`] with `self.filtered == FILTERED`, prefetching with `PREFETCH`.
     ///
     /// Software-pipelined: a group's lanes are computed and stored one step before its
     /// boxes are appended, so that the appends read the stored lanes from cache instead
     /// of waiting on forwards from the vector stores just made.
     #[inline(always)]
-    fn groups<W: F32W, const FILTERED: bool>(self) -> Result<usize, (usize, BoxDefect)> {
+    fn groups<W: F32W, const FILTERED: bool, const PREFETCH: bool>(
+        self,
+    ) -> Result<usize, (usize, BoxDefect)> {
         let l = self.layout;
         let n_bands = l.bands.max(1);
         let (origin, inv) = (W::splat(l.origin), W::splat(l.inv_height));
@@ -266,7 +294,7 @@ impl<B: BoundsRead> ScatterLanes<'_, '_, B> {
                 let f = (g.first[k] as u32).min(n_bands - 1) as usize;
                 let e = (g.last[k] as u32).min(n_bands - 1) as usize;
                 let b = [g.s0[k], g.s1[k], g.b0[k], g.b1[k]];
-                ScatterChunk::push(bands, self.set, FILTERED, i + k, b, f, e);
+                ScatterChunk::push(bands, self.set, FILTERED, PREFETCH, i + k, b, f, e);
             }
             Ok(())
         };

@@ -167,6 +167,28 @@ fn bipartite_grid_with_far_parked_targets_matches_brute_force() {
     }
 }
 
+#[test]
+fn chunks_large_enough_to_prefetch_agree_with_the_scalar_path() {
+    // One chunk above the prefetching size (one thread), and two below it.
+    let boxes = generate::uniform(300_000, 21);
+    let want = broad(SimdLevel::Scalar, false)
+        .find_pairs(&boxes)
+        .unwrap()
+        .to_vec();
+    assert!(want.len() > 250_000);
+    for &level in SimdLevel::available() {
+        for threads in [1, 2] {
+            let got = pool(threads).install(|| {
+                broad(level, threads > 1)
+                    .find_pairs(&boxes)
+                    .unwrap()
+                    .to_vec()
+            });
+            assert!(got == want, "{level:?} × {threads}");
+        }
+    }
+}
+
 /// Boxes on a lattice so that edges and corners touch exactly, plus zero-size boxes
 /// (points and segments) on the edges, and boxes spanning many bands.
 fn touching_scene(rng: &mut Rng) -> Vec<Aabb> {
