@@ -194,10 +194,12 @@ fn scan<W: F32W, const FILTERED: bool, const ORIENT: u8>(
                 bits &= bits - 1;
             }
         } else {
-            if idi & CONT != 0 {
-                // A copy meets only first-band boxes here (see the module docs).
-                bits &= !W::sign_bits(ids); // the CONT bits
-            }
+            // A copy meets only first-band boxes here (see the module docs): drop the
+            // lanes with the CONT bit when `idi` has it. Without a branch: copies come in
+            // no pattern (13% of uniform 100k's entries), and a branch on them
+            // mispredicted.
+            let copy = ((idi as i32) >> 31) as u32; // all ones for a copy
+            bits &= !(W::sign_bits(ids) & copy);
             let mut uids = *ids;
             for u in &mut uids {
                 *u &= !CONT;
