@@ -210,8 +210,22 @@ struct OpenLanes<'a> {
     rest: &'a mut [u16; CHUNK],
 }
 
+/// One group's lanes, as the per-bullet loop reads them.
+#[derive(Clone, Copy, Default)]
+struct OpenGroup {
+    bits: u32,
+    cx: [i32; LANES],
+    cy: [i32; LANES],
+    mx: [f32; LANES],
+    my: [f32; LANES],
+}
+
 impl SimdTask for OpenLanes<'_> {
     type Output = usize;
+    /// Software-pipelined: a group's lanes are stored one step before its bullets are
+    /// moved, so that the per-bullet reads find them in cache instead of waiting on
+    /// forwards from the vector stores just made (the broad phase's scatter, the same
+    /// shape of loop, went 18% faster so).
     #[inline(always)]
     fn run<W: F32W>(self) -> usize {
         let [ox, oy, ix, iy, w, h] = self.fast;
@@ -220,13 +234,32 @@ impl SimdTask for OpenLanes<'_> {
         let width = self.map.width() as usize;
         let mut n_rest = 0;
         let full = self.bs.len() / LANES * LANES;
-        for (g, (bs, ms)) in self.bs[..full]
-            .chunks_exact_mut(LANES)
-            .zip(self.ms[..full].chunks_exact(LANES))
-            .enumerate()
-        {
-            let [x0, y0, x1, y1] = W::load_transposed4(bytemuck::cast_slice(bs));
-            let [mx, my] = W::load_transposed2(bytemuck::cast_slice(ms));
+        let mut bufs = [OpenGroup::default(); 2];
+        let map = self.map;
+        let rest = &mut *self.rest;
+        // Moves the open bullets of group `g` (from its buffer) and lists the others.
+        let mut finish = |g: usize, bs: &mut [Aabb], o: &OpenGroup, n_rest: &mut usize| {
+            for (k, b) in bs.iter_mut().enumerate() {
+                let clear = o.bits & (1 << k) != 0
+                    && map.is_clear(o.cy[k] as u32 as usize * width + o.cx[k] as u32 as usize);
+                if clear {
+                    *b = Aabb::from_coords(
+                        b.min.x + o.mx[k],
+                        b.min.y + o.my[k],
+                        b.max.x + o.mx[k],
+                        b.max.y + o.my[k],
+                    );
+                } else {
+                    rest[*n_rest] = (g * LANES + k) as u16;
+                    *n_rest += 1;
+                }
+            }
+        };
+        let (bs_all, ms_all) = (&mut self.bs[..full], &self.ms[..full]);
+        for g in 0..full / LANES {
+            let r = g * LANES..(g + 1) * LANES;
+            let [x0, y0, x1, y1] = W::load_transposed4(bytemuck::cast_slice(&bs_all[r.clone()]));
+            let [mx, my] = W::load_transposed2(bytemuck::cast_slice(&ms_all[r]));
             let (sx0, sy0) = (x0 + mx.min(zero), y0 + my.min(zero));
             let (sx1, sy1) = (x1 + mx.max(zero), y1 + my.max(zero));
             let fx = ((sx0 + sx1) * half - W::splat(ox)) * W::splat(ix);
@@ -237,31 +270,27 @@ impl SimdTask for OpenLanes<'_> {
                 & fy.ge(zero)
                 & fx.lt(W::splat(w))
                 & fy.lt(W::splat(h));
-            let bits = ok.bitmask();
+            let o = &mut bufs[g & 1];
+            o.bits = ok.bitmask();
             // In range and non-negative where the bit is set: exact truncations.
-            let (cx, cy) = (fx.trunc_i32(), fy.trunc_i32());
-            let (mxa, mya) = (mx.to_array(), my.to_array());
-            for k in 0..LANES {
-                let clear = bits & (1 << k) != 0
-                    && self
-                        .map
-                        .is_clear(cy[k] as u32 as usize * width + cx[k] as u32 as usize);
-                if clear {
-                    let b = &mut bs[k];
-                    *b = Aabb::from_coords(
-                        b.min.x + mxa[k],
-                        b.min.y + mya[k],
-                        b.max.x + mxa[k],
-                        b.max.y + mya[k],
-                    );
-                } else {
-                    self.rest[n_rest] = (g * LANES + k) as u16;
-                    n_rest += 1;
-                }
+            (o.cx, o.cy) = (fx.trunc_i32(), fy.trunc_i32());
+            mx.store(&mut o.mx);
+            my.store(&mut o.my);
+            if g > 0 {
+                let p = g - 1;
+                finish(
+                    p,
+                    &mut bs_all[p * LANES..g * LANES],
+                    &bufs[p & 1],
+                    &mut n_rest,
+                );
             }
         }
+        if let Some(p) = (full / LANES).checked_sub(1) {
+            finish(p, &mut bs_all[p * LANES..full], &bufs[p & 1], &mut n_rest);
+        }
         for i in full..self.bs.len() {
-            self.rest[n_rest] = i as u16;
+            rest[n_rest] = i as u16;
             n_rest += 1;
         }
         n_rest
