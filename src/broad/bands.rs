@@ -278,26 +278,33 @@ impl<B: BoundsRead> ScatterLanes<'_, '_, B> {
         // Per parity of the group: its lanes, or `None` for a group with a suspect box.
         let mut bufs = [GroupLanes::default(); 2];
         let mut pending: Option<(usize, bool)> = None; // (first box, valid)
-        let flush = |bands: &mut [BandBuf],
-                     bufs: &[GroupLanes; 2],
-                     (i, valid): (usize, bool)|
-         -> Result<(), (usize, BoxDefect)> {
+        // (A function, not a closure: a closure was compiled apart from the AVX2
+        // dispatcher, for the baseline target.)
+        #[inline(always)]
+        fn flush<B: BoundsRead, const FILTERED: bool, const PREFETCH: bool>(
+            bands: &mut [BandBuf],
+            bounds: &B,
+            l: &Layout,
+            set: &BoxSet<'_>,
+            g: &GroupLanes,
+            (i, valid): (usize, bool),
+        ) -> Result<(), (usize, BoxDefect)> {
             if !valid {
-                for (k, b) in self.bounds.iter(i..).take(LANES).enumerate() {
-                    ScatterChunk::put(bands, &l, self.set, FILTERED, i + k, b)?;
+                for (k, b) in bounds.iter(i..).take(LANES).enumerate() {
+                    ScatterChunk::put(bands, l, set, FILTERED, i + k, b)?;
                 }
                 return Ok(());
             }
-            let g = &bufs[(i / LANES) & 1];
+            let top = l.bands.max(1) - 1;
             for k in 0..LANES {
                 // In [0, n_bands - 1] (clamped above), as `to_index` gives.
-                let f = (g.first[k] as u32).min(n_bands - 1) as usize;
-                let e = (g.last[k] as u32).min(n_bands - 1) as usize;
+                let f = (g.first[k] as u32).min(top) as usize;
+                let e = (g.last[k] as u32).min(top) as usize;
                 let b = [g.s0[k], g.s1[k], g.b0[k], g.b1[k]];
-                ScatterChunk::push(bands, self.set, FILTERED, PREFETCH, i + k, b, f, e);
+                ScatterChunk::push(bands, set, FILTERED, PREFETCH, i + k, b, f, e);
             }
             Ok(())
-        };
+        }
         for g in (0..full).step_by(LANES) {
             let i = self.start + g;
             let [x0, y0, x1, y1] = self.bounds.lanes::<W>(i);
@@ -317,11 +324,13 @@ impl<B: BoundsRead> ScatterLanes<'_, '_, B> {
                 b1.store(&mut buf.b1);
             }
             if let Some(p) = pending.replace((i, valid)) {
-                flush(self.bands, &bufs, p)?;
+                let g = &bufs[(p.0 / LANES) & 1];
+                flush::<B, FILTERED, PREFETCH>(self.bands, &self.bounds, &l, self.set, g, p)?;
             }
         }
         if let Some(p) = pending {
-            flush(self.bands, &bufs, p)?;
+            let g = &bufs[(p.0 / LANES) & 1];
+            flush::<B, FILTERED, PREFETCH>(self.bands, &self.bounds, &l, self.set, g, p)?;
         }
         Ok(full)
     }
