@@ -186,7 +186,7 @@ pub(crate) fn bulk_bounds<I: Iterator<Item = f64>>(
             break;
         }
         let inv = GRID as f64 / span;
-        let cell = |v: f64| ((v - l) * inv).max(0.0).min((GRID - 1) as f64) as usize;
+        let cell = |v: f64| grid_cell(v, l, inv);
         let mut hist = [0usize; GRID];
         for c in centres() {
             hist[cell(c)] += 1;
@@ -322,6 +322,16 @@ pub(crate) fn choose(st: &Stats) -> Layout {
     }
 }
 
+/// The [`GRID`] cell of coordinate `v` for a grid starting at `lo` with `inv` cells per
+/// unit, clamped in the float domain: one conversion instead of the saturating
+/// `as usize` sequence (the crowding histogram of 8192 centres: 33 -> 13 µs).
+#[inline(always)]
+fn grid_cell(v: f64, lo: f64, inv: f64) -> usize {
+    let x = ((v - lo) * inv).max(0.0).min((GRID - 1) as f64);
+    // SAFETY: `x` is in `[0, GRID - 1]` (`max` maps NaN to 0), so it fits `i32`.
+    unsafe { x.to_int_unchecked::<i32>() as usize }
+}
+
 /// Crowding `ρ`: mean over sampled boxes of how many box centres share a box-sized area
 /// with them, estimated from a histogram of the sampled centres.
 fn crowding(st: &Stats, scale: [f64; 2]) -> f64 {
@@ -332,14 +342,8 @@ fn crowding(st: &Stats, scale: [f64; 2]) -> f64 {
     ];
     let mut grid = [0u32; GRID * GRID];
     let inv = [GRID as f64 / span[0], GRID as f64 / span[1]];
-    // The cell of coordinate `v` on `axis`, clamped to the grid in the float domain: one
-    // conversion instead of the saturating `as usize` sequence, and a multiplication
-    // instead of a division (the histogram of 8192 centres: 33 -> 13 µs).
-    let cell = |v: f64, axis: usize| {
-        let x = ((v - lo[axis]) * inv[axis]).max(0.0).min((GRID - 1) as f64);
-        // SAFETY: `x` is in `[0, GRID - 1]` (`max` maps NaN to 0), so it fits `i32`.
-        unsafe { x.to_int_unchecked::<i32>() as usize }
-    };
+    // A multiplication instead of a division per centre.
+    let cell = |v: f64, axis: usize| grid_cell(v, lo[axis], inv[axis]);
     for c in &st.centres {
         grid[cell(c[1], 1) * GRID + cell(c[0], 0)] += 1;
     }
