@@ -86,6 +86,7 @@ macro_rules! cmp {
 impl F32W for Avx2W {
     type Mask = Avx2MaskW;
     const PACKS_RECORDS: bool = true;
+    const DEFERS_RECORDS: bool = true;
     #[inline(always)]
     fn splat(x: f32) -> Self {
         // SAFETY: AVX is available (module contract).

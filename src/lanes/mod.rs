@@ -54,6 +54,11 @@ pub trait F32W:
     /// Whether [`F32W::compress_records`] runs in registers. Where it does not (the
     /// default method), a loop over the kept lanes' records is faster.
     const PACKS_RECORDS: bool = false;
+    /// Whether chunk loops should read records back from lane arrays one group late
+    /// (`HitLanes::DEFERRED` in the narrow batches): a win where the lanes are one
+    /// register (AVX2: 2D oriented boxes 5-8% faster), a loss where they are two halves
+    /// that the deferral spills (portable: 35% slower).
+    const DEFERS_RECORDS: bool = false;
     /// All lanes equal to `x`.
     fn splat(x: f32) -> Self;
     /// Lanes from an array.

@@ -274,7 +274,7 @@ impl<K: PairKernel> SimdTask for ChunkTask<'_, K> {
             for (k, g) in groups.enumerate() {
                 let g: &[Pair; LANES] = g.try_into().expect("a group of LANES");
                 let (bits, hits) = K::wide::<W>(&self.lanes, k * LANES, g);
-                if !is_deferred(&hits) {
+                if !(W::DEFERS_RECORDS && is_deferred(&hits)) {
                     n = hits.emit(bits, self.out, n, self.is_streaming);
                     continue;
                 }
@@ -800,8 +800,8 @@ struct Mtv2Lanes {
 }
 
 impl HitLanes<PairMtv2> for Mtv2Lanes {
-    /// OBB2: 64k / 1M pairs 364 -> 347 us / 6.99 -> 6.46 ms. (The 3D boxes, whose
-    /// kernel already spills, got 5% slower so.)
+    /// With AVX2 ([`F32W::DEFERS_RECORDS`]), 64k / 1M pairs: 364 -> 347 us / 6.99 ->
+    /// 6.46 ms. (The 3D boxes, whose kernel already spills, gained nothing so.)
     const DEFERRED: bool = true;
     #[inline(always)]
     fn hit(&self, k: usize) -> PairMtv2 {
