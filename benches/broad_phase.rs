@@ -186,6 +186,7 @@ fn broad_phase(c: &mut Criterion) {
     scene(c, Shape::HorizontalLine, 10_000, "line_10k", true, true);
     scene(c, Shape::Identical, 1_000, "identical_1k", true, true);
     scene(c, Shape::Parked, 100_000, "parked_100k", false, true);
+    scene(c, Shape::Uniform, 1_000_000, "uniform_1m", false, false);
 }
 
 /// How each band is ordered along the sweep axis: the bucket counting sort (default)

@@ -43,6 +43,7 @@ scenes = [
     ("line_10k", "one horizontal line, 10k"),
     ("identical_1k", "identical boxes, 1k"),
     ("parked_100k", "uniform with 0.1% parked at ±1e30, 100k"),
+    ("uniform_1m", "uniform, 1M (broccoli only)"),
 ]
 peers = ["broccoli", "parry2d_bvh", "rstar", "brute_force"]
 print("| scene | hantei 1 thread | hantei 2 threads | broccoli | parry2d BVH | rstar | brute force | fastest peer ÷ hantei (1 thread) | 1 → 2 threads |")
