@@ -275,9 +275,11 @@ impl<B: BoundsRead> ScatterLanes<'_, '_, B> {
         // `to_index`'s clamp, in lanes: NaN and below 0 to 0, above to the last band.
         let (zero, top) = (W::splat(0.0), W::splat((n_bands - 1) as f32));
         let full = self.count / LANES * LANES;
-        // Per parity of the group: its lanes, or `None` for a group with a suspect box.
+        // Per parity of the group: its lanes (left stale for a group with a suspect box,
+        // which `flush` takes box by box from the input).
         let mut bufs = [GroupLanes::default(); 2];
-        let mut pending: Option<(usize, bool)> = None; // (first box, valid)
+        // The group waiting for its appends: (first box, whether its lanes are valid).
+        let mut pending: Option<(usize, bool)> = None;
         // (A function, not a closure: a closure was compiled apart from the AVX2
         // dispatcher, for the baseline target.)
         #[inline(always)]
@@ -602,6 +604,7 @@ impl SimdTask for SuffixMin<'_> {
         suffix_min_scalar(&mut self.key[..head], &self.s0[..head], carry);
     }
 }
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -235,10 +235,17 @@ impl SimdTask for OpenLanes<'_> {
         let mut n_rest = 0;
         let full = self.bs.len() / LANES * LANES;
         let mut bufs = [OpenGroup::default(); 2];
-        let map = self.map;
         let rest = &mut *self.rest;
-        // Moves the open bullets of group `g` (from its buffer) and lists the others.
-        let mut finish = |g: usize, bs: &mut [Aabb], o: &OpenGroup, n_rest: &mut usize| {
+        // Moves the open bullets of group `g` (from its buffer) and lists the others. (A
+        // function, not a closure: see ARCHITECTURE's SIMD policy.)
+        #[inline(always)]
+        fn finish(
+            map: &TileMap,
+            width: usize,
+            (g, bs, o): (usize, &mut [Aabb], &OpenGroup),
+            rest: &mut [u16; CHUNK],
+            n_rest: &mut usize,
+        ) {
             for (k, b) in bs.iter_mut().enumerate() {
                 let clear = o.bits & (1 << k) != 0
                     && map.is_clear(o.cy[k] as u32 as usize * width + o.cx[k] as u32 as usize);
@@ -254,7 +261,7 @@ impl SimdTask for OpenLanes<'_> {
                     *n_rest += 1;
                 }
             }
-        };
+        }
         let (bs_all, ms_all) = (&mut self.bs[..full], &self.ms[..full]);
         for g in 0..full / LANES {
             let r = g * LANES..(g + 1) * LANES;
@@ -278,16 +285,13 @@ impl SimdTask for OpenLanes<'_> {
             my.store(&mut o.my);
             if g > 0 {
                 let p = g - 1;
-                finish(
-                    p,
-                    &mut bs_all[p * LANES..g * LANES],
-                    &bufs[p & 1],
-                    &mut n_rest,
-                );
+                let group = (p, &mut bs_all[p * LANES..g * LANES], &bufs[p & 1]);
+                finish(self.map, width, group, rest, &mut n_rest);
             }
         }
         if let Some(p) = (full / LANES).checked_sub(1) {
-            finish(p, &mut bs_all[p * LANES..full], &bufs[p & 1], &mut n_rest);
+            let group = (p, &mut bs_all[p * LANES..full], &bufs[p & 1]);
+            finish(self.map, width, group, rest, &mut n_rest);
         }
         for i in full..self.bs.len() {
             rest[n_rest] = i as u16;
