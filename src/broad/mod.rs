@@ -8,7 +8,7 @@
 //!    │ 3. scatter chunks of boxes into bands, validating            (bands.rs)
 //!    │ 4. per band: counting sort on buckets of the sweep axis, SoA (bands.rs)
 //!    │ 5. per band: SIMD sweep, 8 candidates per step               (sweep.rs)
-//!    ▼ 6. concatenate the bands' pair lists in band order
+//!    ▼ 6. join the work items' pair lists in band order          (join.rs)
 //!  &[Pair]
 //! ```
 //! Steps 1, 3 and 4–5 run in parallel with rayon (chunks, then groups of consecutive
@@ -35,6 +35,7 @@
 
 mod bands;
 mod brute;
+mod join;
 mod layout;
 mod probe;
 mod set;
@@ -176,39 +177,6 @@ impl Item {
             }
         }
     }
-}
-
-/// Appends the concatenation of `parts` to `out` (which must be empty), copying the
-/// parts in parallel: with dense scenes (a million pairs and more) a serial copy was a
-/// large share of the two-thread time.
-fn concat_parallel<'p>(parts: impl Iterator<Item = &'p [Pair]>, out: &mut Vec<Pair>) {
-    use rayon::prelude::*;
-    let parts: Vec<&'p [Pair]> = parts.collect();
-    let total: usize = parts.iter().map(|p| p.len()).sum();
-    debug_assert!(out.is_empty());
-    if total < 1 << 16 {
-        for p in parts.iter() {
-            out.extend_from_slice(p);
-        }
-        return;
-    }
-    out.reserve(total);
-    let mut spare = &mut out.spare_capacity_mut()[..total];
-    let mut jobs = Vec::with_capacity(parts.len());
-    for p in parts.iter() {
-        let (dst, rest) = spare.split_at_mut(p.len());
-        jobs.push((dst, *p));
-        spare = rest;
-    }
-    jobs.into_par_iter().for_each(|(dst, src)| {
-        for (d, s) in dst.iter_mut().zip(src) {
-            d.write(*s);
-        }
-    });
-    // SAFETY: the slices handed to the jobs partition `spare_capacity_mut()[..total]`
-    // and each job wrote every element of its slice, so the first `total` elements are
-    // initialised; `total <= capacity` (reserved above).
-    unsafe { out.set_len(total) };
 }
 
 /// Finds every overlapping pair of boxes; keeps its buffers between calls, so a call
@@ -513,14 +481,26 @@ impl BroadPhase {
         let items = &mut self.items[..n_items];
         if parallel {
             use rayon::prelude::*;
-            items.par_iter_mut().for_each(|it| {
-                let mut out = core::mem::take(&mut it.pairs);
-                out.clear();
-                it.run(&ctx, &mut out);
-                it.pairs = out;
+            // Step 6 as the items finish (see `join`).
+            let join = join::Join::new(n_items, core::mem::take(&mut self.pairs));
+            items.par_iter_mut().enumerate().for_each(|(k, it)| {
+                if let Some(mut out) = join.claim(k) {
+                    it.run(&ctx, &mut out);
+                    join.finish_claimed(k, out);
+                } else {
+                    let mut own = core::mem::take(&mut it.pairs);
+                    own.clear();
+                    it.run(&ctx, &mut own);
+                    join.finish(k, own);
+                }
             });
-            // Step 6: concatenate in band order.
-            concat_parallel(items.iter().map(|it| &it.pairs[..]), &mut self.pairs);
+            let (out, lists) = join.into_parts();
+            self.pairs = out;
+            for (it, list) in items.iter_mut().zip(lists) {
+                if let Some(list) = list {
+                    it.pairs = list;
+                }
+            }
         } else {
             // One item: sweep straight into the result.
             items[0].run(&ctx, &mut self.pairs);
