@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! cargo run --release --example pairs -- [SCENE] [--threads N] [--count] [--repeat R]
-//!                                        [--gen SHAPE:N[:SEED]] [--save PATH]
+//!                                        [--gap-ms G] [--gen SHAPE:N[:SEED]] [--save PATH]
 //! ```
 //!
 //! - `SCENE`: an `AABB2D` v1 file (see `shared/scene-format.md`). Prints the canonical
@@ -10,6 +10,9 @@
 //! - `--count`: print only the number of pairs.
 //! - `--repeat R`: run the whole broad phase R times (from the boxes in memory to the
 //!   complete pair list) and print `median_ms: X` on stderr.
+//! - `--gap-ms G`: with `--repeat`, pause G milliseconds (a decimal) before each timed
+//!   run, as a game does between frames (default 0: back to back). Idle pool threads go
+//!   to sleep, and the time they take to wake shows in the median.
 //! - `--threads N`: rayon pool size (default: all cores).
 //! - `--gen SHAPE:N[:SEED]`: generate the scene instead of reading one (shapes: uniform,
 //!   bullet_hell, clusters, horizontal_line, vertical_line, identical, huge_and_tiny,
@@ -35,10 +38,11 @@ struct Args {
     count: bool,
     summary: bool,
     repeat: Option<usize>,
+    gap_ms: f64,
 }
 
 fn usage() -> &'static str {
-    "usage: pairs [SCENE] [--threads N] [--count] [--summary] [--repeat R] [--gen SHAPE:N[:SEED]] [--save PATH]"
+    "usage: pairs [SCENE] [--threads N] [--count] [--summary] [--repeat R] [--gap-ms G] [--gen SHAPE:N[:SEED]] [--save PATH]"
 }
 
 fn parse_num<T: std::str::FromStr>(flag: &str, v: Option<String>) -> Result<T, String> {
@@ -84,6 +88,7 @@ fn parse_args() -> Result<Args, String> {
         count: false,
         summary: false,
         repeat: None,
+        gap_ms: 0.0,
     };
     let mut it = std::env::args().skip(1);
     while let Some(a) = it.next() {
@@ -101,6 +106,13 @@ fn parse_args() -> Result<Args, String> {
                     return Err("--repeat must be at least 1".into());
                 }
                 args.repeat = Some(r);
+            }
+            "--gap-ms" => {
+                let g: f64 = parse_num("--gap-ms", it.next())?;
+                if !(0.0..=10_000.0).contains(&g) {
+                    return Err("--gap-ms must be between 0 and 10000".into());
+                }
+                args.gap_ms = g;
             }
             "--count" => args.count = true,
             "--summary" => args.summary = true,
@@ -121,10 +133,19 @@ fn parse_args() -> Result<Args, String> {
     Ok(args)
 }
 
-/// Runs the broad phase `repeat` times; returns the median milliseconds.
-fn time_runs(broad: &mut BroadPhase, boxes: &[Aabb], repeat: usize) -> Result<f64, String> {
+/// Runs the broad phase `repeat` times, pausing `gap_ms` before each run; returns the
+/// median milliseconds.
+fn time_runs(
+    broad: &mut BroadPhase,
+    boxes: &[Aabb],
+    repeat: usize,
+    gap_ms: f64,
+) -> Result<f64, String> {
     let mut ms = Vec::with_capacity(repeat);
     for _ in 0..repeat {
+        if gap_ms > 0.0 {
+            std::thread::sleep(std::time::Duration::from_secs_f64(gap_ms / 1e3));
+        }
         let t = Instant::now();
         let n = broad.find_pairs(boxes).map_err(|e| e.to_string())?.len();
         ms.push(t.elapsed().as_secs_f64() * 1e3);
@@ -188,7 +209,7 @@ fn run(args: Args) -> Result<(), String> {
         let mut broad = BroadPhase::new();
         let repeat = args.repeat.or(summary.then_some(20));
         let median = repeat
-            .map(|r| time_runs(&mut broad, &boxes, r))
+            .map(|r| time_runs(&mut broad, &boxes, r, args.gap_ms))
             .transpose()?;
         let mut pairs = broad
             .find_pairs(&boxes[..])

@@ -96,6 +96,30 @@ fn generated_scenes_and_summary() {
 }
 
 #[test]
+fn gap_pauses_before_each_timed_run() {
+    let t = std::time::Instant::now();
+    let out = run(&[
+        "--gen",
+        "uniform:500:2",
+        "--count",
+        "--repeat",
+        "3",
+        "--gap-ms",
+        "40",
+    ]);
+    let elapsed = t.elapsed();
+    assert!(out.status.success());
+    let want = brute_force_pairs(&scene::generate::uniform(500, 2))
+        .unwrap()
+        .len();
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), format!("{want}\n"));
+    assert!(
+        elapsed >= std::time::Duration::from_millis(120),
+        "three runs with 40 ms gaps took {elapsed:?}"
+    );
+}
+
+#[test]
 fn malformed_input_is_one_line_and_exit_2() {
     let good = scene::encode(&scene::generate::uniform(10, 1)).unwrap();
     let mut nan = good.clone();
@@ -123,6 +147,8 @@ fn malformed_input_is_one_line_and_exit_2() {
         &["--threads", "0"][..],
         &["--threads", "x"],
         &["--repeat", "0"],
+        &["--gap-ms", "-1"],
+        &["--gap-ms", "nan"],
         &["--gen", "spiral:10"],
         &["--gen", "uniform:abc"],
         &["--bogus"],
