@@ -370,6 +370,10 @@ pub(crate) struct OrderScratch {
 /// ½ and 1 before.
 const BUCKETS_PER_ENTRY: usize = 1;
 
+/// A band whose fullest bucket holds more entries than this is ordered exactly (see
+/// `BandSoa::order_band`).
+const CROWDED_BUCKET: u32 = 128;
+
 /// One band in structure-of-arrays form, padded with [`LANES`] sentinels: what the sweep
 /// reads (kept per work item, reused band after band).
 #[derive(Debug, Default)]
@@ -429,9 +433,19 @@ impl BandSoa {
                 k
             }));
         }
-        let mut total = 0;
+        let (mut total, mut most) = (0, 0);
         for c in count.iter_mut() {
+            most = most.max(*c);
             (*c, total) = (total, total + *c);
+        }
+        if most > CROWDED_BUCKET {
+            // The buckets collapsed: a bucket's entries stay in input order and the
+            // sweep's windows over them could grow to the whole bucket (quadratic).
+            // This happens when the band's range is stretched by boxes far beyond the
+            // layout's bounds, or when many boxes pile onto one spot; an exact sort
+            // bounds every window to the boxes that overlap on the sweep axis.
+            self.order_exact(chunks, k, n, filtered, BandOrder::Radix, sc);
+            return;
         }
         self.prepare(n, filtered);
         let (s0, s1, b0, b1, id) = (
@@ -609,6 +623,48 @@ impl SimdTask for SuffixMin<'_> {
 mod tests {
     use super::*;
     use crate::rng::Rng;
+
+    /// The s0 column of a band of `n` unit boxes whose minima fall from `n` to 1, ordered
+    /// with buckets over the sweep range `range`.
+    fn ordered_s0(n: usize, range: (f32, f32)) -> Vec<f32> {
+        let boxes: Vec<crate::Aabb> = (0..n)
+            .map(|i| {
+                let x = (n - i) as f32;
+                crate::Aabb::from_coords(x, 0.0, x + 1.0, 1.0)
+            })
+            .collect();
+        let mut chunk = Chunk {
+            start: 0,
+            end: n,
+            ..Chunk::default()
+        };
+        let set = BoxSet::from(&boxes[..]);
+        chunk
+            .scatter(&set, &Layout::SINGLE, false, SimdLevel::Scalar)
+            .unwrap();
+        let mut soa = BandSoa::default();
+        let mut scratch = OrderScratch::default();
+        let chunks = [chunk];
+        soa.order_band(&chunks, 0, false, BandOrder::Buckets, range, &mut scratch);
+        soa.s0[..n].to_vec()
+    }
+
+    #[test]
+    fn a_band_whose_buckets_collapse_is_ordered_exactly() {
+        let is_sorted = |v: &[f32]| v.windows(2).all(|w| w[0] <= w[1]);
+        // Buckets over the whole range: one box a bucket, in order.
+        assert!(is_sorted(&ordered_s0(
+            1000,
+            (f32::NEG_INFINITY, f32::INFINITY)
+        )));
+        // A sweep range of (0, 2): every box from 2 on falls in the last bucket, where
+        // the bucket order keeps input order (falling) up to CROWDED_BUCKET entries...
+        let few = ordered_s0(CROWDED_BUCKET as usize, (0.0, 2.0));
+        assert!(!is_sorted(&few), "{few:?}");
+        // ...and beyond, the band is sorted exactly.
+        let many = ordered_s0(CROWDED_BUCKET as usize + 10, (0.0, 2.0));
+        assert!(is_sorted(&many), "{many:?}");
+    }
 
     #[test]
     fn band_keys_are_the_suffix_minimum_at_every_level() {
