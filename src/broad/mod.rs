@@ -38,6 +38,8 @@ mod brute;
 mod join;
 mod layout;
 mod probe;
+#[cfg(any(test, feature = "fuzzing"))]
+pub(crate) use probe::ALWAYS_GRID;
 mod set;
 mod sort;
 mod sweep;
@@ -254,6 +256,7 @@ impl BroadPhase {
     /// ever testing two boxes of the same set.
     ///
     /// When one set has at most 1/16 as many boxes as the other (and at most 65,536),
+    /// and its boxes are few (at most 64) or cover at most 1% of the area they span,
     /// the small set is put in a uniform grid and the large one streams past it in input
     /// order: no sorting at all, the fast path for bullets × targets. The pairs then
     /// come by the large set's index first. Otherwise both sets are banded and swept as
@@ -296,6 +299,9 @@ impl BroadPhase {
             && let Some((index, defect)) = small_err
         {
             return Err(Error::InvalidBox { index, defect });
+        }
+        if small_err.is_none() && !self.probe.pays() {
+            return self.run(sets, true);
         }
         let large = &sets[l];
         let n = large.len();

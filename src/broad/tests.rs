@@ -206,7 +206,8 @@ fn many_far_boxes_match_brute_force_and_keep_the_bulk_layout() {
 #[test]
 fn bipartite_grid_with_far_parked_targets_matches_brute_force() {
     let bullets = parked_scene(20_000, 4);
-    let targets = parked_scene(1000, 5);
+    // (At most ALWAYS_GRID targets: a denser set would take the banded sweep.)
+    let targets = parked_scene(60, 5);
     for (a, b) in [(&bullets, &targets), (&targets, &bullets)] {
         let want = brute_force_bipartite(a, b).unwrap();
         for &level in SimdLevel::available() {
@@ -400,6 +401,37 @@ fn bipartite_picks_the_grid_for_lopsided_sets() {
     }
     bp.find_pairs_bipartite(&bullets, &bullets).unwrap();
     assert!(!bp.last_stats().grid);
+}
+
+/// A small set that covers much of its area takes the banded sweep, where the grid
+/// was up to 4x slower; a sparse one of the same size keeps the grid.
+#[test]
+fn bipartite_takes_the_sweep_for_a_dense_small_set() {
+    let bullets = generate::uniform(20_000, 4);
+    let side = (2.0f32 * 20_000.0).sqrt();
+    let dense = generate::uniform(1000, 5);
+    // 1000 boxes 0.5 wide over the bullets' whole field: about 0.2% of it.
+    let sparse: Vec<Aabb> = (0..1000)
+        .map(|k| {
+            let c = Vec2::new(
+                (k as f32 * 0.618_034).fract(),
+                (k as f32 * 0.414_213).fract(),
+            );
+            Aabb::from_center_half_extents(c * side, Vec2::splat(0.25))
+        })
+        .collect();
+    for (targets, grid) in [(&dense, false), (&sparse, true)] {
+        for (a, b) in [(&bullets, targets), (targets, &bullets)] {
+            let want = brute_force_bipartite(a, b).unwrap();
+            assert!(!want.is_empty());
+            for &level in SimdLevel::available() {
+                let mut bp = broad(level, false);
+                let got = sorted(bp.find_pairs_bipartite(a, b).unwrap());
+                assert_eq!(bp.last_stats().grid, grid, "{level:?}");
+                assert_eq!(got, want, "{level:?}");
+            }
+        }
+    }
 }
 
 /// A handful of small boxes (the player) against many: the lane path of the grid mode.
