@@ -39,7 +39,7 @@ mod join;
 mod layout;
 mod probe;
 #[cfg(any(test, feature = "fuzzing"))]
-pub(crate) use probe::ALWAYS_GRID;
+pub(crate) use probe::TINY;
 mod set;
 mod sort;
 mod sweep;
@@ -256,7 +256,7 @@ impl BroadPhase {
     /// ever testing two boxes of the same set.
     ///
     /// When one set has at most 1/16 as many boxes as the other (and at most 65,536),
-    /// and its boxes are few (at most 64) or cover at most 1% of the area they span,
+    /// and its boxes are a handful (at most 4) or cover at most 1% of the area they span,
     /// the small set is put in a uniform grid and the large one streams past it in input
     /// order: no sorting at all, the fast path for bullets × targets. The pairs then
     /// come by the large set's index first. Otherwise both sets are banded and swept as

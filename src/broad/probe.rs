@@ -37,16 +37,14 @@ pub(crate) const MAX_SMALL: usize = 1 << 16;
 /// At most this many cells per axis.
 const MAX_CELLS_PER_AXIS: usize = 512;
 /// The grid pays only while the small boxes cover at most this share of the area
-/// their bounds span (or there are at most [`ALWAYS_GRID`] of them); above it, the
-/// banded sweep is faster. Measured with 100k uniform boxes against small sets of
-/// 5..6000 boxes 2 or 10 units wide spread over the same field, one thread: the
-/// grid won up to about 1% (300 boxes 2 wide: 1.84 against 2.03 ms) and lost above it
-/// (1000 boxes 2 wide, 2%: 2.57 against 2.20 ms; 1000 boxes 10 wide, 50%: 4.39
-/// against 2.29; 6000 boxes 10 wide: 11.7 against 2.9).
+/// their bounds span (or there are at most [`TINY`] of them, tested in lanes); above
+/// it, the banded sweep is faster. Measured with 100k uniform boxes against small sets
+/// of 8..6000 boxes 2..200 units wide spread over the same field, one thread, grid
+/// against banded: 8 boxes 10 wide (0.4%) 1.33 against 1.65 ms, 300 boxes 2 wide (0.6%)
+/// 1.84 against 2.03, 20 boxes 10 wide (1%) 1.80 against 1.78; 8 boxes 30 wide (3.6%)
+/// 2.11 against 1.78, 1000 boxes 2 wide (2%) 2.57 against 2.20, 64 boxes 200 wide 12.6
+/// against 2.8, 6000 boxes 10 wide 11.7 against 2.9.
 const MAX_COVERAGE: f64 = 0.01;
-/// Small sets of at most this many boxes always use the grid (every size measured
-/// there won or tied).
-pub(crate) const ALWAYS_GRID: usize = 64;
 
 /// The small set in a grid, with buffers kept between calls.
 #[derive(Debug, Default)]
@@ -60,7 +58,7 @@ pub(crate) struct Probe {
     items: Vec<u32>,
     cursor: Vec<u32>,
     grid: Grid,
-    /// Whether the last grid built pays against the banded sweep ([`MAX_COVERAGE`]).
+    /// Whether the last grid built pays against the banded sweep ([`Probe::pays`]).
     pays: bool,
     /// Per chunk of the large set: its pairs.
     pub chunk_pairs: Vec<Vec<Pair>>,
@@ -98,7 +96,6 @@ impl Probe {
         self.bounds.clear();
         self.filters.clear();
         let (mut lo, mut hi, mut ext) = ([f32::INFINITY; 2], [f32::NEG_INFINITY; 2], [0.0f64; 2]);
-        let mut area = 0.0f64;
         self.pays = true;
         for i in 0..n {
             let b = small.get(i);
@@ -123,7 +120,6 @@ impl Probe {
                 hi[axis] = hi[axis].max(b[axis + 2]);
                 ext[axis] += f64::from(b[axis + 2]) - f64::from(b[axis]);
             }
-            area += (f64::from(b[2]) - f64::from(b[0])) * (f64::from(b[3]) - f64::from(b[1]));
             self.bounds.push(b);
             if small.filters.is_some() {
                 self.filters.push(small.filter(i));
@@ -153,10 +149,20 @@ impl Probe {
                 dims[axis] = ((span / cell).ceil() as usize).clamp(1, MAX_CELLS_PER_AXIS) as u32;
             }
         }
-        let spanned =
-            (f64::from(end[0]) - f64::from(origin[0])) * (f64::from(end[1]) - f64::from(origin[1]));
-        // (`!(a > b)`: a NaN area, from boxes beyond ±1e308 squared, does not pay.)
-        self.pays = n <= ALWAYS_GRID || area <= MAX_COVERAGE * spanned;
+        // The area the small boxes cover within the grid's span (a box reaching far
+        // out counts only its part inside, which is all that probes ever meet).
+        let (o, e) = (origin.map(f64::from), end.map(f64::from));
+        let area: f64 = self
+            .bounds
+            .iter()
+            .map(|b| {
+                let w = f64::from(b[2]).min(e[0]) - f64::from(b[0]).max(o[0]);
+                let h = f64::from(b[3]).min(e[1]) - f64::from(b[1]).max(o[1]);
+                w.max(0.0) * h.max(0.0)
+            })
+            .sum();
+        let spanned = (e[0] - o[0]) * (e[1] - o[1]);
+        self.pays = n <= TINY || area <= MAX_COVERAGE * spanned;
         while dims[0] as usize * dims[1] as usize > 16 * n + 64 {
             dims = dims.map(|d| d.div_ceil(2));
         }
@@ -215,7 +221,8 @@ impl Probe {
     }
 
     /// Whether the grid just built is worth streaming the large set past, rather than
-    /// sweeping both sets in bands: its boxes are few, or cover little of their area.
+    /// sweeping both sets in bands: its boxes are a handful (tested in lanes), or cover
+    /// little of the area they span ([`MAX_COVERAGE`]).
     pub(crate) fn pays(&self) -> bool {
         self.pays
     }
@@ -269,7 +276,7 @@ impl Probe {
 
 /// With at most this many boxes in the small set, [`Probe::stream`] tests the large
 /// set against each of them in lanes instead of through the grid.
-const TINY: usize = 4;
+pub(crate) const TINY: usize = 4;
 
 /// The large set (a slice) against a few small boxes: pairs by the large box's index,
 /// then the small box's.

@@ -206,8 +206,25 @@ fn many_far_boxes_match_brute_force_and_keep_the_bulk_layout() {
 #[test]
 fn bipartite_grid_with_far_parked_targets_matches_brute_force() {
     let bullets = parked_scene(20_000, 4);
-    // (At most ALWAYS_GRID targets: a denser set would take the banded sweep.)
-    let targets = parked_scene(60, 5);
+    // Targets spread thinly over the bullets' field (dense ones take the banded sweep),
+    // a few of them parked far away or reaching out there on one axis. (Not the box
+    // covering everything: over the whole grid it alone is more than 1% of the area.)
+    let side = (2.0f32 * 20_000.0).sqrt();
+    let targets: Vec<Aabb> = parked_scene(1000, 5)
+        .iter()
+        .enumerate()
+        .map(|(k, b)| {
+            if k == 1 || k == 2 || k % 300 == 0 {
+                *b
+            } else {
+                let c = Vec2::new(
+                    (k as f32 * 0.618_034).fract(),
+                    (k as f32 * 0.414_213).fract(),
+                );
+                Aabb::from_center_half_extents(c * side, Vec2::splat(0.2))
+            }
+        })
+        .collect();
     for (a, b) in [(&bullets, &targets), (&targets, &bullets)] {
         let want = brute_force_bipartite(a, b).unwrap();
         for &level in SimdLevel::available() {
@@ -391,7 +408,7 @@ fn bipartite_picks_the_grid_for_lopsided_sets() {
     let bullets = generate::bullet_hell(20_000, 4);
     let targets: Vec<Aabb> = generate::uniform(60, 5)
         .iter()
-        .map(|b| Aabb::from_center_half_extents(b.center() * 60.0, Vec2::splat(30.0)))
+        .map(|b| Aabb::from_center_half_extents(b.center() * 60.0, Vec2::splat(3.0)))
         .collect();
     for (a, b) in [(&bullets, &targets), (&targets, &bullets)] {
         let got = sorted(bp.find_pairs_bipartite(a, b).unwrap());

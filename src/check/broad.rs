@@ -10,7 +10,7 @@
 //!   every level and thread count gives the same sequence;
 //!   [`BroadPhase::last_stats`] counts the pairs and, in bipartite mode, reports the grid
 //!   only when the smaller set has at most 1/16 as many boxes as the larger, and always
-//!   then when it has at most 64 (beyond that, the grid's coverage test decides);
+//!   then when it has at most 4 (beyond that, the grid's coverage test decides);
 //! - invalid input: [`Error::InvalidBox`] naming the lowest invalid index (counted through
 //!   both sets in bipartite mode) and its defect, as the oracle says, with
 //!   [`BroadPhase::pairs`] empty afterwards, even when the previous call found pairs;
@@ -298,7 +298,7 @@ pub fn broad_vs_brute_with(data: &[u8], tamper: Tamper<'_>) -> Result<(), String
         let (small, large) = (a.min(b), a.max(b));
         if !(small > 0 && small * 16 <= large) {
             Some(false)
-        } else if small <= crate::broad::ALWAYS_GRID {
+        } else if small <= crate::broad::TINY {
             Some(true)
         } else {
             None
