@@ -4,6 +4,7 @@
 //! ```text
 //! cargo bench --bench broad_phase                 # everything
 //! cargo bench --bench broad_phase -- uniform_100k # one scene
+//! cargo bench --bench broad_phase -- bipartite    # bullets × targets
 //! python3 benches/summarize.py                    # ratios table from the last run
 //! ```
 //!
@@ -80,6 +81,45 @@ mod peers {
         for (a, b) in tree.intersection_candidates_with_other_tree(&tree) {
             if a.data < b.data {
                 out.push((a.data, b.data));
+            }
+        }
+        out.len()
+    }
+
+    /// Bipartite through broccoli: one tree over both sets, keeping the pairs that
+    /// cross between them (`boxes[..first]` and the rest).
+    pub fn broccoli_bipartite(
+        boxes: &[Aabb],
+        first: usize,
+        work: &mut Vec<(broccoli::axgeom::Rect<f32>, u32)>,
+        out: &mut Vec<(u32, u32)>,
+    ) -> usize {
+        work.clear();
+        work.extend(
+            boxes
+                .iter()
+                .enumerate()
+                .map(|(i, b)| (broccoli::rect(b.min.x, b.max.x, b.min.y, b.max.y), i as u32)),
+        );
+        out.clear();
+        let first = first as u32;
+        let mut tree = broccoli::Tree::new(&mut work[..]);
+        tree.find_colliding_pairs(|a, b| {
+            if (a.1 < first) != (b.1 < first) {
+                out.push((a.1.min(b.1), a.1.max(b.1) - first));
+            }
+        });
+        out.len()
+    }
+
+    /// Bipartite by brute force: every box of `a` against every box of `b`.
+    pub fn brute_force_bipartite(a: &[Aabb], b: &[Aabb], out: &mut Vec<(u32, u32)>) -> usize {
+        out.clear();
+        for (i, x) in a.iter().enumerate() {
+            for (j, y) in b.iter().enumerate() {
+                if x.overlaps(y) {
+                    out.push((i as u32, j as u32));
+                }
             }
         }
         out.len()
@@ -189,6 +229,82 @@ fn broad_phase(c: &mut Criterion) {
     scene(c, Shape::Uniform, 1_000_000, "uniform_1m", false, false);
 }
 
+/// Bipartite mode: 100k uniform boxes (bullets) against a second, smaller set spread
+/// over the same field (targets): `count` targets `size` units wide. A sparse set goes
+/// through the grid, a dense one through the banded sweep (see `probe.rs`).
+fn bipartite(c: &mut Criterion, count: usize, size: f32, label: &str) {
+    let bullets = Shape::Uniform.generate(100_000, 1);
+    let side = (2.0f32 * 100_000.0).sqrt();
+    let targets: Vec<hantei::Aabb> = (0..count)
+        .map(|k| {
+            let x = (k as f32 * 0.618_034).fract() * side;
+            let y = (k as f32 * 0.414_213).fract() * side;
+            hantei::Aabb::from_coords(x, y, x + size, y + size)
+        })
+        .collect();
+    let union: Vec<hantei::Aabb> = bullets.iter().chain(&targets).copied().collect();
+    let mut group = c.benchmark_group(format!("bipartite/{label}"));
+    group.sample_size(10);
+    group.warm_up_time(Duration::from_millis(500));
+    group.measurement_time(Duration::from_secs(2));
+    let (mut bp1, pool1) = hantei(1);
+    let want = pool1.install(|| {
+        bp1.find_pairs_bipartite(&bullets[..], &targets[..])
+            .unwrap()
+            .len()
+    });
+    let grid = bp1.last_stats().grid;
+    let mut out = Vec::new();
+    let mut work = Vec::new();
+    let got = peers::broccoli_bipartite(&union, bullets.len(), &mut work, &mut out);
+    if got != want {
+        eprintln!("note: {label}: broccoli found {got} pairs, hantei {want}");
+    }
+    eprintln!("{label}: {count} targets {size} wide, {want} pairs, grid {grid}");
+    group.bench_function("hantei_1t", |b| {
+        pool1.install(|| {
+            b.iter(|| {
+                black_box(
+                    bp1.find_pairs_bipartite(&bullets[..], &targets[..])
+                        .unwrap()
+                        .len(),
+                )
+            })
+        })
+    });
+    let (mut bp2, pool2) = hantei(2);
+    group.bench_function("hantei_2t", |b| {
+        pool2.install(|| {
+            b.iter(|| {
+                black_box(
+                    bp2.find_pairs_bipartite(&bullets[..], &targets[..])
+                        .unwrap()
+                        .len(),
+                )
+            })
+        })
+    });
+    group.bench_function("broccoli", |b| {
+        b.iter(|| {
+            black_box(peers::broccoli_bipartite(
+                &union,
+                bullets.len(),
+                &mut work,
+                &mut out,
+            ))
+        })
+    });
+    group.bench_function("brute_force", |b| {
+        b.iter(|| black_box(peers::brute_force_bipartite(&bullets, &targets, &mut out)))
+    });
+    group.finish();
+}
+
+fn bipartite_mode(c: &mut Criterion) {
+    bipartite(c, 300, 2.0, "300_sparse");
+    bipartite(c, 1000, 10.0, "1000_dense");
+}
+
 /// How each band is ordered along the sweep axis: the bucket counting sort (default)
 /// against an LSD radix sort and `sort_unstable`, whole broad phase, one thread.
 fn band_order(c: &mut Criterion) {
@@ -215,5 +331,5 @@ fn band_order(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, broad_phase, band_order);
+criterion_group!(benches, broad_phase, bipartite_mode, band_order);
 criterion_main!(benches);

@@ -60,6 +60,21 @@ for key, label in scenes:
     print(f"| {label} | {ms(h1)} | {ms(h2)} | " + " | ".join(cells) + f" | {ratio} | {scale} |")
 
 print()
+print("| bipartite: 100k uniform × targets | hantei 1 thread | hantei 2 threads | broccoli (one tree, crossing pairs) | brute force | fastest peer ÷ hantei (1 thread) | 1 → 2 threads |")
+print("|---|---|---|---|---|---|---|")
+for key, label in [("300_sparse", "300 targets 2 wide (grid)"), ("1000_dense", "1000 targets 10 wide (banded)")]:
+    e = estimates("bipartite_" + key)
+    if not e:
+        continue
+    h1, h2 = e.get("hantei_1t"), e.get("hantei_2t")
+    bp = [p for p in ["broccoli", "brute_force"] if p in e]
+    best = min(e[p] for p in bp) if bp else None
+    cells = [ms(e[p]) if p in e else "—" for p in ["broccoli", "brute_force"]]
+    ratio = f"{best / h1:.1f}×" if h1 and best else "—"
+    scale = f"{h1 / h2:.2f}×" if h1 and h2 else "—"
+    print(f"| {label} | {ms(h1)} | {ms(h2)} | " + " | ".join(cells) + f" | {ratio} | {scale} |")
+
+print()
 print("| band order (one thread) | buckets | radix sort | sort_unstable |")
 print("|---|---|---|---|")
 for key in ["uniform_100k", "clusters_100k"]:
