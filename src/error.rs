@@ -78,8 +78,8 @@ pub enum Error {
         len: usize,
     },
     /// A box, grown by its motion, reaches beyond the range a computation supports
-    /// (the frame pipeline: [`crate::frame::MAX_COORDINATE`]), where relative motions
-    /// could overflow `f32`.
+    /// (the frame pipeline: [`crate::frame::MAX_COORDINATE`], where relative motions
+    /// could overflow `f32`; the tile map: `f32::MAX`, where no end position exists).
     OutOfRange {
         /// The box's position in the input (its dense index in a store).
         index: usize,

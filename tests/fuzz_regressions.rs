@@ -165,6 +165,14 @@ mod checks {
         check::broad::broad_vs_brute(data);
     }
 
+    /// The overflowing cast (see above), the input as CI's fuzzer found it.
+    #[test]
+    fn tilemap_cast_overflowing_end() {
+        check::tilemap::cast(include_bytes!(
+            "../fuzz/corpus/tilemap_cast/regression-ci-overflowing-end"
+        ));
+    }
+
     /// Finding 2 (see above), as the tilemap_cast input: body
     /// `(0, 1.3e-44)-(0, 0.5000002)`, motion `(0, 9e-44)`.
     #[test]
@@ -176,18 +184,59 @@ mod checks {
         ]);
     }
 
-    /// tilemap_slide, finding 3: a point body at `3.4e38` moved by `3.4e38` saturates at
-    /// `f32::MAX` on both faces (correct: the nearest `f32` not past the target). The
-    /// check's "the trailing face lags by less than one ulp" test stepped the trailing
-    /// face one ulp further, to `+∞`, and its exact comparison answers `None` for a
-    /// non-finite value, which the check read as a violation: a false alarm in
-    /// `tilemap::check::verify_axis_step`, not a bug in the slide.
+    /// tilemap_slide, finding 3: a point body at `3.4e38` moved by `3.4e38` saturated
+    /// at `f32::MAX` on both faces, and the check's "the trailing face lags by less than
+    /// one ulp" test stepped the trailing face one ulp further, to `+∞`: a false alarm
+    /// then. Since the overflowing cast below, such a motion is `Error::OutOfRange`,
+    /// which the check expects.
     #[test]
     fn tilemap_slide_saturating_motion_at_f32_max() {
         let mut data = vec![0x0c, 0x00];
         data.extend([0x7f; 28]);
         check::tilemap::move_and_slide(&data);
     }
+}
+
+/// tilemap_cast, CI's 30-second run: a body 3.3e38 tall at 8.1e34 moved by
+/// (-3.316085e38, -3.3161121e38). Its bottom face would end at -6.6e38, beyond `f32`; it
+/// saturated at `-f32::MAX` and the box kept its size, so the reported end sat 3.2e38
+/// above the true one, and the straight path to it crossed a solid tile that the true
+/// path misses by 6.6e29 (the cast had rightly found no hit). A motion that carries a
+/// face beyond `±f32::MAX` is now `Error::OutOfRange`, for casts, slides and the
+/// batches alike (the input is in the corpus as `regression-ci-overflowing-end`).
+#[test]
+fn a_motion_that_carries_a_face_beyond_f32_is_out_of_range() {
+    let map = TileMap::from_cells(
+        10,
+        1,
+        vec![1, 0, 0, 1, 1, 1, 1, 0, 1, 0],
+        Vec2::ONE,
+        Vec2::splat(1e6),
+    )
+    .unwrap();
+    let body = Aabb::from_coords(8.095_910_5e34, -3.316_085e38, 8.095_977e34, 8.095_910_5e34);
+    let motion = Vec2::new(-3.316_085e38, -3.316_112_1e38);
+    let out = Error::OutOfRange {
+        index: 0,
+        limit: f32::MAX,
+    };
+    assert_eq!(map.cast(body, motion), Err(out.clone()));
+    assert_eq!(map.move_and_slide(body, motion).map(|_| ()), Err(out));
+    // In a batch, the error names the body.
+    let bodies = [Aabb::from_coords(0.0, 0.0, 1.0, 1.0), body];
+    let motions = [Vec2::ZERO, motion];
+    let mut out = Vec::new();
+    assert_eq!(
+        map.move_and_slide_all(&bodies, &motions, &Default::default(), &mut out),
+        Err(Error::OutOfRange {
+            index: 1,
+            limit: f32::MAX
+        })
+    );
+    // Up to f32::MAX itself is fine: a face may land on it.
+    let edge = Aabb::from_coords(3.0e38, 0.5, 3.0e38, 0.5);
+    let r = map.cast(edge, Vec2::new(f32::MAX - 3.0e38, 0.0)).unwrap();
+    assert_eq!(r.aabb.max.x, f32::MAX);
 }
 
 /// tilemap_cast, 10-minute campaign: a trailing face two hundred orders of magnitude

@@ -43,8 +43,9 @@ impl TileMap {
     /// parallel; `out` is overwritten with one result per body, in input order.
     ///
     /// # Errors
-    /// [`Error::LengthMismatch`] when the lengths differ; [`Error::InvalidBox`] or
-    /// [`Error::InvalidMotion`] naming the lowest bad index. On error `out` is left as it
+    /// [`Error::LengthMismatch`] when the lengths differ; [`Error::InvalidBox`],
+    /// [`Error::InvalidMotion`] or [`Error::OutOfRange`] (a face moved beyond
+    /// `±f32::MAX`) naming the lowest bad index. On error `out` is left as it
     /// was.
     pub fn move_and_slide_all(
         &self,
@@ -96,8 +97,8 @@ impl TileMap {
     /// ```
     ///
     /// # Errors
-    /// [`Error::LengthMismatch`], [`Error::InvalidBox`], [`Error::InvalidMotion`] (the
-    /// lowest bad index) and [`Error::TooManyBoxes`] (more than [`crate::MAX_BOXES`]);
+    /// [`Error::LengthMismatch`], [`Error::InvalidBox`], [`Error::InvalidMotion`],
+    /// [`Error::OutOfRange`] (a face moved beyond `±f32::MAX`; the lowest bad index) and [`Error::TooManyBoxes`] (more than [`crate::MAX_BOXES`]);
     /// on error nothing is changed.
     pub fn move_bullets(
         &self,
@@ -315,6 +316,10 @@ fn check_all(bodies: &[Aabb], motions: &[Vec2]) -> Result<(), Error> {
             & (h <= f32::MAX)
             & (m.x.abs() <= f32::MAX)
             & (m.y.abs() <= f32::MAX)
+            & ((b.min.x + m.x).abs() <= f32::MAX)
+            & ((b.min.y + m.y).abs() <= f32::MAX)
+            & ((b.max.x + m.x).abs() <= f32::MAX)
+            & ((b.max.y + m.y).abs() <= f32::MAX)
     };
     let all_plain = bodies
         .iter()

@@ -277,7 +277,9 @@ impl TileMap {
     /// ```
     ///
     /// # Errors
-    /// [`Error::InvalidBox`] or [`Error::InvalidMotion`] (index 0).
+    /// [`Error::InvalidBox`] or [`Error::InvalidMotion`] (index 0); [`Error::OutOfRange`]
+    /// (index 0, limit `f32::MAX`) when the whole motion would carry a face beyond
+    /// `±f32::MAX`.
     pub fn cast(&self, body: Aabb, motion: Vec2) -> Result<CastResult, Error> {
         check_input(body, motion, 0)?;
         Ok(self.cast_unchecked(body, motion, true))

@@ -167,6 +167,14 @@ fn expected_error(body: Aabb, motion: Vec2) -> Option<Error> {
         Some(Error::InvalidBox { index: 0, defect })
     } else if !motion.is_finite() {
         Some(Error::InvalidMotion { index: 0 })
+    } else if [body.min + motion, body.max + motion]
+        .iter()
+        .any(|p| !p.is_finite())
+    {
+        Some(Error::OutOfRange {
+            index: 0,
+            limit: f32::MAX,
+        })
     } else {
         None
     }

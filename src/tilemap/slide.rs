@@ -205,7 +205,9 @@ impl TileMap {
     ///
     /// # Errors
     /// [`Error::InvalidBox`] (index 0) for a NaN, infinite or inverted body;
-    /// [`Error::InvalidMotion`] (index 0) for a NaN or infinite motion.
+    /// [`Error::InvalidMotion`] (index 0) for a NaN or infinite motion;
+    /// [`Error::OutOfRange`] (index 0, limit `f32::MAX`) when the whole motion would
+    /// carry a face beyond `±f32::MAX`.
     pub fn move_and_slide(&self, body: Aabb, motion: Vec2) -> Result<SlideResult, Error> {
         self.move_and_slide_with(body, motion, &SlideOptions::default())
     }
@@ -360,9 +362,25 @@ impl TileMap {
 #[inline]
 pub(crate) fn check_input(body: Aabb, motion: Vec2, index: usize) -> Result<(), Error> {
     body.check(index)?;
-    if motion.is_finite() {
-        Ok(())
-    } else {
-        Err(Error::InvalidMotion { index })
+    if !motion.is_finite() {
+        return Err(Error::InvalidMotion { index });
     }
+    if leaves_f32(body, motion) {
+        return Err(Error::OutOfRange {
+            index,
+            limit: f32::MAX,
+        });
+    }
+    Ok(())
+}
+
+/// Whether moving `body` by all of `motion` carries a face beyond `±f32::MAX`, where
+/// no end position can be given (faces saturated there, and the body then seemed to
+/// cross tiles its true path misses).
+#[inline(always)]
+pub(crate) fn leaves_f32(body: Aabb, motion: Vec2) -> bool {
+    !((body.min.x + motion.x).abs() <= f32::MAX
+        && (body.min.y + motion.y).abs() <= f32::MAX
+        && (body.max.x + motion.x).abs() <= f32::MAX
+        && (body.max.y + motion.y).abs() <= f32::MAX)
 }
