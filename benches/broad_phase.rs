@@ -21,11 +21,8 @@ use std::time::Duration;
 mod peers {
     use hantei::Aabb;
 
-    pub fn broccoli(
-        boxes: &[Aabb],
-        work: &mut Vec<(broccoli::axgeom::Rect<f32>, u32)>,
-        out: &mut Vec<(u32, u32)>,
-    ) -> usize {
+    /// broccoli's input: each box as a rect with its index.
+    fn fill_rects(boxes: &[Aabb], work: &mut Vec<(broccoli::axgeom::Rect<f32>, u32)>) {
         work.clear();
         work.extend(
             boxes
@@ -33,6 +30,14 @@ mod peers {
                 .enumerate()
                 .map(|(i, b)| (broccoli::rect(b.min.x, b.max.x, b.min.y, b.max.y), i as u32)),
         );
+    }
+
+    pub fn broccoli(
+        boxes: &[Aabb],
+        work: &mut Vec<(broccoli::axgeom::Rect<f32>, u32)>,
+        out: &mut Vec<(u32, u32)>,
+    ) -> usize {
+        fill_rects(boxes, work);
         out.clear();
         let mut tree = broccoli::Tree::new(&mut work[..]);
         tree.find_colliding_pairs(|a, b| out.push((a.1, b.1)));
@@ -94,13 +99,7 @@ mod peers {
         work: &mut Vec<(broccoli::axgeom::Rect<f32>, u32)>,
         out: &mut Vec<(u32, u32)>,
     ) -> usize {
-        work.clear();
-        work.extend(
-            boxes
-                .iter()
-                .enumerate()
-                .map(|(i, b)| (broccoli::rect(b.min.x, b.max.x, b.min.y, b.max.y), i as u32)),
-        );
+        fill_rects(boxes, work);
         out.clear();
         let first = first as u32;
         let mut tree = broccoli::Tree::new(&mut work[..]);

@@ -30,7 +30,8 @@ use crate::math::box_defect;
 use crate::store::Filter;
 
 /// When the smaller set has at most `1 / SIZE_RATIO` as many boxes as the larger (and
-/// at most [`MAX_SMALL`]), bipartite mode uses the grid.
+/// at most [`MAX_SMALL`]), bipartite mode builds the grid, and uses it if it pays
+/// ([`Probe::pays`]).
 pub(crate) const SIZE_RATIO: usize = 16;
 /// The grid holds at most this many boxes.
 pub(crate) const MAX_SMALL: usize = 1 << 16;
@@ -84,7 +85,8 @@ impl Grid {
 }
 
 impl Probe {
-    /// Whether bipartite mode should use the grid for sets of these sizes.
+    /// Whether bipartite mode should build the grid for sets of these sizes (and then
+    /// use it if [`Probe::pays`]).
     pub(crate) fn fits(a: usize, b: usize) -> bool {
         let (small, large) = (a.min(b), a.max(b));
         small > 0 && small <= MAX_SMALL && small.saturating_mul(SIZE_RATIO) <= large

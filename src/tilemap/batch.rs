@@ -2,7 +2,7 @@
 //! every thread count.
 
 use super::map::TileMap;
-use super::slide::{SlideOptions, SlideResult, TileHit, check_input};
+use super::slide::{SlideOptions, SlideResult, TileHit, check_input, leaves_f32};
 use crate::Aabb;
 use crate::error::{Error, check_len};
 use crate::lanes::{F32W, LANES, MaskW, SimdLevel, SimdTask, dispatch};
@@ -98,8 +98,9 @@ impl TileMap {
     ///
     /// # Errors
     /// [`Error::LengthMismatch`], [`Error::InvalidBox`], [`Error::InvalidMotion`],
-    /// [`Error::OutOfRange`] (a face moved beyond `±f32::MAX`; the lowest bad index) and [`Error::TooManyBoxes`] (more than [`crate::MAX_BOXES`]);
-    /// on error nothing is changed.
+    /// [`Error::OutOfRange`] (a face moved beyond `±f32::MAX`; the lowest bad index) and
+    /// [`Error::TooManyBoxes`] (more than [`crate::MAX_BOXES`]); on error nothing is
+    /// changed.
     pub fn move_bullets(
         &self,
         bullets: &mut [Aabb],
@@ -316,10 +317,7 @@ fn check_all(bodies: &[Aabb], motions: &[Vec2]) -> Result<(), Error> {
             & (h <= f32::MAX)
             & (m.x.abs() <= f32::MAX)
             & (m.y.abs() <= f32::MAX)
-            & ((b.min.x + m.x).abs() <= f32::MAX)
-            & ((b.min.y + m.y).abs() <= f32::MAX)
-            & ((b.max.x + m.x).abs() <= f32::MAX)
-            & ((b.max.y + m.y).abs() <= f32::MAX)
+            & !leaves_f32(*b, *m)
     };
     let all_plain = bodies
         .iter()

@@ -376,11 +376,11 @@ pub(crate) fn check_input(body: Aabb, motion: Vec2, index: usize) -> Result<(), 
 
 /// Whether moving `body` by all of `motion` carries a face beyond `±f32::MAX`, where
 /// no end position can be given (faces saturated there, and the body then seemed to
-/// cross tiles its true path misses).
+/// cross tiles its true path misses). Branch-free, for the batches' vectorised pass.
 #[inline(always)]
 pub(crate) fn leaves_f32(body: Aabb, motion: Vec2) -> bool {
-    !((body.min.x + motion.x).abs() <= f32::MAX
-        && (body.min.y + motion.y).abs() <= f32::MAX
-        && (body.max.x + motion.x).abs() <= f32::MAX
-        && (body.max.y + motion.y).abs() <= f32::MAX)
+    !(((body.min.x + motion.x).abs() <= f32::MAX)
+        & ((body.min.y + motion.y).abs() <= f32::MAX)
+        & ((body.max.x + motion.x).abs() <= f32::MAX)
+        & ((body.max.y + motion.y).abs() <= f32::MAX))
 }
