@@ -2,7 +2,8 @@
 //!
 //! ```text
 //!  BoxStore (boxes, motions, filters, owners)
-//!    │ 1. group boxes by filter (bullets, enemies, player, ...)          groups.rs
+//!    │ 1. group boxes by filter (bullets, enemies, player, ...), with their
+//!    │    swept bounds (in parallel over chunks of boxes)                   groups.rs
 //!    │ 2. broad phase on swept bounds (box ∪ box + motion), per pair of
 //!    │    groups whose filters agree: self sweep within a group, bipartite
 //!    │    between two (a grid when one side is small: bullets × targets)
@@ -30,18 +31,19 @@
 //! `parallel` off, since rayon's own job queue may allocate).
 
 mod demo;
+mod groups;
 pub mod layers;
 
 pub use demo::DemoFrame;
 
-use crate::broad::{BoxSet, BroadConfig, BroadPhase, Pair};
+use crate::broad::{BroadConfig, BroadPhase, Pair};
 use crate::error::Error;
 use crate::lanes::SimdLevel;
-use crate::math::Aabb;
 use crate::narrow::columns::{AabbColumns, MotionColumns};
 use crate::narrow::{NarrowConfig, NarrowPhase, SweepStatus};
-use crate::store::{BoxHandle, BoxStore, Filter, Owner};
+use crate::store::{BoxHandle, BoxStore, Owner};
 use glam::Vec2;
+use groups::Grouping;
 use std::time::{Duration, Instant};
 
 /// The largest coordinate a box may reach with its motion in a frame (`±10³⁷`). Beyond
@@ -150,43 +152,6 @@ pub struct FrameReport<'a> {
     pub timings: FrameTimings,
 }
 
-/// Boxes sharing one filter: their dense indices and their swept bounds (contiguous,
-/// so that the broad phase streams them).
-#[derive(Debug, Default)]
-struct Group {
-    filter: Filter,
-    dense: Vec<u32>,
-    swept: Vec<Aabb>,
-}
-
-impl Group {
-    fn clear(&mut self) {
-        self.dense.clear();
-        self.swept.clear();
-    }
-
-    /// Appends the boxes at dense indices `start..end`, whose swept bounds are `swept`.
-    #[inline]
-    fn push_run(&mut self, start: usize, swept: &[Aabb]) {
-        self.dense
-            .extend(start as u32..(start + swept.len()) as u32);
-        self.swept.extend_from_slice(swept);
-    }
-
-    /// Whether a swept box lies within [`MAX_COORDINATE`] (`&`, not `&&`: branch-free).
-    #[inline(always)]
-    fn in_range(x0: f32, y0: f32, x1: f32, y1: f32) -> bool {
-        (x0 >= -MAX_COORDINATE)
-            & (y0 >= -MAX_COORDINATE)
-            & (x1 <= MAX_COORDINATE)
-            & (y1 <= MAX_COORDINATE)
-    }
-
-    fn boxes(&self) -> BoxSet<'_> {
-        BoxSet::from_slice(&self.swept)
-    }
-}
-
 /// The per-frame collision pipeline; keeps its buffers between frames.
 ///
 /// ```
@@ -215,9 +180,7 @@ pub struct Frame {
     config: FrameConfig,
     broad: BroadPhase,
     narrow: NarrowPhase,
-    groups: Vec<Group>,
-    /// Every box's swept bounds, in dense order (copied into the groups).
-    swept: Vec<Aabb>,
+    grouping: Grouping,
     candidates: Vec<Pair>,
     contacts: Vec<Contact>,
     previous: Vec<BodyPair>,
@@ -225,8 +188,6 @@ pub struct Frame {
     began: Vec<BodyPair>,
     stayed: Vec<BodyPair>,
     ended: Vec<BodyPair>,
-    /// More distinct filters than `max_groups`: one group, swept with per-box filters.
-    per_box: bool,
 }
 
 impl Frame {
@@ -335,114 +296,31 @@ impl Frame {
     }
 
     /// Step 1: boxes grouped by filter (groups numbered by first appearance), with their
-    /// swept bounds `[min + min(motion, 0), max + max(motion, 0)]`.
-    ///
-    /// Boxes of one kind tend to sit together in the store (a pattern's bullets are
-    /// inserted together), so the pass walks runs of one filter: one group lookup per
-    /// run, and a branch-free loop over the run's columns that the compiler vectorises.
+    /// swept bounds `[min + min(motion, 0), max + max(motion, 0)]` ([`groups`]).
     fn group(&mut self, store: &BoxStore) -> Result<(), Error> {
-        for g in &mut self.groups {
-            g.clear();
-        }
-        self.per_box = false;
-        let max = self.config.max_groups.max(1);
-        let (layers, masks) = (store.layers(), store.masks());
-        let n = layers.len().min(masks.len());
-        let in_range = self.sweep_bounds(store);
-        let mut used = 0;
-        let mut last = usize::MAX;
-        let mut i = 0;
-        while i < n {
-            let (l, m) = (layers[i], masks[i]);
-            let run = layers[i..n]
-                .iter()
-                .zip(&masks[i..n])
-                .position(|(&l2, &m2)| l2 != l || m2 != m)
-                .unwrap_or(n - i);
-            let f = Filter::new(l, m);
-            let g = if last < used && self.groups[last].filter == f {
-                last
-            } else if let Some(g) = self.groups[..used].iter().position(|g| g.filter == f) {
-                g
-            } else if used < max {
-                if self.groups.len() == used {
-                    self.groups.push(Group::default());
-                }
-                self.groups[used].filter = f;
-                used += 1;
-                used - 1
-            } else {
-                self.per_box = true;
-                break;
-            };
-            self.groups[g].push_run(i, &self.swept[i..i + run]);
-            last = g;
-            i += run;
-        }
-        if self.per_box {
-            // Too many distinct filters: one group of every box, per-box filters.
-            self.groups.truncate(1);
-            let g = &mut self.groups[0];
-            g.clear();
-            g.push_run(0, &self.swept);
-        } else {
-            self.groups.truncate(used);
-        }
-        if in_range {
-            return Ok(());
-        }
-        // Some swept box is out of range: name the lowest dense index.
-        let far = |g: &Group| {
-            g.swept
-                .iter()
-                .zip(&g.dense)
-                .find(|(b, _)| !Group::in_range(b.min.x, b.min.y, b.max.x, b.max.y))
-                .map(|(_, &d)| d)
-        };
-        let index = self.groups.iter().filter_map(far).min().unwrap_or(0) as usize;
-        Err(Error::OutOfRange {
-            index,
-            limit: MAX_COORDINATE,
-        })
-    }
-
-    /// Every box's swept bounds into `self.swept`, in dense order, in one branch-free
-    /// pass that the compiler vectorises; whether all of them lie within
-    /// [`MAX_COORDINATE`].
-    fn sweep_bounds(&mut self, store: &BoxStore) -> bool {
-        let (x0, y0, x1, y1) = (store.min_x(), store.min_y(), store.max_x(), store.max_y());
-        let (mx, my) = (store.motion_x(), store.motion_y());
-        let n = x0.len();
-        let (y0, x1, y1, mx, my) = (&y0[..n], &x1[..n], &y1[..n], &mx[..n], &my[..n]);
-        self.swept.clear();
-        let mut ok = true;
-        self.swept.extend((0..n).map(|k| {
-            let (dx, dy) = (mx[k], my[k]);
-            let b = [
-                x0[k] + if dx < 0.0 { dx } else { 0.0 },
-                y0[k] + if dy < 0.0 { dy } else { 0.0 },
-                x1[k] + if dx > 0.0 { dx } else { 0.0 },
-                y1[k] + if dy > 0.0 { dy } else { 0.0 },
-            ];
-            ok &= Group::in_range(b[0], b[1], b[2], b[3]);
-            Aabb::from_coords(b[0], b[1], b[2], b[3])
-        }));
-        ok
+        let parallel = self.config.parallel;
+        self.grouping
+            .build(store, self.config.max_groups, parallel)
+            .map_err(|index| Error::OutOfRange {
+                index,
+                limit: MAX_COORDINATE,
+            })
     }
 
     /// Step 2: the broad phase per pair of groups, on swept bounds.
     fn broad_phase(&mut self, store: &BoxStore) -> Result<(), Error> {
         self.candidates.clear();
-        let n = self.groups.len();
+        let (groups, per_box) = (&self.grouping.groups, self.grouping.per_box);
+        let n = groups.len();
         for g in 0..n {
             for h in g..n {
-                let (fg, fh) = (self.groups[g].filter, self.groups[h].filter);
-                if !self.per_box && !fg.pairs_with(fh) {
+                let (fg, fh) = (groups[g].filter, groups[h].filter);
+                if !per_box && !fg.pairs_with(fh) {
                     continue;
                 }
-                let (gg, gh) = (&self.groups[g], &self.groups[h]);
+                let (gg, gh) = (&groups[g], &groups[h]);
                 let found = if g == h {
-                    let set = if self.per_box {
+                    let set = if per_box {
                         gg.boxes()
                             .with_filter_columns(store.layers(), store.masks())?
                     } else {

@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::rng::Rng;
+use crate::store::Filter;
 use crate::{Aabb, BoxProps};
 
 /// A scene of moving boxes with random layers and owners.
@@ -123,7 +124,7 @@ fn many_distinct_filters_fall_back_to_per_box_filters() {
     });
     assert_eq!(grouped.step(&store).unwrap().contacts, &want[..]);
     assert_eq!(per_box.step(&store).unwrap().contacts, &want[..]);
-    assert!(per_box.per_box && !grouped.per_box);
+    assert!(per_box.grouping.per_box && !grouped.grouping.per_box);
 }
 
 /// ```text
@@ -332,4 +333,141 @@ fn out_of_range_boxes_are_an_error_naming_the_box() {
     assert!(frame.step(&store).is_ok());
     store.set_motion(h, Vec2::new(-3.0e37, 0.0)).unwrap();
     assert!(matches!(frame.step(&store), Err(Error::OutOfRange { .. })));
+}
+
+/// One group: its filter, dense indices and swept boxes.
+type NaiveGroup = (Filter, Vec<u32>, Vec<Aabb>);
+
+/// Groups built one box at a time, in order of first appearance, or one group of every
+/// box beyond `max` filters (then `true`).
+fn naive_groups(store: &BoxStore, max: usize) -> (Vec<NaiveGroup>, bool) {
+    let mut groups: Vec<NaiveGroup> = Vec::new();
+    let swept = |k: usize| {
+        let (dx, dy) = (store.motion_x()[k], store.motion_y()[k]);
+        Aabb::from_coords(
+            store.min_x()[k] + dx.min(0.0),
+            store.min_y()[k] + dy.min(0.0),
+            store.max_x()[k] + dx.max(0.0),
+            store.max_y()[k] + dy.max(0.0),
+        )
+    };
+    let n = store.len();
+    let filters: Vec<Filter> = (0..n)
+        .map(|k| Filter::new(store.layers()[k], store.masks()[k]))
+        .collect();
+    let mut seen: Vec<Filter> = Vec::new();
+    for f in &filters {
+        if !seen.contains(f) {
+            seen.push(*f);
+        }
+    }
+    if seen.len() > max.max(1) {
+        let all = (0..n).map(|k| k as u32).collect();
+        return (vec![(filters[0], all, (0..n).map(swept).collect())], true);
+    }
+    for (k, f) in filters.iter().enumerate() {
+        let g = match groups.iter().position(|g| g.0 == *f) {
+            Some(g) => g,
+            None => {
+                groups.push((*f, Vec::new(), Vec::new()));
+                groups.len() - 1
+            }
+        };
+        groups[g].1.push(k as u32);
+        groups[g].2.push(swept(k));
+    }
+    (groups, false)
+}
+
+/// A store whose filters come in runs of random lengths (1 to 40 boxes), drawn from
+/// `kinds` filters.
+fn store_with_runs(n: usize, seed: u64, kinds: u32) -> BoxStore {
+    let mut store = random_store(n, seed, 0);
+    let mut rng = Rng::new(seed + 1);
+    let handles: Vec<BoxHandle> = store.handles().to_vec();
+    let mut left = 0;
+    let mut filter = Filter::ALL;
+    for h in handles {
+        if left == 0 {
+            left = 1 + rng.below(40);
+            let k = rng.below(kinds);
+            filter = Filter::new(1 << (k % 32), k.wrapping_mul(0x9e37_79b9) | 1);
+        }
+        left -= 1;
+        store.set_filter(h, filter).unwrap();
+    }
+    store
+}
+
+#[test]
+fn grouping_in_chunks_on_any_thread_count_equals_one_box_at_a_time() {
+    let stores = [
+        ("random filters", random_store(3000, 21, 0)),
+        ("runs of 6 filters", store_with_runs(5000, 22, 6)),
+        ("runs of 60 filters", store_with_runs(5000, 23, 60)),
+        ("empty", BoxStore::new()),
+        ("one box", random_store(1, 24, 0)),
+    ];
+    for (name, store) in &stores {
+        for max_groups in [1, 4, 32, 1000] {
+            let (want, want_per_box) = naive_groups(store, max_groups);
+            for chunk in [1, 7, 64, 1000, 0] {
+                for threads in [1, 2, 3] {
+                    let pool = rayon::ThreadPoolBuilder::new()
+                        .num_threads(threads)
+                        .build()
+                        .unwrap();
+                    let mut g = Grouping::default();
+                    g.set_chunk(chunk);
+                    // Twice: the second build reuses the first one's buffers.
+                    for _ in 0..2 {
+                        pool.install(|| g.build(store, max_groups, threads > 1))
+                            .unwrap();
+                        let case =
+                            format!("{name}, max {max_groups}, chunk {chunk}, {threads} threads");
+                        assert_eq!(g.per_box, want_per_box, "{case}");
+                        assert_eq!(g.groups.len(), want.len(), "{case}");
+                        for (got, want) in g.groups.iter().zip(&want) {
+                            if !want_per_box {
+                                assert_eq!(got.filter, want.0, "{case}");
+                            }
+                            assert_eq!(got.dense, want.1, "{case}");
+                            assert_eq!(
+                                bytemuck::cast_slice::<Aabb, u32>(&got.swept),
+                                bytemuck::cast_slice::<Aabb, u32>(&want.2),
+                                "{case}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn out_of_range_names_the_lowest_box_whatever_the_chunks() {
+    let mut store = store_with_runs(2000, 31, 5);
+    let handles: Vec<BoxHandle> = store.handles().to_vec();
+    for &k in &[1500, 700, 1999] {
+        store
+            .set_motion(handles[k], Vec2::new(0.0, -2.0e37))
+            .unwrap();
+    }
+    for chunk in [1, 64, 0] {
+        for threads in [1, 2] {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            let mut g = Grouping::default();
+            g.set_chunk(chunk);
+            let got = pool.install(|| g.build(&store, 32, threads > 1));
+            assert_eq!(
+                got,
+                Err(store.index_of(handles[700]).unwrap()),
+                "chunk {chunk}"
+            );
+        }
+    }
 }

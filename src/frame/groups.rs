@@ -1,0 +1,376 @@
+//! Step 1 of [`Frame::step`](super::Frame::step): the boxes grouped by filter, each
+//! group holding its boxes' swept bounds (contiguous, so that the broad phase streams
+//! them) and their dense indices.
+//!
+//! ```text
+//!  store columns ──► chunks of CHUNK boxes
+//!    1. per chunk (in parallel): runs of one filter, the chunk's     Chunk::scan
+//!       filters in order of first appearance, and their counts
+//!    2. in chunk order: each chunk filter's group (numbered by first
+//!       appearance in the store), each group's size
+//!    3. per chunk (in parallel): each run's swept bounds written     sweep_run
+//!       straight into its group's buffer, at the chunk's slots
+//! ```
+//!
+//! The result depends on the store only: the chunk size and the thread count change
+//! who writes which slots, not what is written.
+
+use crate::broad::BoxSet;
+use crate::math::Aabb;
+use crate::store::{BoxStore, Filter};
+use rayon::prelude::*;
+
+use super::MAX_COORDINATE;
+
+/// A placeholder box (buffers are resized before they are written).
+const ZERO_BOX: Aabb = Aabb::from_coords(0.0, 0.0, 0.0, 0.0);
+
+/// Boxes per chunk of the two parallel passes (about 400 KB of columns read).
+const CHUNK: usize = 1 << 14;
+
+/// Boxes sharing one filter: their dense indices and their swept bounds.
+#[derive(Debug, Default)]
+pub(super) struct Group {
+    pub(super) filter: Filter,
+    pub(super) dense: Vec<u32>,
+    pub(super) swept: Vec<Aabb>,
+}
+
+impl Group {
+    /// Whether a swept box lies within [`MAX_COORDINATE`] (`&`, not `&&`: branch-free).
+    #[inline(always)]
+    fn in_range(x0: f32, y0: f32, x1: f32, y1: f32) -> bool {
+        (x0 >= -MAX_COORDINATE)
+            & (y0 >= -MAX_COORDINATE)
+            & (x1 <= MAX_COORDINATE)
+            & (y1 <= MAX_COORDINATE)
+    }
+
+    /// The group's swept boxes, for the broad phase.
+    pub(super) fn boxes(&self) -> BoxSet<'_> {
+        BoxSet::from_slice(&self.swept)
+    }
+
+    /// Resizes both buffers to `n` boxes (no writes when the size is unchanged, as it
+    /// is from frame to frame in a steady scene).
+    fn resize(&mut self, n: usize) {
+        self.dense.resize(n, 0);
+        self.swept.resize(n, ZERO_BOX);
+    }
+}
+
+/// Consecutive boxes (in dense order) of one filter, within one chunk.
+#[derive(Debug, Clone, Copy)]
+struct Run {
+    start: u32,
+    len: u32,
+    /// The filter's position in the chunk's list of filters.
+    local: u32,
+}
+
+/// One chunk's runs and filters (pass 1), and where its boxes go (pass 2).
+#[derive(Debug, Default)]
+struct Chunk {
+    runs: Vec<Run>,
+    /// The chunk's distinct filters in order of first appearance, with their box
+    /// counts; empty when there are more than allowed (`too_many`).
+    filters: Vec<(Filter, u32)>,
+    too_many: bool,
+    /// Group of each of `filters`.
+    group: Vec<u32>,
+}
+
+impl Chunk {
+    /// The runs of one filter among the boxes `start..start + layers.len()`, and the
+    /// chunk's filters (at most `max`, else `too_many`).
+    fn scan(&mut self, layers: &[u32], masks: &[u32], start: usize, max: usize) {
+        self.runs.clear();
+        self.filters.clear();
+        self.too_many = false;
+        let n = layers.len().min(masks.len());
+        let mut i = 0;
+        let mut last = usize::MAX;
+        while i < n {
+            let (l, m) = (layers[i], masks[i]);
+            let mut j = i + 1;
+            // Eight boxes at a time while the run goes on (branch-free inside a block).
+            while j + 8 <= n {
+                let block = layers[j..j + 8].iter().zip(&masks[j..j + 8]);
+                if block.fold(0, |d, (&a, &b)| d | (a ^ l) | (b ^ m)) != 0 {
+                    break;
+                }
+                j += 8;
+            }
+            while j < n && layers[j] == l && masks[j] == m {
+                j += 1;
+            }
+            let f = Filter::new(l, m);
+            let local = if last < self.filters.len() && self.filters[last].0 == f {
+                last
+            } else if let Some(k) = self.filters.iter().position(|x| x.0 == f) {
+                k
+            } else if self.filters.len() < max {
+                self.filters.push((f, 0));
+                self.filters.len() - 1
+            } else {
+                self.too_many = true;
+                self.filters.clear();
+                return;
+            };
+            self.filters[local].1 += (j - i) as u32;
+            self.runs.push(Run {
+                start: (start + i) as u32,
+                len: (j - i) as u32,
+                local: local as u32,
+            });
+            last = local;
+            i = j;
+        }
+    }
+}
+
+/// The store's columns that the swept bounds are made of.
+#[derive(Clone, Copy)]
+struct Columns<'a> {
+    x0: &'a [f32],
+    y0: &'a [f32],
+    x1: &'a [f32],
+    y1: &'a [f32],
+    mx: &'a [f32],
+    my: &'a [f32],
+}
+
+impl<'a> Columns<'a> {
+    fn of(store: &'a BoxStore) -> Self {
+        Self {
+            x0: store.min_x(),
+            y0: store.min_y(),
+            x1: store.max_x(),
+            y1: store.max_y(),
+            mx: store.motion_x(),
+            my: store.motion_y(),
+        }
+    }
+
+    /// The swept bounds `[min + min(motion, 0), max + max(motion, 0)]` of the boxes
+    /// `start..start + swept.len()` into `swept`, their dense indices into `dense`, in
+    /// one branch-free pass that the compiler vectorises; whether all of them lie
+    /// within [`MAX_COORDINATE`].
+    fn sweep_run(&self, start: usize, swept: &mut [Aabb], dense: &mut [u32]) -> bool {
+        let n = swept.len();
+        let r = start..start + n;
+        let (x0, y0, x1, y1) = (
+            &self.x0[r.clone()],
+            &self.y0[r.clone()],
+            &self.x1[r.clone()],
+            &self.y1[r.clone()],
+        );
+        let (mx, my) = (&self.mx[r.clone()], &self.my[r]);
+        let mut ok = true;
+        for (k, s) in swept.iter_mut().enumerate() {
+            let (dx, dy) = (mx[k], my[k]);
+            let b = [
+                x0[k] + if dx < 0.0 { dx } else { 0.0 },
+                y0[k] + if dy < 0.0 { dy } else { 0.0 },
+                x1[k] + if dx > 0.0 { dx } else { 0.0 },
+                y1[k] + if dy > 0.0 { dy } else { 0.0 },
+            ];
+            ok &= Group::in_range(b[0], b[1], b[2], b[3]);
+            *s = Aabb::from_coords(b[0], b[1], b[2], b[3]);
+        }
+        for (k, d) in dense.iter_mut().enumerate() {
+            *d = (start + k) as u32;
+        }
+        ok
+    }
+
+    /// The lowest dense index whose swept box reaches beyond [`MAX_COORDINATE`].
+    fn first_out_of_range(&self) -> Option<usize> {
+        let mut one = [ZERO_BOX];
+        (0..self.x0.len()).find(|&k| !self.sweep_run(k, &mut one, &mut [0]))
+    }
+}
+
+/// The groups of one frame, and the buffers that build them (kept between frames).
+#[derive(Debug, Default)]
+pub(super) struct Grouping {
+    /// The groups, numbered in order of first appearance in dense order.
+    pub(super) groups: Vec<Group>,
+    /// More distinct filters than allowed: one group of every box, in dense order.
+    pub(super) per_box: bool,
+    /// The chunks (only the first `n.div_ceil(chunk)` are in use).
+    chunks: Vec<Chunk>,
+    /// The next free slot of each group (the serial pass 3).
+    cursor: Vec<usize>,
+    /// Boxes per chunk (`CHUNK`; smaller in tests).
+    chunk: usize,
+}
+
+impl Grouping {
+    /// Groups the store's boxes, at most `max_groups` of them; `parallel` uses rayon's
+    /// current pool.
+    ///
+    /// # Errors
+    /// The lowest dense index whose swept box reaches beyond [`MAX_COORDINATE`] (the
+    /// groups are then in an unspecified state).
+    pub(super) fn build(
+        &mut self,
+        store: &BoxStore,
+        max_groups: usize,
+        parallel: bool,
+    ) -> Result<(), usize> {
+        let cols = Columns::of(store);
+        let (layers, masks) = (store.layers(), store.masks());
+        let n = cols.x0.len();
+        let size = if self.chunk == 0 { CHUNK } else { self.chunk };
+        let count = n.div_ceil(size);
+        let parallel = parallel && count > 1 && rayon::current_num_threads() > 1;
+        if self.chunks.len() < count {
+            self.chunks.resize_with(count, Chunk::default);
+        }
+        let chunks = &mut self.chunks[..count];
+        let max = max_groups.max(1);
+        let range = |c: usize| c * size..((c + 1) * size).min(n);
+
+        // 1. Per chunk: runs of one filter, the chunk's filters and their counts.
+        let scan = |(c, chunk): (usize, &mut Chunk)| {
+            let r = range(c);
+            chunk.scan(&layers[r.clone()], &masks[r.clone()], r.start, max);
+        };
+        if parallel {
+            chunks.par_iter_mut().enumerate().for_each(scan);
+        } else {
+            chunks.iter_mut().enumerate().for_each(scan);
+        }
+
+        // 2. In chunk order: each chunk filter's group, numbered by first appearance;
+        //    each group's size.
+        let mut used = 0;
+        self.per_box = chunks.iter().any(|c| c.too_many);
+        for chunk in chunks.iter_mut() {
+            if self.per_box {
+                break;
+            }
+            chunk.group.clear();
+            for &(f, _) in &chunk.filters {
+                let g = if let Some(g) = self.groups[..used].iter().position(|g| g.filter == f) {
+                    g
+                } else if used < max {
+                    if self.groups.len() == used {
+                        self.groups.push(Group::default());
+                    }
+                    self.groups[used].filter = f;
+                    used += 1;
+                    used - 1
+                } else {
+                    self.per_box = true;
+                    break;
+                };
+                chunk.group.push(g as u32);
+            }
+        }
+        self.cursor.clear();
+        if self.per_box {
+            // Too many distinct filters: one group of every box, per-box filters.
+            used = 1;
+            if self.groups.is_empty() {
+                self.groups.push(Group::default());
+            }
+            self.cursor.push(n);
+        } else {
+            self.cursor.resize(used, 0);
+            for chunk in chunks.iter() {
+                for (&g, &(_, k)) in chunk.group.iter().zip(&chunk.filters) {
+                    self.cursor[g as usize] += k as usize;
+                }
+            }
+        }
+        self.groups.truncate(used);
+        for (group, &size) in self.groups.iter_mut().zip(&self.cursor) {
+            group.resize(size);
+        }
+
+        // 3. Per chunk: each run's swept bounds straight into its group's buffer, at
+        //    the slots that the chunks before it leave free.
+        let per_box = self.per_box;
+        let fill = |chunk: &Chunk, c: usize, slots: &mut [(&mut [Aabb], &mut [u32])]| {
+            if per_box {
+                let (s, d) = &mut slots[0];
+                return cols.sweep_run(range(c).start, s, d);
+            }
+            let mut ok = true;
+            for r in &chunk.runs {
+                let g = chunk.group[r.local as usize] as usize;
+                let (s, d) = core::mem::take(&mut slots[g]);
+                let (s, rest_s) = s.split_at_mut(r.len as usize);
+                let (d, rest_d) = d.split_at_mut(r.len as usize);
+                ok &= cols.sweep_run(r.start as usize, s, d);
+                slots[g] = (rest_s, rest_d);
+            }
+            ok
+        };
+        let in_range = if parallel {
+            // Each chunk's slots in each group: disjoint slices, chunk-major.
+            let mut slots: Vec<(&mut [Aabb], &mut [u32])> = Vec::new();
+            slots.resize_with(count * used, Default::default);
+            let mut rest: Vec<(&mut [Aabb], &mut [u32])> = self
+                .groups
+                .iter_mut()
+                .map(|g| (&mut g.swept[..], &mut g.dense[..]))
+                .collect();
+            for (c, chunk) in chunks.iter().enumerate() {
+                let mut take = |g: usize, k: usize| {
+                    let (s, d) = core::mem::take(&mut rest[g]);
+                    let (s, rest_s) = s.split_at_mut(k);
+                    let (d, rest_d) = d.split_at_mut(k);
+                    slots[c * used + g] = (s, d);
+                    rest[g] = (rest_s, rest_d);
+                };
+                if per_box {
+                    take(0, range(c).len());
+                } else {
+                    for (&g, &(_, k)) in chunk.group.iter().zip(&chunk.filters) {
+                        take(g as usize, k as usize);
+                    }
+                }
+            }
+            slots
+                .par_chunks_mut(used)
+                .zip(chunks.par_iter())
+                .enumerate()
+                .map(|(c, (slots, chunk))| fill(chunk, c, slots))
+                .reduce(|| true, |a, b| a & b)
+        } else {
+            // One chunk after the other, each group's slots from its cursor.
+            self.cursor.iter_mut().for_each(|x| *x = 0);
+            let mut ok = true;
+            for (c, chunk) in chunks.iter().enumerate() {
+                let mut one = |g: usize, start: usize, len: usize| {
+                    let (at, group) = (self.cursor[g], &mut self.groups[g]);
+                    let s = &mut group.swept[at..at + len];
+                    ok &= cols.sweep_run(start, s, &mut group.dense[at..at + len]);
+                    self.cursor[g] += len;
+                };
+                if per_box {
+                    one(0, range(c).start, range(c).len());
+                } else {
+                    for r in &chunk.runs {
+                        let g = chunk.group[r.local as usize] as usize;
+                        one(g, r.start as usize, r.len as usize);
+                    }
+                }
+            }
+            ok
+        };
+        match in_range {
+            true => Ok(()),
+            false => Err(cols.first_out_of_range().unwrap_or(0)),
+        }
+    }
+
+    /// Sets the chunk size (tests: many chunks on small stores).
+    #[cfg(test)]
+    pub(super) fn set_chunk(&mut self, chunk: usize) {
+        self.chunk = chunk;
+    }
+}
