@@ -670,6 +670,73 @@ fn tile_map_motion_refuses_bad_bodies_motions_and_lengths() {
     }
 }
 
+/// Large bullet batches are checked in parallel chunks: still the lowest bad index,
+/// still nothing moved, whatever the thread count.
+#[test]
+fn large_bullet_batches_name_the_lowest_bad_index_on_any_thread_count() {
+    let map = TileMap::from_ascii("....\n.##.\n....", Vec2::splat(8.0), Vec2::ZERO).unwrap();
+    let n = 200_000;
+    let bodies: Vec<Aabb> = (0..n).map(|k| unit((k % 30) as f32, 0.5)).collect();
+    let motions = vec![Vec2::new(0.25, 0.0); n];
+    for threads in [1, 2, 3] {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        let mut hits = Vec::new();
+        // A NaN motion in a late chunk and an infinite one in an earlier chunk.
+        let mut bad = motions.clone();
+        bad[170_001] = Vec2::NAN;
+        bad[70_003] = Vec2::new(0.0, f32::INFINITY);
+        let mut bullets = bodies.clone();
+        let got =
+            pool.install(|| map.move_bullets(&mut bullets, &bad, BulletResponse::Stop, &mut hits));
+        assert_eq!(
+            got,
+            Err(Error::InvalidMotion { index: 70_003 }),
+            "{threads}"
+        );
+        assert_eq!(bullets, bodies);
+        // A box whose face would leave f32 in a later chunk than a reversed box.
+        let mut bad_boxes = bodies.clone();
+        bad_boxes[150_000] = Aabb::from_coords(1.0e38, 0.0, 1.0e38, 1.0);
+        let mut far = motions.clone();
+        far[150_000] = Vec2::new(f32::MAX, 0.0);
+        bad_boxes[99_999] = Aabb::from_coords(2.0, 0.0, 1.0, 1.0);
+        let got = pool.install(|| {
+            map.move_bullets(
+                &mut bad_boxes.clone(),
+                &motions,
+                BulletResponse::Stop,
+                &mut hits,
+            )
+        });
+        assert_eq!(
+            got,
+            invalid(99_999, BoxDefect::Inverted { axis: 0 }),
+            "{threads}"
+        );
+        bad_boxes[99_999] = bodies[99_999];
+        let got = pool.install(|| {
+            map.move_bullets(
+                &mut bad_boxes.clone(),
+                &far,
+                BulletResponse::Stop,
+                &mut hits,
+            )
+        });
+        assert!(
+            matches!(got, Err(Error::OutOfRange { index: 150_000, .. })),
+            "{threads}: {got:?}"
+        );
+        // All good: every bullet moves.
+        let mut bullets = bodies.clone();
+        pool.install(|| map.move_bullets(&mut bullets, &motions, BulletResponse::Stop, &mut hits))
+            .unwrap();
+        assert_ne!(bullets, bodies);
+    }
+}
+
 #[test]
 fn narrow_batches_refuse_ragged_columns_and_bad_pair_indices() {
     use hantei::narrow::NarrowPhase;

@@ -12,6 +12,9 @@ use rayon::prelude::*;
 /// Bodies per rayon task: small enough to balance, large enough to amortise.
 const CHUNK: usize = 2048;
 
+/// Bodies per rayon task of the input check (one quick pass: larger tasks).
+const CHECK_CHUNK: usize = 1 << 15;
+
 /// What happens to a bullet that touches a solid tile in [`TileMap::move_bullets`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum BulletResponse {
@@ -319,10 +322,17 @@ fn check_all(bodies: &[Aabb], motions: &[Vec2]) -> Result<(), Error> {
             & (m.y.abs() <= f32::MAX)
             & !leaves_f32(*b, *m)
     };
-    let all_plain = bodies
-        .iter()
-        .zip(motions)
-        .fold(true, |ok, (b, m)| ok & plain(b, m));
+    let all =
+        |bs: &[Aabb], ms: &[Vec2]| bs.iter().zip(ms).fold(true, |ok, (b, m)| ok & plain(b, m));
+    let all_plain = if bodies.len() > CHECK_CHUNK && rayon::current_num_threads() > 1 {
+        // In parallel: at a million bullets this pass was a fifth of a two-thread frame.
+        bodies
+            .par_chunks(CHECK_CHUNK)
+            .zip(motions.par_chunks(CHECK_CHUNK))
+            .all(|(bs, ms)| all(bs, ms))
+    } else {
+        all(bodies, motions)
+    };
     let suspect = if all_plain {
         None
     } else {
