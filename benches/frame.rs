@@ -4,6 +4,7 @@
 //!
 //! ```text
 //! cargo bench --bench frame
+//! FRAME_THREADS=1,2,4,8,16 cargo bench --bench frame   # other thread counts
 //! ```
 //!
 //! The scene is [`hantei::frame::DemoFrame`]: bullets in rings and spirals flying
@@ -19,13 +20,24 @@ use std::time::Duration;
 
 fn frame(c: &mut Criterion) {
     let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let threads: Vec<usize> = match std::env::var("FRAME_THREADS") {
+        Ok(list) => list
+            .split(',')
+            .map(|t| {
+                t.trim()
+                    .parse()
+                    .expect("FRAME_THREADS: a comma-separated list of counts")
+            })
+            .collect(),
+        Err(_) => vec![1, cores],
+    };
     for (n, label) in [(10_000, "10k"), (100_000, "100k"), (1_000_000, "1m")] {
         let demo = DemoFrame::new(n, 50, 1);
         let mut group = c.benchmark_group(format!("frame/{label}"));
         group.sample_size(10);
         group.warm_up_time(Duration::from_millis(500));
         group.measurement_time(Duration::from_secs(if n >= 1_000_000 { 6 } else { 2 }));
-        for threads in [1, cores] {
+        for &threads in &threads {
             let pool = rayon::ThreadPoolBuilder::new()
                 .num_threads(threads)
                 .build()
