@@ -6,7 +6,7 @@
 //! boxes whose filters agree and whose owners differ through the scalar swept test, the
 //! earliest per body pair), in the same order, for every SIMD level (statuses and pairs
 //! exactly, times within the documented bit-identical bound: the kernels are 0-ulp) and
-//! one or two threads; and the events must be the set differences of consecutive
+//! one or two threads (and with the grouping in chunks of three boxes); and the events must be the set differences of consecutive
 //! steps' body pairs. A store the decoder builds never holds invalid boxes (the store
 //! refuses them); a box whose swept bounds reach beyond [`MAX_COORDINATE`] must give
 //! `OutOfRange` naming the lowest such box.
@@ -217,6 +217,15 @@ pub(crate) fn frame_check(data: &[u8], tamper: &dyn Fn(&mut Vec<Contact>)) -> Re
             };
             frames.push((Frame::with_config(few), threads));
         }
+    }
+    // Grouping in chunks of three boxes (runs and filters split across chunks).
+    for threads in [1, 2] {
+        let mut chunked = Frame::with_config(FrameConfig {
+            parallel: threads > 1,
+            ..FrameConfig::default()
+        });
+        chunked.set_group_chunk(3);
+        frames.push((chunked, threads));
     }
     let mut previous: Vec<BodyPair> = Vec::new();
     for step in 0..2 {

@@ -68,7 +68,7 @@ struct Run {
     local: u32,
 }
 
-/// One chunk's runs and filters (pass 1), and where its boxes go (pass 2).
+/// One chunk's runs and filters (pass 1), and the group of each filter (pass 2).
 #[derive(Debug, Default)]
 struct Chunk {
     runs: Vec<Run>,
@@ -368,8 +368,8 @@ impl Grouping {
         }
     }
 
-    /// Sets the chunk size (tests: many chunks on small stores).
-    #[cfg(test)]
+    /// Sets the chunk size (tests and fuzzing: many chunks on small stores).
+    #[cfg(any(test, feature = "fuzzing"))]
     pub(super) fn set_chunk(&mut self, chunk: usize) {
         self.chunk = chunk;
     }

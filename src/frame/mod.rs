@@ -223,6 +223,13 @@ impl Frame {
         &self.config
     }
 
+    /// Groups in chunks of `chunk` boxes (tests and fuzzing: many chunks on small
+    /// stores; the report does not depend on it).
+    #[cfg(any(test, feature = "fuzzing"))]
+    pub(crate) fn set_group_chunk(&mut self, chunk: usize) {
+        self.grouping.set_chunk(chunk);
+    }
+
     /// Forgets the contacts of earlier steps (the next step reports every contact as
     /// begun).
     pub fn reset_events(&mut self) {
