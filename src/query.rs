@@ -4,7 +4,8 @@
 //! Each query streams the store's SoA columns eight boxes at a time (the layout the
 //! store keeps anyway) through a region test (for casts: the cast's swept bounds), then
 //! runs the exact narrow-phase kernel ([`crate::narrow::scalar::cast_point_aabb`],
-//! [`crate::narrow::scalar::sweep_aabb_aabb`]) on the few boxes that pass. So a query
+//! [`crate::narrow::scalar::sweep_aabb_aabb`](fn@crate::narrow::scalar::sweep_aabb_aabb))
+//! on the few boxes that pass. So a query
 //! costs O(N) with a small constant and needs no structure to build or keep in sync:
 //! the right tool for a few queries per frame. Region and point results come in dense
 //! order; casts by time of impact (ties: dense order). Filters follow the broad phase's

@@ -1,4 +1,4 @@
-//! The O(N²) reference: every pair tested with [`Aabb::overlaps`].
+//! The O(N²) reference: every pair tested with [`Aabb::overlaps`](crate::Aabb::overlaps).
 //!
 //! Kept in the crate (not only in tests) so that tests, benchmarks and fuzz targets
 //! check the sweep against one oracle.

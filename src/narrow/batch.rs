@@ -1015,7 +1015,8 @@ impl NarrowPhase {
     }
 
     /// Sweeps every pair of moving boxes over one frame and keeps the hits and the
-    /// overlaps (misses are left out), in pair order ([`scalar::sweep_aabb_aabb`]; in
+    /// overlaps (misses are left out), in pair order
+    /// ([`scalar::sweep_aabb_aabb`](fn@scalar::sweep_aabb_aabb); in
     /// each answer `a` is `Pair::a`).
     ///
     /// # Errors

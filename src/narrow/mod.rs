@@ -85,7 +85,8 @@ use glam::{Vec2, Vec3};
 /// extents.
 pub const SAT_EPSILON: f32 = 1.0e-5;
 
-/// How a swept test ended. See [`scalar::sweep_aabb_aabb`] for the exact rules.
+/// How a swept test ended. See [`scalar::sweep_aabb_aabb`](fn@scalar::sweep_aabb_aabb)
+/// for the exact rules.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 #[repr(u8)]
 pub enum SweepStatus {
@@ -99,7 +100,8 @@ pub enum SweepStatus {
     Overlapping = 2,
 }
 
-/// The answer of a swept test ([`scalar::sweep_aabb_aabb`], [`scalar::cast_point_aabb`]).
+/// The answer of a swept test ([`scalar::sweep_aabb_aabb`](fn@scalar::sweep_aabb_aabb),
+/// [`scalar::cast_point_aabb`]).
 ///
 /// | status | `t` | `normal` | `stop` |
 /// |---|---|---|---|

@@ -57,7 +57,7 @@ pub struct TileMap {
     clear: Vec<u64>,
     /// `[origin.x, origin.y, 1 / tile.x, 1 / tile.y, width, height]` in `f32`, when
     /// `f32` arithmetic locates a point within a quarter of a cell anywhere in and around
-    /// the map (see [`TileMap::clear_around_f32`]); `None` for maps too large or too far
+    /// the map (see [`TileMap::small_box_clear`]); `None` for maps too large or too far
     /// out.
     pub(crate) fast_index: Option<[f32; 6]>,
     /// Per axis, in cells: how far a tile edge may lie from `origin + k · tile_size`

@@ -1,6 +1,6 @@
 //! Static AABB–AABB overlap.
 //!
-//! The math is documented on [`overlap_aabb_aabb`](super::overlap_aabb_aabb).
+//! The math is documented on [`overlap_aabb_aabb`](fn@super::overlap_aabb_aabb).
 
 use super::all_finite;
 use crate::math::Aabb;

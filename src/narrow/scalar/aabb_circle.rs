@@ -1,6 +1,6 @@
 //! AABB–circle overlap by the closest point (Ericson, §5.2.5).
 //!
-//! The math is documented on [`overlap_aabb_circle`](super::overlap_aabb_circle).
+//! The math is documented on [`overlap_aabb_circle`](fn@super::overlap_aabb_circle).
 
 use super::{all_finite, max, min};
 use crate::math::{Aabb, Circle};

@@ -1,6 +1,6 @@
 //! Circle–circle overlap by squared distances (seed 001).
 //!
-//! The math is documented on [`overlap_circle_circle`](super::overlap_circle_circle).
+//! The math is documented on [`overlap_circle_circle`](fn@super::overlap_circle_circle).
 
 use crate::math::Circle;
 

@@ -1,6 +1,6 @@
 //! 2D oriented box against oriented box by the separating axis theorem (seed 004;
 //!
-//! The math is documented on [`overlap_obb2_obb2`](super::overlap_obb2_obb2).
+//! The math is documented on [`overlap_obb2_obb2`](fn@super::overlap_obb2_obb2).
 
 use crate::math::Obb2;
 use crate::narrow::Mtv2;

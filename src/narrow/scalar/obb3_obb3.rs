@@ -1,6 +1,6 @@
 //! 3D oriented box against oriented box by the separating axis theorem, with 15 axes
 //!
-//! The math is documented on [`overlap_obb3_obb3`](super::overlap_obb3_obb3).
+//! The math is documented on [`overlap_obb3_obb3`](fn@super::overlap_obb3_obb3).
 
 use crate::math::Obb3;
 use crate::narrow::{Mtv3, SAT_EPSILON};

@@ -1,7 +1,7 @@
 //! Moving point against a box: the ray/slab test over one frame (seed 000; Ericson,
 //! §5.3.3).
 //!
-//! The math is documented on [`cast_point_aabb`](super::cast_point_aabb).
+//! The math is documented on [`cast_point_aabb`](fn@super::cast_point_aabb).
 
 use super::all_finite;
 use super::sweep_aabb_aabb::sweep_core;
@@ -10,10 +10,10 @@ use crate::narrow::Sweep;
 
 /// Casts a point moving from `ray.origin` by `ray.motion` against the still box `b`:
 /// whether and when it enters, through which face, and how far it may move without
-/// entering. See [`sweep_aabb_aabb`](super::sweep_aabb_aabb) for the result.
+/// entering. See [`sweep_aabb_aabb`](fn@super::sweep_aabb_aabb) for the result.
 ///
 /// The point `p + t·m`, `t ∈ [0, 1]`, is a box of zero size, so this is
-/// [`sweep_aabb_aabb`](super::sweep_aabb_aabb) with `a = [p, p]` and the same per-axis
+/// [`sweep_aabb_aabb`](fn@super::sweep_aabb_aabb) with `a = [p, p]` and the same per-axis
 /// entry and exit times (the "slabs" of Kay and Kajiya): per axis only the near face of
 /// the box can be entered (its left face when `m.x > 0`, its right face when `m.x < 0`), a
 /// zero component never enters and never divides, and the hit point on one face counts

@@ -1,6 +1,6 @@
 //! Swept AABB–AABB: two boxes that both move during one frame (seed 002; Ericson, §5.5.8).
 //!
-//! The math is documented on [`sweep_aabb_aabb`](super::sweep_aabb_aabb).
+//! The math is documented on [`sweep_aabb_aabb`](fn@super::sweep_aabb_aabb).
 
 use super::{all_finite, max, min};
 use crate::math::Aabb;

@@ -1,5 +1,5 @@
 //! Swept AABB–AABB, eight pairs at a time (the math, the statuses and the meaning of
-//! every field: [`scalar::sweep_aabb_aabb`](crate::narrow::scalar::sweep_aabb_aabb)).
+//! every field: [`scalar::sweep_aabb_aabb`](fn@crate::narrow::scalar::sweep_aabb_aabb)).
 //!
 //! The scalar kernel's branches become selects: the quotients are computed in every lane
 //! with the divisor replaced by `1` where the velocity is zero, then discarded there.
@@ -95,7 +95,7 @@ fn face_normal<W: F32W>(v: W) -> W {
 }
 
 /// Lane `i`: box `a` moving by `motion_a` swept against box `b` moving by `motion_b`,
-/// bit-identical to [`scalar::sweep_aabb_aabb`](crate::narrow::scalar::sweep_aabb_aabb).
+/// bit-identical to [`scalar::sweep_aabb_aabb`](fn@crate::narrow::scalar::sweep_aabb_aabb).
 ///
 /// ```
 /// use hantei::Aabb;
