@@ -471,3 +471,47 @@ fn out_of_range_names_the_lowest_box_whatever_the_chunks() {
         }
     }
 }
+
+/// A demo frame of several grouping chunks (production chunk size), stepped twice:
+/// the same report on one thread without rayon and on 2 and 4 threads.
+#[test]
+fn a_frame_of_several_chunks_is_the_same_on_any_thread_count() {
+    let demo = DemoFrame::new(40_000, 50, 3);
+    let report = |frame: &mut Frame| {
+        let r = frame.step(&demo.store).unwrap();
+        (r.contacts.to_vec(), r.began.to_vec(), r.candidates)
+    };
+    let mut serial = Frame::with_config(FrameConfig {
+        parallel: false,
+        ..FrameConfig::default()
+    });
+    let want = [report(&mut serial), report(&mut serial)];
+    assert!(
+        !want[0].0.is_empty() && want[0].2 > 0,
+        "the demo frame has contacts"
+    );
+    assert!(want[1].1.is_empty(), "the second step began nothing new");
+    assert!(serial.grouping.groups.len() >= 3);
+    for threads in [2, 4] {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        let mut frame = Frame::new();
+        for want in &want {
+            let got = pool.install(|| report(&mut frame));
+            assert_eq!(&got, want, "{threads} threads");
+            let groups = |f: &Frame| -> Vec<(Filter, Vec<u32>, Vec<u32>)> {
+                let bits = |g: &groups::Group| bytemuck::cast_slice(&g.swept).to_vec();
+                let g = &f.grouping.groups;
+                g.iter()
+                    .map(|g| (g.filter, g.dense.clone(), bits(g)))
+                    .collect()
+            };
+            assert!(
+                groups(&frame) == groups(&serial),
+                "{threads} threads: groups"
+            );
+        }
+    }
+}
