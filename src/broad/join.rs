@@ -270,10 +270,7 @@ mod tests {
         let want: Vec<Pair> = (0..n)
             .flat_map(|k| list(k, if k == 0 { 2 } else { 3 }))
             .collect();
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(3)
-            .build()
-            .unwrap();
+        let pool = &crate::check::broad::pools()[2];
         let (out, lists) = pool.install(|| join.into_parts());
         assert_eq!(out, want);
         let lists: Vec<Option<Vec<Pair>>> = lists.collect();

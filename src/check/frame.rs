@@ -6,8 +6,8 @@
 //! boxes whose filters agree and whose owners differ through the scalar swept test, the
 //! earliest per body pair), in the same order, for every SIMD level (statuses and pairs
 //! exactly, times within the documented bit-identical bound: the kernels are 0-ulp) and
-//! one or two threads (and with the grouping in chunks of three boxes); and the events must be the set differences of consecutive
-//! steps' body pairs. A store the decoder builds never holds invalid boxes (the store
+//! one or two threads (and with the grouping in chunks of three boxes); and the events
+//! must be the set differences of consecutive steps' body pairs. A store the decoder builds never holds invalid boxes (the store
 //! refuses them); a box whose swept bounds reach beyond [`MAX_COORDINATE`] must give
 //! `OutOfRange` naming the lowest such box.
 

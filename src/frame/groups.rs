@@ -200,7 +200,7 @@ pub(super) struct Grouping {
     pub(super) per_box: bool,
     /// The chunks (only the first `n.div_ceil(chunk)` are in use).
     chunks: Vec<Chunk>,
-    /// The next free slot of each group (the serial pass 3).
+    /// Per group: its size (pass 2), then its next free slot (the serial pass 3).
     cursor: Vec<usize>,
     /// Boxes per chunk (`CHUNK`; smaller in tests).
     chunk: usize,

@@ -413,10 +413,7 @@ fn grouping_in_chunks_on_any_thread_count_equals_one_box_at_a_time() {
             let (want, want_per_box) = naive_groups(store, max_groups);
             for chunk in [1, 7, 64, 1000, 0] {
                 for threads in [1, 2, 3] {
-                    let pool = rayon::ThreadPoolBuilder::new()
-                        .num_threads(threads)
-                        .build()
-                        .unwrap();
+                    let pool = &crate::check::broad::pools()[threads - 1];
                     let mut g = Grouping::default();
                     g.set_chunk(chunk);
                     // Twice: the second build reuses the first one's buffers.
@@ -456,10 +453,7 @@ fn out_of_range_names_the_lowest_box_whatever_the_chunks() {
     }
     for chunk in [1, 64, 0] {
         for threads in [1, 2] {
-            let pool = rayon::ThreadPoolBuilder::new()
-                .num_threads(threads)
-                .build()
-                .unwrap();
+            let pool = &crate::check::broad::pools()[threads - 1];
             let mut g = Grouping::default();
             g.set_chunk(chunk);
             let got = pool.install(|| g.build(&store, 32, threads > 1));
