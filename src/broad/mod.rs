@@ -112,7 +112,7 @@ pub struct BroadConfig {
 /// every scene of the `broad_phase` bench; the exact sorts are kept to measure against.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum BandOrder {
-    /// A stable counting sort on about two buckets per box of the band's minima; the
+    /// A stable counting sort on about one bucket per box of the band's minima; the
     /// sweep's window test tolerates the order inside a bucket.
     #[default]
     Buckets,
