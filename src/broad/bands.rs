@@ -302,8 +302,7 @@ impl<B: BoundsRead> ScatterLanes<'_, '_, B> {
                 // In [0, n_bands - 1] (clamped above), as `to_index` gives.
                 let f = (g.first[k] as u32).min(top) as usize;
                 let e = (g.last[k] as u32).min(top) as usize;
-                let b = [g.s0[k], g.s1[k], g.b0[k], g.b1[k]];
-                ScatterChunk::push(bands, set, FILTERED, PREFETCH, i + k, b, f, e);
+                ScatterChunk::push(bands, set, FILTERED, PREFETCH, i + k, g.rec[k], f, e);
             }
             Ok(())
         }
@@ -320,10 +319,7 @@ impl<B: BoundsRead> ScatterLanes<'_, '_, B> {
                 let buf = &mut bufs[(i / LANES) & 1];
                 buf.first = ((b0 - origin) * inv).max(zero).min(top).trunc_i32();
                 buf.last = ((b1 - origin) * inv).max(zero).min(top).trunc_i32();
-                s0.store(&mut buf.s0);
-                s1.store(&mut buf.s1);
-                b0.store(&mut buf.b0);
-                b1.store(&mut buf.b1);
+                W::store_transposed4([s0, s1, b0, b1], &mut buf.rec);
             }
             if let Some(p) = pending.replace((i, valid)) {
                 let g = &bufs[(p.0 / LANES) & 1];
@@ -338,15 +334,17 @@ impl<B: BoundsRead> ScatterLanes<'_, '_, B> {
     }
 }
 
-/// One group's lanes, as the appends read them.
+/// One group's lanes, as the appends read them: band indices, and each box's
+/// sweep-axis coordinates `[s0, s1, b0, b1]` as one record, transposed in lanes
+/// ([`F32W::store_transposed4`]): a 16-byte load and store per append instead of four
+/// of each. Against four columns, one thread, fastest of five interleaved processes:
+/// uniform 100k 1.031 -> 0.991 ms, bullet hell 100k 0.942 -> 0.916, clusters 100k
+/// 2.764 -> 2.738.
 #[derive(Clone, Copy, Default)]
 struct GroupLanes {
     first: [i32; LANES],
     last: [i32; LANES],
-    s0: [f32; LANES],
-    s1: [f32; LANES],
-    b0: [f32; LANES],
-    b1: [f32; LANES],
+    rec: [[f32; 4]; LANES],
 }
 
 /// Scratch for ordering one band (kept per work item).

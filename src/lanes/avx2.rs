@@ -170,6 +170,28 @@ impl F32W for Avx2W {
         }
     }
     #[inline(always)]
+    fn store_transposed4(cols: [Self; 4], out: &mut [[f32; 4]; LANES]) {
+        let [c0, c1, c2, c3] = cols.map(|c| c.0);
+        // SAFETY: AVX is available (module contract); `out` is 8 records of 16 bytes,
+        // written as four unaligned 32-byte stores.
+        unsafe {
+            // A 4 x 4 transpose in each 128-bit half: records (0, 4), (1, 5), (2, 6), (3, 7).
+            let u0 = _mm256_unpacklo_ps(c0, c1);
+            let u1 = _mm256_unpackhi_ps(c0, c1);
+            let u2 = _mm256_unpacklo_ps(c2, c3);
+            let u3 = _mm256_unpackhi_ps(c2, c3);
+            let r04 = _mm256_shuffle_ps::<0x44>(u0, u2);
+            let r15 = _mm256_shuffle_ps::<0xEE>(u0, u2);
+            let r26 = _mm256_shuffle_ps::<0x44>(u1, u3);
+            let r37 = _mm256_shuffle_ps::<0xEE>(u1, u3);
+            let p = out.as_mut_ptr().cast::<f32>();
+            _mm256_storeu_ps(p, _mm256_permute2f128_ps::<0x20>(r04, r15));
+            _mm256_storeu_ps(p.add(8), _mm256_permute2f128_ps::<0x20>(r26, r37));
+            _mm256_storeu_ps(p.add(16), _mm256_permute2f128_ps::<0x31>(r04, r15));
+            _mm256_storeu_ps(p.add(24), _mm256_permute2f128_ps::<0x31>(r26, r37));
+        }
+    }
+    #[inline(always)]
     fn load_transposed2(s: &[f32]) -> [Self; 2] {
         let s = &s[..2 * LANES];
         // SAFETY: AVX2 is available (module contract); `s` has 16 readable f32 (checked

@@ -124,6 +124,15 @@ pub trait F32W:
             Self::from_array(cols[3]),
         ]
     }
+    /// The inverse of [`F32W::load_transposed4`]: four columns stored as eight records of
+    /// four `f32`, record `i` being `[cols[0][i], cols[1][i], cols[2][i], cols[3][i]]`.
+    #[inline(always)]
+    fn store_transposed4(cols: [Self; 4], out: &mut [[f32; 4]; LANES]) {
+        let cols = cols.map(Self::to_array);
+        for (i, rec) in out.iter_mut().enumerate() {
+            *rec = [cols[0][i], cols[1][i], cols[2][i], cols[3][i]];
+        }
+    }
     /// Eight records of two `f32` (vectors `[x, y]`) as two columns: lane `i` of result
     /// `k` is `s[2 * i + k]`.
     ///

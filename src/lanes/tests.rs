@@ -367,6 +367,38 @@ fn load_transposed_makes_columns_of_records_at_every_level() {
     }
 }
 
+/// Four columns written back as records, as bit patterns.
+struct Untranspose([[f32; LANES]; 4]);
+
+impl SimdTask for &Untranspose {
+    type Output = [[u32; 4]; LANES];
+    #[inline(always)]
+    fn run<W: F32W>(self) -> Self::Output {
+        let mut out = [[f32::NAN; 4]; LANES];
+        W::store_transposed4(self.0.map(W::from_array), &mut out);
+        out.map(|r| r.map(f32::to_bits))
+    }
+}
+
+#[test]
+fn store_transposed_makes_records_of_columns_at_every_level() {
+    let mut rng = Rng::new(8);
+    for _ in 0..500 {
+        let cols: [[f32; LANES]; 4] = core::array::from_fn(|_| lanes(&mut rng));
+        let want: [[u32; 4]; LANES] =
+            core::array::from_fn(|i| core::array::from_fn(|k| cols[k][i].to_bits()));
+        for &level in SimdLevel::available() {
+            assert_eq!(dispatch(level, &Untranspose(cols)), want, "{level:?}");
+        }
+        // And back: the records read as columns again.
+        let flat: [f32; 4 * LANES] = core::array::from_fn(|j| f32::from_bits(want[j / 4][j % 4]));
+        let back: [[u32; LANES]; 4] = cols.map(|c| c.map(f32::to_bits));
+        for &level in SimdLevel::available() {
+            assert_eq!(dispatch(level, &Transpose(flat)).0, back, "{level:?}");
+        }
+    }
+}
+
 struct SignBits([u32; LANES]);
 
 impl SimdTask for &SignBits {
