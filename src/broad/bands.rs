@@ -297,11 +297,12 @@ impl<B: BoundsRead> ScatterLanes<'_, '_, B> {
                 }
                 return Ok(());
             }
-            let top = l.bands.max(1) - 1;
+            // From the slice, so that the compiler sees every index below its length.
+            let top = bands.len().saturating_sub(1);
             for k in 0..LANES {
                 // In [0, n_bands - 1] (clamped above), as `to_index` gives.
-                let f = (g.first[k] as u32).min(top) as usize;
-                let e = (g.last[k] as u32).min(top) as usize;
+                let f = (g.first[k] as u32 as usize).min(top);
+                let e = (g.last[k] as u32 as usize).min(top);
                 ScatterChunk::push(bands, set, FILTERED, PREFETCH, i + k, g.rec[k], f, e);
             }
             Ok(())
