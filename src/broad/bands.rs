@@ -189,6 +189,25 @@ impl ScatterChunk<'_, '_> {
             );
             return;
         }
+        if last == f + 1
+            && let [first, second] = &mut bands[f..=last]
+        {
+            // Two bands, most of the rest (uniform 100k: 13% of the boxes).
+            let f = filtered.then_some(filter);
+            first.append(Entry { s0, s1, b0, b1, id }, f, prefetch);
+            second.append(
+                Entry {
+                    s0,
+                    s1,
+                    b0,
+                    b1,
+                    id: id | CONT,
+                },
+                f,
+                prefetch,
+            );
+            return;
+        }
         for band in &mut bands[f..last + 1] {
             band.append(
                 Entry { s0, s1, b0, b1, id },
