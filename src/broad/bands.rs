@@ -175,46 +175,37 @@ impl ScatterChunk<'_, '_> {
         f: usize,
         last: usize,
     ) {
-        let filter = if filtered { set.filter(i) } else { Filter::ALL };
-        let mut id = i as u32;
+        let filter = filtered.then(|| set.filter(i));
+        let entry = Entry {
+            s0,
+            s1,
+            b0,
+            b1,
+            id: i as u32,
+        };
+        // The box in the bands after its first.
+        let copy = Entry {
+            id: entry.id | CONT,
+            ..entry
+        };
         if f == last
             && let Some(band) = bands.get_mut(f)
         {
             // Most boxes reach one band: no range to build (uniform 100k: 5% fewer
             // instructions in the whole broad phase).
-            band.append(
-                Entry { s0, s1, b0, b1, id },
-                filtered.then_some(filter),
-                prefetch,
-            );
+            band.append(entry, filter, prefetch);
             return;
         }
         if last == f + 1
             && let [first, second] = &mut bands[f..=last]
         {
             // Two bands, most of the rest (uniform 100k: 13% of the boxes).
-            let f = filtered.then_some(filter);
-            first.append(Entry { s0, s1, b0, b1, id }, f, prefetch);
-            second.append(
-                Entry {
-                    s0,
-                    s1,
-                    b0,
-                    b1,
-                    id: id | CONT,
-                },
-                f,
-                prefetch,
-            );
+            first.append(entry, filter, prefetch);
+            second.append(copy, filter, prefetch);
             return;
         }
-        for band in &mut bands[f..last + 1] {
-            band.append(
-                Entry { s0, s1, b0, b1, id },
-                filtered.then_some(filter),
-                prefetch,
-            );
-            id |= CONT;
+        for (k, band) in bands[f..last + 1].iter_mut().enumerate() {
+            band.append(if k == 0 { entry } else { copy }, filter, prefetch);
         }
     }
 }

@@ -32,8 +32,8 @@ use crate::math::box_defect;
 /// processes, one thread, AMD Zen 5): uniform 100k 1.082 -> 1.011 ms, bullet hell 100k
 /// 0.982 -> 0.938, clusters 100k 2.783 -> 2.730, uniform 10k 0.124 -> 0.098, 1M
 /// 11.84 -> 11.56; the layouts moved little (uniform 100k: 60 -> 68 bands, clusters
-/// 136 -> 132). A sampled box costs more than a scattered one (a
-/// likely cache miss, the hash of its position, `f64` sums, two histograms).
+/// 136 -> 132). A sampled box costs more than a scattered one (a likely cache miss,
+/// the hash of its position, `f64` sums, two histograms).
 pub(crate) const SAMPLE: usize = 2048;
 /// How many runs ahead the sampling loop prefetches.
 const PREFETCH_RUNS: usize = 16;
@@ -333,7 +333,8 @@ pub(crate) fn choose(st: &Stats) -> Layout {
 
 /// The [`GRID`] cell of coordinate `v` for a grid starting at `lo` with `inv` cells per
 /// unit, clamped in the float domain: one conversion instead of the saturating
-/// `as usize` sequence (the crowding histogram of 8192 centres: 33 -> 13 µs).
+/// `as usize` sequence (the crowding histogram of 8192 centres, the sample size then:
+/// 33 -> 13 µs).
 #[inline(always)]
 fn grid_cell(v: f64, lo: f64, inv: f64) -> usize {
     let x = ((v - lo) * inv).max(0.0).min((GRID - 1) as f64);
