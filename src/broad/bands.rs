@@ -387,6 +387,10 @@ const CROWDED_BUCKET: u32 = 128;
 /// reads (kept per work item, reused band after band).
 #[derive(Debug, Default)]
 pub(crate) struct BandSoa {
+    /// `[s0, s1, b0, b1]` of each entry in sweep order, as the ordering scatters them
+    /// (one 16-byte store per entry instead of four into four columns); split into the
+    /// columns by [`BandSoa::finish`].
+    rec: Vec<[f32; 4]>,
     key: Vec<f32>,
     s0: Vec<f32>,
     s1: Vec<f32>,
@@ -399,7 +403,7 @@ pub(crate) struct BandSoa {
 impl BandSoa {
     /// Lays out band `k` of `chunks`, ordered by bucket of `s0` (a stable counting
     /// sort, scattering straight into the columns), then the sentinels; the keys come
-    /// from [`BandSoa::compute_keys`].
+    /// from [`BandSoa::finish`].
     pub(crate) fn order_band(
         &mut self,
         chunks: &[Chunk],
@@ -457,23 +461,14 @@ impl BandSoa {
             return;
         }
         self.prepare(n, filtered);
-        let (s0, s1, b0, b1, id) = (
-            &mut self.s0[..n],
-            &mut self.s1[..n],
-            &mut self.b0[..n],
-            &mut self.b1[..n],
-            &mut self.id[..n],
-        );
+        let (rec, id) = (&mut self.rec[..n], &mut self.id[..n]);
         let mut i = 0;
         for b in parts() {
             for (j, x) in b.entries.iter().enumerate() {
                 let slot = &mut sc.start[sc.bucket[i] as usize];
                 let at = *slot as usize;
                 *slot += 1;
-                s0[at] = x.s0;
-                s1[at] = x.s1;
-                b0[at] = x.b0;
-                b1[at] = x.b1;
+                rec[at] = [x.s0, x.s1, x.b0, x.b1];
                 id[at] = x.id;
                 if filtered {
                     self.filter[at] = b.filters[j];
@@ -486,6 +481,7 @@ impl BandSoa {
     /// Sizes the columns for `n` entries and writes the sentinels.
     fn prepare(&mut self, n: usize, filtered: bool) {
         let m = n + LANES;
+        self.rec.resize(n, [0.0; 4]);
         for c in [&mut self.s0, &mut self.b0, &mut self.key] {
             c.resize(m, 0.0);
             c[n..].fill(f32::INFINITY);
@@ -507,10 +503,7 @@ impl BandSoa {
     /// Writes entry `x` (and filter `f`) at position `at`.
     #[inline(always)]
     fn put(&mut self, at: usize, x: &Entry, f: Option<Filter>) {
-        self.s0[at] = x.s0;
-        self.s1[at] = x.s1;
-        self.b0[at] = x.b0;
-        self.b1[at] = x.b1;
+        self.rec[at] = [x.s0, x.s1, x.b0, x.b1];
         self.id[at] = x.id;
         if let Some(f) = f {
             self.filter[at] = f;
@@ -562,15 +555,22 @@ impl BandSoa {
         }
     }
 
-    /// Computes the keys of the band laid out last: the suffix minimum of s0, the
-    /// window's end test.
-    pub(crate) fn compute_keys(&mut self, level: SimdLevel) {
+    /// Finishes the band laid out last: splits its records into the columns and
+    /// computes the keys, the suffix minimum of s0 (the window's end test).
+    pub(crate) fn finish(&mut self, level: SimdLevel) {
         let n = self.id.len() - LANES;
-        let (key, s0) = (&mut self.key[..n], &self.s0[..n]);
+        let task = SplitKeys {
+            rec: &self.rec[..n],
+            key: &mut self.key[..n],
+            s0: &mut self.s0[..n],
+            s1: &mut self.s1[..n],
+            b0: &mut self.b0[..n],
+            b1: &mut self.b1[..n],
+        };
         if level == SimdLevel::Scalar {
-            suffix_min_scalar(key, s0, f32::INFINITY);
+            task.scalar(n, f32::INFINITY);
         } else {
-            dispatch(level, SuffixMin { key, s0 });
+            dispatch(level, task);
         }
     }
 
@@ -598,33 +598,63 @@ fn suffix_min_scalar(key: &mut [f32], s0: &[f32], mut carry: f32) {
     }
 }
 
-/// The suffix minimum in lanes: blocks of eight from the end, each block's own suffix
-/// minimum ([`F32W::suffix_min`], off the loop-carried path) then the minimum with the
-/// block after it. One entry at a time, the loop was a chain of dependent `minss`: a
-/// tenth of the broad phase on uniform 100k.
+/// The split of a band's records into its columns, and its keys, in lanes: blocks of
+/// eight records from the end, transposed into columns ([`F32W::load_transposed4`]).
+/// Scattering one 16-byte record per entry in the counting sort and splitting them here
+/// in order beat scattering into the four columns at once, four random stores per entry
+/// (one thread, fastest of five interleaved processes: uniform 100k 0.984 -> 0.919 ms,
+/// bullet hell 100k 0.920 -> 0.879, clusters 100k 2.755 -> 2.673, uniform 1M 11.6 -> 10.8).
+///
+/// The keys: each block's own suffix minimum ([`F32W::suffix_min`], off the
+/// loop-carried path) then the minimum with the block after it. One entry at a time,
+/// the loop was a chain of dependent `minss`: a tenth of the broad phase on uniform
+/// 100k.
 ///
 /// The keys can differ from the scalar loop's only in the sign of a zero (the minimum
 /// of `-0.0` and `0.0` depends on the order of the operands); they compare the same,
 /// so the sweep finds the same pairs in the same order.
-struct SuffixMin<'a> {
+struct SplitKeys<'a> {
+    rec: &'a [[f32; 4]],
     key: &'a mut [f32],
-    s0: &'a [f32],
+    s0: &'a mut [f32],
+    s1: &'a mut [f32],
+    b0: &'a mut [f32],
+    b1: &'a mut [f32],
 }
 
-impl SimdTask for SuffixMin<'_> {
+impl SplitKeys<'_> {
+    /// The split of the first `head` records, one at a time, and their keys, given
+    /// `carry`, the minimum of the s0 after them.
+    #[inline(always)]
+    fn scalar(self, head: usize, carry: f32) {
+        for (k, r) in self.rec[..head].iter().enumerate() {
+            [self.s0[k], self.s1[k], self.b0[k], self.b1[k]] = *r;
+        }
+        suffix_min_scalar(&mut self.key[..head], &self.s0[..head], carry);
+    }
+}
+
+impl SimdTask for SplitKeys<'_> {
     type Output = ();
     #[inline(always)]
     fn run<W: F32W>(self) {
-        let n = self.s0.len();
+        let n = self.rec.len();
         let head = n % LANES;
         let mut carry = W::splat(f32::INFINITY);
         for b in (head..n).step_by(LANES).rev() {
-            let m = W::load(&self.s0[b..]).suffix_min().min(carry);
+            let [s0, s1, b0, b1] =
+                W::load_transposed4(bytemuck::cast_slice(&self.rec[b..b + LANES]));
+            s0.store(&mut self.s0[b..]);
+            s1.store(&mut self.s1[b..]);
+            b0.store(&mut self.b0[b..]);
+            b1.store(&mut self.b1[b..]);
+            let m = s0.suffix_min().min(carry);
             m.store(&mut self.key[b..]);
             carry = W::splat(m.to_array()[0]);
         }
-        let carry = carry.to_array()[0];
-        suffix_min_scalar(&mut self.key[..head], &self.s0[..head], carry);
+        if head > 0 {
+            self.scalar(head, carry.to_array()[0]);
+        }
     }
 }
 
@@ -655,6 +685,7 @@ mod tests {
         let mut scratch = OrderScratch::default();
         let chunks = [chunk];
         soa.order_band(&chunks, 0, false, BandOrder::Buckets, range, &mut scratch);
+        soa.finish(SimdLevel::Scalar);
         soa.s0[..n].to_vec()
     }
 
@@ -676,7 +707,7 @@ mod tests {
     }
 
     #[test]
-    fn band_keys_are_the_suffix_minimum_at_every_level() {
+    fn bands_split_into_columns_with_suffix_minimum_keys_at_every_level() {
         let mut rng = Rng::new(7);
         for n in (0..40).chain([63, 64, 65, 1000, 1001]) {
             // Ties, ±0 and sentinel-like values among random ones.
@@ -689,17 +720,37 @@ mod tests {
                     _ => rng.range_f32(-100.0, 100.0),
                 })
                 .collect();
+            let rec: Vec<[f32; 4]> = s0
+                .iter()
+                .map(|&x| {
+                    [
+                        x,
+                        x + 1.0,
+                        rng.range_f32(-9.0, 9.0),
+                        rng.range_f32(-9.0, 9.0),
+                    ]
+                })
+                .collect();
             let want: Vec<f32> = (0..n)
                 .map(|m| s0[m..].iter().copied().fold(f32::INFINITY, f32::min))
                 .collect();
             for &level in SimdLevel::available() {
                 let mut soa = BandSoa::default();
                 soa.prepare(n, false);
-                soa.s0[..n].copy_from_slice(&s0);
-                soa.compute_keys(level);
+                soa.rec.copy_from_slice(&rec);
+                soa.finish(level);
                 // The sign of a zero may differ by level; the values compare equal.
                 assert_eq!(&soa.key[..n], &want[..], "{level:?}, n = {n}");
                 assert!(soa.key[n..].iter().all(|k| *k == f32::INFINITY));
+                let cols = [&soa.s0, &soa.s1, &soa.b0, &soa.b1];
+                for (c, col) in cols.iter().enumerate() {
+                    let want: Vec<u32> = rec.iter().map(|r| r[c].to_bits()).collect();
+                    let got: Vec<u32> = col[..n].iter().map(|x| x.to_bits()).collect();
+                    assert_eq!(got, want, "{level:?}, n = {n}, column {c}");
+                }
+                // The sentinels are left as they were.
+                assert!(soa.s0[n..].iter().all(|x| *x == f32::INFINITY));
+                assert!(soa.s1[n..].iter().all(|x| *x == f32::NEG_INFINITY));
             }
         }
     }

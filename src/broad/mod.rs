@@ -169,7 +169,7 @@ impl Item {
                     ctx.sweep_range,
                     &mut self.scratch,
                 );
-                self.soa[s].compute_keys(ctx.level);
+                self.soa[s].finish(ctx.level);
             }
             let a = self.soa[0].view();
             if ctx.bipartite {
