@@ -11,10 +11,12 @@
 //!  per band, in cache (a work item takes a run of bands):
 //!    read band k of every chunk, in chunk order (= input order)
 //!    bucket(s0) = ⌊(s0 - min s0) · B / (max s0 - min s0)⌋ with B = entries
-//!    counting sort by bucket (stable: input order within a bucket)
-//!    scattered straight into BandSoa: key s0 s1 b0 b1 id (+ filter) columns and
-//!      LANES sentinels,
+//!      (eight entries at a time in lanes, with the histogram: Histogram)
+//!    counting sort by bucket (stable: input order within a bucket), scattering
+//!      [s0 s1 b0 b1] records and the id (+ filter) columns of BandSoa
+//!    split the records into the s0 s1 b0 b1 columns, LANES sentinels after them,
 //!      key[m] = min(s0[m..]) (suffix minimum: non-decreasing, key[m] <= s0[m])
+//!      (SplitKeys)
 //! ```
 //!
 //! The band is not sorted exactly: within a bucket, entries stay in input order. The
@@ -400,23 +402,45 @@ pub(crate) struct BandSoa {
     filter: Vec<Filter>,
 }
 
+/// How every band of one call is laid out.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct BandPlan {
+    pub order: BandOrder,
+    /// The layout's sweep-axis bounds (see `Layout::sweep_lo`).
+    pub range: (f32, f32),
+    pub level: SimdLevel,
+}
+
 impl BandSoa {
-    /// Lays out band `k` of `chunks`, ordered by bucket of `s0` (a stable counting
-    /// sort, scattering straight into the columns), then the sentinels; the keys come
-    /// from [`BandSoa::finish`].
-    pub(crate) fn order_band(
+    /// Lays out band `k` of `chunks` for the sweep: ordered (by bucket of `s0`, a
+    /// stable counting sort, unless `plan` asks for an exact sort), split into columns
+    /// with the sentinels after them, and keyed.
+    pub(crate) fn lay_out(
         &mut self,
         chunks: &[Chunk],
         k: usize,
         filtered: bool,
-        order: BandOrder,
-        range: (f32, f32),
+        plan: &BandPlan,
         sc: &mut OrderScratch,
     ) {
+        self.order_band(chunks, k, filtered, plan, sc);
+        self.finish(plan.level);
+    }
+
+    /// Orders band `k` of `chunks` into the records and the id (and filter) columns.
+    fn order_band(
+        &mut self,
+        chunks: &[Chunk],
+        k: usize,
+        filtered: bool,
+        plan: &BandPlan,
+        sc: &mut OrderScratch,
+    ) {
+        let (range, level) = (plan.range, plan.level);
         let parts = || chunks.iter().map(move |c| &c.bands[k]);
         let n: usize = parts().map(|b| b.entries.len()).sum();
-        if order != BandOrder::Buckets {
-            self.order_exact(chunks, k, n, filtered, order, sc);
+        if plan.order != BandOrder::Buckets {
+            self.order_exact(chunks, k, n, filtered, plan.order, sc);
             return;
         }
         let lo = parts().fold(f32::INFINITY, |m, b| if b.lo < m { b.lo } else { m });
@@ -434,18 +458,27 @@ impl BandSoa {
         // prefix sum (a running total in a register: the loop-carried add through
         // memory was a tenth of the ordering).
         sc.bucket.clear();
+        sc.bucket.resize(n, 0);
         sc.start.clear();
         sc.start.resize(buckets, 0);
-        let count = &mut sc.start[..buckets];
+        let mut at = 0;
         for b in parts() {
-            // `extend` over a slice writes without a capacity check per entry.
-            sc.bucket.extend(b.entries.iter().map(|x| {
-                let k = to_index((x.s0 - lo) * inv, buckets as u32);
-                // `to_index` is below `buckets`.
-                count[k as usize] += 1;
-                k
-            }));
+            let m = b.entries.len();
+            let task = Histogram {
+                entries: &b.entries,
+                lo,
+                inv,
+                count: &mut sc.start[..buckets],
+                bucket: &mut sc.bucket[at..at + m],
+            };
+            if level == SimdLevel::Scalar {
+                task.scalar(0);
+            } else {
+                dispatch(level, task);
+            }
+            at += m;
         }
+        let count = &mut sc.start[..buckets];
         let (mut total, mut most) = (0, 0);
         for c in count.iter_mut() {
             most = most.max(*c);
@@ -555,9 +588,9 @@ impl BandSoa {
         }
     }
 
-    /// Finishes the band laid out last: splits its records into the columns and
+    /// Finishes the band ordered last: splits its records into the columns and
     /// computes the keys, the suffix minimum of s0 (the window's end test).
-    pub(crate) fn finish(&mut self, level: SimdLevel) {
+    fn finish(&mut self, level: SimdLevel) {
         let n = self.id.len() - LANES;
         let task = SplitKeys {
             rec: &self.rec[..n],
@@ -595,6 +628,83 @@ fn suffix_min_scalar(key: &mut [f32], s0: &[f32], mut carry: f32) {
     for (k, &x) in key.iter_mut().zip(s0).rev() {
         carry = if x < carry { x } else { carry };
         *k = carry;
+    }
+}
+
+/// The bucket of each of a band part's entries, `to_index((s0 - lo) · inv, buckets)`
+/// with `buckets = count.len()` (at least one), and their histogram: `count[b]` grows by
+/// the number of entries in bucket `b`. In lanes, eight buckets at once and then eight
+/// counts, against one entry at a time (one thread, fastest of five interleaved
+/// processes: uniform 100k 0.915 -> 0.885 ms, bullet hell 100k 0.873 -> 0.841,
+/// clusters 100k even).
+struct Histogram<'a> {
+    entries: &'a [Entry],
+    lo: f32,
+    inv: f32,
+    count: &'a mut [u32],
+    bucket: &'a mut [u32],
+}
+
+impl Histogram<'_> {
+    /// The entries from `from` on, one at a time.
+    #[inline(always)]
+    fn scalar(self, from: usize) {
+        let buckets = self.count.len() as u32;
+        for (x, k) in self.entries[from..].iter().zip(&mut self.bucket[from..]) {
+            *k = to_index((x.s0 - self.lo) * self.inv, buckets);
+            // `to_index` is below `buckets`.
+            self.count[*k as usize] += 1;
+        }
+    }
+}
+
+impl SimdTask for Histogram<'_> {
+    type Output = ();
+    #[inline(always)]
+    fn run<W: F32W>(self) {
+        let Some(top) = self.count.len().checked_sub(1) else {
+            return; // never: `order_band` makes one bucket at least
+        };
+        // `to_index` in lanes, as in the scatter.
+        let (lo, inv) = (W::splat(self.lo), W::splat(self.inv));
+        let (zero, top_f) = (W::splat(0.0), W::splat(top as f32));
+        let full = self.entries.len() / LANES * LANES;
+        // Each group's buckets are tallied one group later, once the lanes' store has
+        // left the store buffer (bullet hell 100k 0.855 -> 0.841 ms).
+        let mut pending: Option<(usize, [i32; LANES])> = None;
+        for g in (0..full).step_by(LANES) {
+            let e: &[Entry; LANES] = self.entries[g..g + LANES].try_into().expect("8");
+            let s0 = W::from_array(core::array::from_fn(|k| e[k].s0));
+            let b = ((s0 - lo) * inv).max(zero).min(top_f).trunc_i32();
+            if let Some((p, b)) = pending.replace((g, b)) {
+                tally(
+                    self.count,
+                    top,
+                    &b,
+                    (&mut self.bucket[p..p + LANES]).try_into().expect("8"),
+                );
+            }
+        }
+        if let Some((p, b)) = pending {
+            tally(
+                self.count,
+                top,
+                &b,
+                (&mut self.bucket[p..p + LANES]).try_into().expect("8"),
+            );
+        }
+        self.scalar(full);
+    }
+}
+
+/// Counts eight buckets from lanes, clamped above to `top` (the last bucket, as
+/// `to_index` does), and writes them to `out`.
+#[inline(always)]
+fn tally(count: &mut [u32], top: usize, lanes: &[i32; LANES], out: &mut [u32; LANES]) {
+    for (o, &b) in out.iter_mut().zip(lanes) {
+        let b = (b as u32 as usize).min(top);
+        count[b] += 1;
+        *o = b as u32;
     }
 }
 
@@ -684,8 +794,12 @@ mod tests {
         let mut soa = BandSoa::default();
         let mut scratch = OrderScratch::default();
         let chunks = [chunk];
-        soa.order_band(&chunks, 0, false, BandOrder::Buckets, range, &mut scratch);
-        soa.finish(SimdLevel::Scalar);
+        let plan = BandPlan {
+            order: BandOrder::Buckets,
+            range,
+            level: SimdLevel::Scalar,
+        };
+        soa.lay_out(&chunks, 0, false, &plan, &mut scratch);
         soa.s0[..n].to_vec()
     }
 
@@ -704,6 +818,62 @@ mod tests {
         // ...and beyond, the band is sorted exactly.
         let many = ordered_s0(CROWDED_BUCKET as usize + 10, (0.0, 2.0));
         assert!(is_sorted(&many), "{many:?}");
+    }
+
+    #[test]
+    fn bucket_histograms_agree_with_to_index_at_every_level() {
+        let mut rng = Rng::new(11);
+        for n in (0..40).chain([63, 64, 65, 1000, 1001]) {
+            let buckets = [1, 2, 7, n.max(1), 3 * n + 1][rng.below(5) as usize];
+            let (lo, hi) = (rng.range_f32(-50.0, 0.0), rng.range_f32(1.0, 50.0));
+            // `inv = 0` when the band has no extent (every entry in bucket 0).
+            let inv = if rng.below(8) == 0 {
+                0.0
+            } else {
+                buckets as f32 / (hi - lo)
+            };
+            // Entries below `lo` and beyond `hi` (clamped), on it, and huge ones.
+            let entries: Vec<Entry> = (0..n)
+                .map(|i| Entry {
+                    s0: match rng.below(8) {
+                        0 => lo,
+                        1 => hi,
+                        2 => lo - 10.0,
+                        3 => hi + 10.0,
+                        4 => f32::MAX,
+                        5 => -f32::MAX,
+                        _ => rng.range_f32(lo, hi),
+                    },
+                    id: i as u32,
+                    ..Entry::default()
+                })
+                .collect();
+            let want: Vec<u32> = entries
+                .iter()
+                .map(|e| to_index((e.s0 - lo) * inv, buckets as u32))
+                .collect();
+            let mut want_count = vec![0u32; buckets];
+            for &b in &want {
+                want_count[b as usize] += 1;
+            }
+            for &level in SimdLevel::available() {
+                let (mut count, mut bucket) = (vec![0; buckets], vec![u32::MAX; n]);
+                let task = Histogram {
+                    entries: &entries,
+                    lo,
+                    inv,
+                    count: &mut count,
+                    bucket: &mut bucket,
+                };
+                if level == SimdLevel::Scalar {
+                    task.scalar(0);
+                } else {
+                    dispatch(level, task);
+                }
+                assert_eq!(bucket, want, "{level:?}, n = {n}, {buckets} buckets");
+                assert_eq!(count, want_count, "{level:?}, n = {n}, {buckets} buckets");
+            }
+        }
     }
 
     #[test]

@@ -150,9 +150,7 @@ struct Ctx<'a> {
     bipartite: bool,
     filtered: bool,
     level: SimdLevel,
-    order: BandOrder,
-    /// The layout's sweep-axis bounds (see `Layout::sweep_lo`).
-    sweep_range: (f32, f32),
+    plan: bands::BandPlan,
 }
 
 impl Item {
@@ -161,15 +159,7 @@ impl Item {
         let sets = if ctx.bipartite { 2 } else { 1 };
         for k in self.bands.clone() {
             for s in 0..sets {
-                self.soa[s].order_band(
-                    ctx.chunks[s],
-                    k,
-                    ctx.filtered,
-                    ctx.order,
-                    ctx.sweep_range,
-                    &mut self.scratch,
-                );
-                self.soa[s].finish(ctx.level);
+                self.soa[s].lay_out(ctx.chunks[s], k, ctx.filtered, &ctx.plan, &mut self.scratch);
             }
             let a = self.soa[0].view();
             if ctx.bipartite {
@@ -481,8 +471,11 @@ impl BroadPhase {
             bipartite,
             filtered,
             level: self.config.simd,
-            order: self.config.order,
-            sweep_range: (layout.sweep_lo, layout.sweep_hi),
+            plan: bands::BandPlan {
+                order: self.config.order,
+                range: (layout.sweep_lo, layout.sweep_hi),
+                level: self.config.simd,
+            },
         };
         let items = &mut self.items[..n_items];
         if parallel {
