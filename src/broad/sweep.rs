@@ -101,9 +101,11 @@ struct Cols<'a> {
 impl<'a> Cols<'a> {
     #[inline(always)]
     fn of(v: &BandView<'a>) -> Self {
-        let m = v.n + LANES;
+        // Every column below has exactly `n + LANES` entries (or the slicing panics):
+        // `scan` reads windows unchecked on that.
+        let m = v.n.saturating_add(LANES);
         Cols {
-            n: m.saturating_sub(LANES),
+            n: m - LANES,
             key: &v.key[..m],
             s0: &v.s0[..m],
             s1: &v.s1[..m],
@@ -119,7 +121,19 @@ impl<'a> Cols<'a> {
     }
 }
 
-/// Scans `other[j..]` for boxes overlapping `band[i]`, eight lanes at a time.
+/// The [`LANES`] entries of `col` from `j`.
+///
+/// # Safety
+/// `j + LANES <= col.len()`.
+#[inline(always)]
+unsafe fn window<T>(col: &[T], j: usize) -> &[T; LANES] {
+    debug_assert!(j + LANES <= col.len());
+    // SAFETY: the caller's contract; the array has the slice's alignment.
+    unsafe { &*col.as_ptr().add(j).cast::<[T; LANES]>() }
+}
+
+/// Scans `other[j..]` for boxes overlapping `band[i]`, eight lanes at a time. `j` must
+/// be at most `other.n` (else nothing is scanned).
 #[inline(always)]
 fn scan<W: F32W, const FILTERED: bool, const ORIENT: u8>(
     band: Cols<'_>,
@@ -148,14 +162,23 @@ fn scan<W: F32W, const FILTERED: bool, const ORIENT: u8>(
     let mut len = out.len();
     let mut room = out.capacity() - len;
     let mut ptr = out.as_mut_ptr();
-    while let Some(keyj) = other.key.get(j..j + LANES) {
-        let in_window = W::load(keyj).le(s1);
-        let hit = W::load(&other.s0[j..j + LANES]).le(s1)
-            & W::load(&other.s1[j..j + LANES]).ge(s0)
-            & W::load(&other.b0[j..j + LANES]).le(b1)
-            & W::load(&other.b1[j..j + LANES]).ge(b0);
+    // The windows are read without bounds checks (one thread, fastest of five
+    // interleaved processes: uniform 100k 0.855 -> 0.834 ms, bullet hell 100k 0.817 ->
+    // 0.801, clusters 100k 2.477 -> 2.437): `j <= other.n` holds on entry to every step (checked before the first
+    // and before each later one), and every column of `other` has `other.n + LANES`
+    // entries (`Cols::of`), so the eight entries from `j` exist. (A window runs into
+    // the sentinels only when every key is `<= s1`; they are `+∞`, so only a box with
+    // `s1 = +∞`, which validation refuses, could carry it past them.)
+    while j <= other.n {
+        // SAFETY: `j + LANES <= other.n + LANES`, the length of every column.
+        let [key, s0j, s1j, b0j, b1j] =
+            [other.key, other.s0, other.s1, other.b0, other.b1].map(|c| unsafe { window(c, j) });
+        // SAFETY: as above.
+        let ids = unsafe { window(other.id, j) };
+        let in_window = W::load(key).le(s1);
+        let hit =
+            W::load(s0j).le(s1) & W::load(s1j).ge(s0) & W::load(b0j).le(b1) & W::load(b1j).ge(b0);
         let mut bits = hit.bitmask();
-        let ids: &[u32; LANES] = other.id[j..j + LANES].try_into().expect("8 lanes");
         let mut uids = *ids;
         if !FILTERED {
             // A copy meets only first-band boxes here (see the module docs): drop the

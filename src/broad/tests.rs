@@ -403,6 +403,35 @@ fn bipartite_matches_brute_force_and_never_pairs_within_a_set() {
 }
 
 #[test]
+fn windows_running_to_the_end_of_a_band_stay_inside_it() {
+    // Every box overlaps every other, so each window runs into its band's sentinels,
+    // where the sweep reads its lanes without bounds checks (`debug_assert`ed in the
+    // test profile). Every band length modulo the lane count, self and bipartite.
+    for n in 0..=41 {
+        let boxes = generate::identical(n);
+        let want = brute_force_pairs(&boxes).unwrap();
+        assert_eq!(want.len(), n * n.saturating_sub(1) / 2);
+        check_all(BoxSet::from(&boxes), &want, &format!("{n} identical boxes"));
+        let others = generate::identical(n % 11 + 1);
+        let (sa, sb) = (BoxSet::from(&boxes), BoxSet::from(&others));
+        let want = brute_force_bipartite(sa, sb).unwrap();
+        assert_eq!(want.len(), n * others.len());
+        for &level in SimdLevel::available() {
+            let got = broad(level, false)
+                .find_pairs_bipartite(sa, sb)
+                .unwrap()
+                .to_vec();
+            assert_eq!(
+                sorted(&got),
+                want,
+                "{n} × {} identical, {level:?}",
+                others.len()
+            );
+        }
+    }
+}
+
+#[test]
 fn bipartite_picks_the_grid_for_lopsided_sets() {
     let mut bp = broad(SimdLevel::best(), false);
     let bullets = generate::bullet_hell(20_000, 4);
