@@ -164,11 +164,12 @@ fn scan<W: F32W, const FILTERED: bool, const ORIENT: u8>(
     let mut ptr = out.as_mut_ptr();
     // The windows are read without bounds checks (one thread, fastest of five
     // interleaved processes: uniform 100k 0.855 -> 0.834 ms, bullet hell 100k 0.817 ->
-    // 0.801, clusters 100k 2.477 -> 2.437): `j <= other.n` holds on entry to every step (checked before the first
-    // and before each later one), and every column of `other` has `other.n + LANES`
-    // entries (`Cols::of`), so the eight entries from `j` exist. (A window runs into
-    // the sentinels only when every key is `<= s1`; they are `+∞`, so only a box with
-    // `s1 = +∞`, which validation refuses, could carry it past them.)
+    // 0.801, clusters 100k 2.477 -> 2.437): `j <= other.n` holds on entry to every
+    // step (checked before the first and before each later one), and every column of
+    // `other` has `other.n + LANES` entries (`Cols::of`), so the eight entries from `j`
+    // exist. (A window runs into the sentinels only when every key is `<= s1`; they
+    // are `+∞`, so only a box with `s1 = +∞`, which validation refuses, could carry it
+    // past them.)
     while j <= other.n {
         // SAFETY: `j + LANES <= other.n + LANES`, the length of every column.
         let [key, s0j, s1j, b0j, b1j] =
