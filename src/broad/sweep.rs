@@ -141,6 +141,7 @@ fn scan<W: F32W, const FILTERED: bool, const ORIENT: u8>(
     other: Cols<'_>,
     mut j: usize,
     out: &mut Vec<Pair>,
+    cur: &mut Cursor,
 ) {
     let s0 = W::splat(band.s0[i]);
     let s1 = W::splat(band.s1[i]);
@@ -152,16 +153,7 @@ fn scan<W: F32W, const FILTERED: bool, const ORIENT: u8>(
     } else {
         Filter::ALL
     };
-    // The end of the pair list in locals while this box scans its window, so that an
-    // append neither reads nor writes the `Vec` (whose length the next group's appends
-    // would otherwise wait for, through memory). Against `Vec::reserve` and
-    // `Vec::set_len` per group of eight candidates, one thread, fastest of five
-    // interleaved processes: uniform 100k 0.921 -> 0.891 ms, bullet hell 100k 0.863 ->
-    // 0.856, clusters 100k 2.85 -> 2.67. (Kept in a struct, the same code ran 1-2%
-    // slower.)
-    let mut len = out.len();
-    let mut room = out.capacity() - len;
-    let mut ptr = out.as_mut_ptr();
+    let (mut len, mut room, mut ptr) = *cur;
     // The windows are read without bounds checks (one thread, fastest of five
     // interleaved processes: uniform 100k 0.855 -> 0.834 ms, bullet hell 100k 0.817 ->
     // 0.801, clusters 100k 2.477 -> 2.437): `j <= other.n` holds on entry to every
@@ -193,8 +185,7 @@ fn scan<W: F32W, const FILTERED: bool, const ORIENT: u8>(
             }
         }
         if room < LANES {
-            // SAFETY: the first `len` pairs are initialised: the list's own, then the
-            // ones written below.
+            // SAFETY: the first `len` pairs are initialised (`Cursor`).
             unsafe { out.set_len(len) };
             out.reserve(16 * LANES);
             room = out.capacity() - len;
@@ -239,8 +230,31 @@ fn scan<W: F32W, const FILTERED: bool, const ORIENT: u8>(
         }
         j += LANES;
     }
-    // SAFETY: the first `len` pairs are initialised (see above).
-    unsafe { out.set_len(len) };
+    *cur = (len, room, ptr);
+}
+
+/// The end of the pair list while a band is swept: its length, the spare room after it
+/// and its buffer, in locals, so that an append neither reads nor writes the `Vec`
+/// (whose length the next group's appends would otherwise wait for, through memory).
+/// The pairs before the length are initialised; `finish` writes it back. One thread,
+/// fastest of five interleaved processes: against `Vec::reserve` and `Vec::set_len` per
+/// group of eight candidates, uniform 100k 0.921 -> 0.891 ms, bullet hell 100k 0.863 ->
+/// 0.856, clusters 100k 2.85 -> 2.67; then kept over the whole band rather than one
+/// box's window, uniform 0.876 -> 0.858, bullet hell 0.841 -> 0.826, clusters 2.58 ->
+/// 2.61. (As a struct with methods, the same code ran 1-2% slower.)
+type Cursor = (usize, usize, *mut Pair);
+
+/// A cursor at the end of `out`.
+#[inline(always)]
+fn cursor(out: &mut Vec<Pair>) -> Cursor {
+    (out.len(), out.capacity() - out.len(), out.as_mut_ptr())
+}
+
+/// Writes the cursor's length back to `out`.
+#[inline(always)]
+fn finish(out: &mut Vec<Pair>, cur: Cursor) {
+    // SAFETY: the first `cur.0` pairs are initialised (`Cursor`).
+    unsafe { out.set_len(cur.0) };
 }
 
 /// [`scan`], one candidate at a time.
@@ -282,9 +296,11 @@ fn self_sweep<W: F32W, const FILTERED: bool>(
             scan_scalar::<FILTERED, SORTED>(cols, i, cols, i + 1, out);
         }
     } else {
+        let mut cur = cursor(out);
         for i in 0..cols.n {
-            scan::<W, FILTERED, SORTED>(cols, i, cols, i + 1, out);
+            scan::<W, FILTERED, SORTED>(cols, i, cols, i + 1, out, &mut cur);
         }
+        finish(out, cur);
     }
 }
 
@@ -304,14 +320,18 @@ fn bipartite_sweep<W: F32W, const FILTERED: bool>(
             if scalar {
                 scan_scalar::<FILTERED, AS_IS>(ca, ia, cb, ib, out);
             } else {
-                scan::<W, FILTERED, AS_IS>(ca, ia, cb, ib, out);
+                let mut cur = cursor(out);
+                scan::<W, FILTERED, AS_IS>(ca, ia, cb, ib, out, &mut cur);
+                finish(out, cur);
             }
             ia += 1;
         } else {
             if scalar {
                 scan_scalar::<FILTERED, FLIPPED>(cb, ib, ca, ia, out);
             } else {
-                scan::<W, FILTERED, FLIPPED>(cb, ib, ca, ia, out);
+                let mut cur = cursor(out);
+                scan::<W, FILTERED, FLIPPED>(cb, ib, ca, ia, out, &mut cur);
+                finish(out, cur);
             }
             ib += 1;
         }
