@@ -149,7 +149,7 @@ struct Ctx<'a> {
     chunks: [&'a [Chunk]; 2],
     bipartite: bool,
     filtered: bool,
-    level: SimdLevel,
+    /// How the bands are laid out, and the SIMD level of the sweeps too.
     plan: bands::BandPlan,
 }
 
@@ -163,9 +163,9 @@ impl Item {
             }
             let a = self.soa[0].view();
             if ctx.bipartite {
-                sweep::sweep_bipartite(ctx.level, &a, &self.soa[1].view(), ctx.filtered, out);
+                sweep::sweep_bipartite(ctx.plan.level, &a, &self.soa[1].view(), ctx.filtered, out);
             } else {
-                sweep::sweep_self(ctx.level, &a, ctx.filtered, out);
+                sweep::sweep_self(ctx.plan.level, &a, ctx.filtered, out);
             }
         }
     }
@@ -470,7 +470,6 @@ impl BroadPhase {
             chunks: [&self.chunks[0], &self.chunks[1]],
             bipartite,
             filtered,
-            level: self.config.simd,
             plan: bands::BandPlan {
                 order: self.config.order,
                 range: (layout.sweep_lo, layout.sweep_hi),
