@@ -74,7 +74,7 @@ pub enum Error {
         side: &'static str,
         /// The index.
         index: u32,
-        /// The length of the columns that this side indexes.
+        /// The number of shapes (columns or records) that this side indexes.
         len: usize,
     },
     /// A box, grown by its motion, reaches beyond the range a computation supports
@@ -129,7 +129,7 @@ impl fmt::Display for Error {
                 len,
             } => write!(
                 f,
-                "pair {pair}: {side} = {index} is out of range of its columns (length {len})"
+                "pair {pair}: {side} = {index} is out of range of its shapes (length {len})"
             ),
             Error::OutOfRange { index, limit } => write!(
                 f,

@@ -137,7 +137,7 @@ fn out_of_range_indices_are_a_typed_error_at_every_level() {
     };
     assert_eq!(
         e.to_string(),
-        "pair 12: b = 7 is out of range of its columns (length 5)"
+        "pair 12: b = 7 is out of range of its shapes (length 5)"
     );
 }
 

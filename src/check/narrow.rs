@@ -27,7 +27,7 @@ use super::bytes::Bytes;
 use crate::lanes::{F32W, LANES, MaskW, SimdLevel, SimdTask, dispatch};
 use crate::narrow::columns::{AabbSoa, CircleSoa, MotionSoa, Obb2Soa, Obb3Soa, RaySoa};
 use crate::narrow::wide::{self, AabbW, CircleW, Obb2W, Obb3W, RayW, Vec2W};
-use crate::narrow::{Mtv2, Mtv3, NarrowConfig, NarrowPhase, Sweep, SweepStatus, scalar};
+use crate::narrow::{Mtv2, Mtv3, NarrowConfig, NarrowPhase, PairSweep, Sweep, SweepStatus, scalar};
 use crate::{Aabb, Circle, Error, Obb2, Obb3, Pair, Ray};
 use glam::{Quat, Vec2, Vec3};
 use std::sync::OnceLock;
@@ -391,49 +391,69 @@ impl SimdTask for WideTask<'_> {
     }
 }
 
-/// The answers of the batch call on `pairs` (the hits, in order), or its error.
+/// The answers of the batch call on `pairs` (the hits, in order), or its error; the
+/// shapes passed as slices of records when `records`, else as columns.
 fn batch(
     narrow: &mut NarrowPhase,
     lanes: &Lanes,
     pairs: &[Pair],
+    records: bool,
 ) -> Result<(Vec<Pair>, Answers), Error> {
-    let cat = |a: &[Aabb; LANES], b: &[Aabb; LANES]| -> AabbSoa {
-        AabbSoa::from(&[&a[..], &b[..]].concat()[..])
+    fn cat<T: Copy>(a: &[T; LANES], b: &[T; LANES]) -> Vec<T> {
+        [&a[..], &b[..]].concat()
+    }
+    let overlap = |hits: &[Pair]| (hits.to_vec(), Answers::Overlap(vec![true; hits.len()]));
+    let sweeps = |hits: &[PairSweep]| {
+        (
+            hits.iter().map(|h| h.pair).collect(),
+            Answers::Sweep(hits.iter().map(|h| h.sweep).collect()),
+        )
     };
     Ok(match lanes {
         Lanes::AabbAabb(a, b) => {
-            let hits = narrow.overlap_aabb_aabb(cat(a, b).columns(), pairs)?;
-            (hits.to_vec(), Answers::Overlap(vec![true; hits.len()]))
+            let boxes = cat(a, b);
+            overlap(if records {
+                narrow.overlap_aabb_aabb(&boxes[..], pairs)?
+            } else {
+                narrow.overlap_aabb_aabb(AabbSoa::from(&boxes[..]).columns(), pairs)?
+            })
         }
         Lanes::CircleCircle(a, b) => {
-            let soa = CircleSoa::from(&[&a[..], &b[..]].concat()[..]);
-            let hits = narrow.overlap_circle_circle(soa.columns(), pairs)?;
-            (hits.to_vec(), Answers::Overlap(vec![true; hits.len()]))
+            let circles = cat(a, b);
+            overlap(if records {
+                narrow.overlap_circle_circle(&circles[..], pairs)?
+            } else {
+                narrow.overlap_circle_circle(CircleSoa::from(&circles[..]).columns(), pairs)?
+            })
         }
-        Lanes::AabbCircle(a, b) => {
+        Lanes::AabbCircle(a, b) => overlap(if records {
+            narrow.overlap_aabb_circle(&a[..], &b[..], pairs)?
+        } else {
             let (boxes, circles) = (AabbSoa::from(&a[..]), CircleSoa::from(&b[..]));
-            let hits = narrow.overlap_aabb_circle(boxes.columns(), circles.columns(), pairs)?;
-            (hits.to_vec(), Answers::Overlap(vec![true; hits.len()]))
-        }
+            narrow.overlap_aabb_circle(boxes.columns(), circles.columns(), pairs)?
+        }),
         Lanes::Sweep(a, ma, b, mb) => {
-            let motions = MotionSoa::from(&[&ma[..], &mb[..]].concat()[..]);
-            let hits = narrow.sweep_aabb_aabb(cat(a, b).columns(), motions.columns(), pairs)?;
-            (
-                hits.iter().map(|h| h.pair).collect(),
-                Answers::Sweep(hits.iter().map(|h| h.sweep).collect()),
-            )
+            let (boxes, motions) = (cat(a, b), cat(ma, mb));
+            sweeps(if records {
+                narrow.sweep_aabb_aabb(&boxes[..], &motions[..], pairs)?
+            } else {
+                let (boxes, motions) = (AabbSoa::from(&boxes[..]), MotionSoa::from(&motions[..]));
+                narrow.sweep_aabb_aabb(boxes.columns(), motions.columns(), pairs)?
+            })
         }
-        Lanes::Cast(r, b) => {
+        Lanes::Cast(r, b) => sweeps(if records {
+            narrow.cast_point_aabb(&r[..], &b[..], pairs)?
+        } else {
             let (rays, boxes) = (RaySoa::from(&r[..]), AabbSoa::from(&b[..]));
-            let hits = narrow.cast_point_aabb(rays.columns(), boxes.columns(), pairs)?;
-            (
-                hits.iter().map(|h| h.pair).collect(),
-                Answers::Sweep(hits.iter().map(|h| h.sweep).collect()),
-            )
-        }
+            narrow.cast_point_aabb(rays.columns(), boxes.columns(), pairs)?
+        }),
         Lanes::Obb2(a, b) => {
-            let soa = Obb2Soa::from(&[&a[..], &b[..]].concat()[..]);
-            let hits = narrow.overlap_obb2_obb2(soa.columns(), pairs)?;
+            let shapes = cat(a, b);
+            let hits = if records {
+                narrow.overlap_obb2_obb2(&shapes[..], pairs)?
+            } else {
+                narrow.overlap_obb2_obb2(Obb2Soa::from(&shapes[..]).columns(), pairs)?
+            };
             (
                 hits.iter().map(|h| h.pair).collect(),
                 Answers::Mtv2(hits.iter().map(|h| Some(h.mtv)).collect()),
@@ -441,8 +461,12 @@ fn batch(
         }
         Lanes::Obb3(ab) => {
             let (a, b) = &**ab;
-            let soa = Obb3Soa::from(&[&a[..], &b[..]].concat()[..]);
-            let hits = narrow.overlap_obb3_obb3(soa.columns(), pairs)?;
+            let shapes = cat(a, b);
+            let hits = if records {
+                narrow.overlap_obb3_obb3(&shapes[..], pairs)?
+            } else {
+                narrow.overlap_obb3_obb3(Obb3Soa::from(&shapes[..]).columns(), pairs)?
+            };
             (
                 hits.iter().map(|h| h.pair).collect(),
                 Answers::Mtv3(hits.iter().map(|h| Some(h.mtv)).collect()),
@@ -546,18 +570,22 @@ pub fn lanes_vs_scalar_with(data: &[u8], tamper: Tamper<'_>) -> Result<(), Strin
         .iter()
         .all(|p| (p.a as usize) < n_cols && (p.b as usize) < n_cols);
     for &level in SimdLevel::available() {
-        for parallel in [false, true] {
+        for (parallel, records) in [(false, false), (true, false), (false, true)] {
             let mut narrow = NarrowPhase::with_config(NarrowConfig {
                 simd: level,
                 parallel,
                 parallel_threshold: 0,
             });
             let got = if parallel {
-                pool().install(|| batch(&mut narrow, &lanes, &pairs))
+                pool().install(|| batch(&mut narrow, &lanes, &pairs, records))
             } else {
-                batch(&mut narrow, &lanes, &pairs)
+                batch(&mut narrow, &lanes, &pairs, records)
             };
-            let what = |e: String| ctx(format!("batch at {level:?} (parallel {parallel}): {e}"));
+            let what = |e: String| {
+                ctx(format!(
+                    "batch at {level:?} (parallel {parallel}, records {records}): {e}"
+                ))
+            };
             match (got, in_range) {
                 (Err(Error::PairOutOfRange { .. }), false) => {}
                 (Ok((hit_pairs, hits)), true) => {

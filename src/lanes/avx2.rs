@@ -254,6 +254,44 @@ impl F32W for Avx2W {
         }
         out
     }
+    #[inline(always)]
+    unsafe fn gather_records_unchecked<const N: usize>(
+        recs: &[[f32; N]],
+        idx: &[u32; LANES],
+    ) -> [Self; N] {
+        // Four fields at a time by one 16-byte load per record and a transpose, then two
+        // by one 8-byte load per record, then the last one like a column (`gather8`).
+        // Every load stays inside its record: fields `k .. k + 4` with `k + 4 <= N`,
+        // `k .. k + 2` with `k + 2 <= N`, field `k < N`.
+        let mut out = [Self::splat(0.0); N];
+        let mut i = [0usize; LANES];
+        for (i, &x) in i.iter_mut().zip(idx) {
+            *i = x as usize * N;
+        }
+        let p = recs.as_ptr().cast::<f32>();
+        let mut k = 0;
+        while k + 4 <= N {
+            // SAFETY: AVX is available (module contract); `i[j] / N = idx[j] < recs.len()`
+            // (the caller's contract) and `k + 4 <= N`, so each load reads inside a record.
+            let c = unsafe { records4(p.add(k), &i) };
+            for (o, c) in out[k..k + 4].iter_mut().zip(c) {
+                *o = Avx2W(c);
+            }
+            k += 4;
+        }
+        if k + 2 <= N {
+            // SAFETY: as above, with `k + 2 <= N`.
+            let [x, y] = unsafe { records2(p.add(k), &i) };
+            out[k] = Avx2W(x);
+            out[k + 1] = Avx2W(y);
+            k += 2;
+        }
+        if k < N {
+            // SAFETY: as above, with `k < N`.
+            out[k] = Avx2W(unsafe { gather8(p.add(k), &i) });
+        }
+        out
+    }
     cmp!(lt, _CMP_LT_OQ);
     cmp!(le, _CMP_LE_OQ);
     cmp!(gt, _CMP_GT_OQ);
@@ -390,6 +428,68 @@ impl F32W for Avx2W {
             _mm256_storeu_si256(out.add(1), second);
         }
         bits.count_ones() as usize
+    }
+}
+
+/// Lane `j` of result `f` is `*p.add(i[j] + f)`, `f < 4`: one 16-byte load per lane and
+/// a 4 x 4 transpose in each 128-bit half.
+///
+/// # Safety
+/// AVX must be available and every `p.add(i[j])` start 16 readable bytes.
+#[inline]
+#[target_feature(enable = "avx2")]
+unsafe fn records4(p: *const f32, i: &[usize; LANES]) -> [__m256; 4] {
+    // SAFETY: the caller's contract.
+    unsafe {
+        macro_rules! row {
+            ($lo:literal, $hi:literal) => {
+                _mm256_insertf128_ps::<1>(
+                    _mm256_castps128_ps256(_mm_loadu_ps(p.add(i[$lo]))),
+                    _mm_loadu_ps(p.add(i[$hi])),
+                )
+            };
+        }
+        // Records (0, 4), (1, 5), (2, 6), (3, 7): one per 128-bit half.
+        let (t0, t1, t2, t3) = (row!(0, 4), row!(1, 5), row!(2, 6), row!(3, 7));
+        let u0 = _mm256_unpacklo_ps(t0, t1);
+        let u1 = _mm256_unpackhi_ps(t0, t1);
+        let u2 = _mm256_unpacklo_ps(t2, t3);
+        let u3 = _mm256_unpackhi_ps(t2, t3);
+        [
+            _mm256_shuffle_ps::<0x44>(u0, u2),
+            _mm256_shuffle_ps::<0xEE>(u0, u2),
+            _mm256_shuffle_ps::<0x44>(u1, u3),
+            _mm256_shuffle_ps::<0xEE>(u1, u3),
+        ]
+    }
+}
+
+/// Lane `j` of result `f` is `*p.add(i[j] + f)`, `f < 2`: one 8-byte load per lane and
+/// a transpose.
+///
+/// # Safety
+/// AVX must be available and every `p.add(i[j])` start 8 readable bytes.
+#[inline]
+#[target_feature(enable = "avx2")]
+unsafe fn records2(p: *const f32, i: &[usize; LANES]) -> [__m256; 2] {
+    // SAFETY: the caller's contract; `_mm_load_sd` has no alignment requirement.
+    unsafe {
+        macro_rules! row {
+            ($lo:literal, $hi:literal) => {
+                _mm256_insertf128_ps::<1>(
+                    _mm256_castps128_ps256(_mm_castpd_ps(_mm_load_sd(p.add(i[$lo]).cast()))),
+                    _mm_castpd_ps(_mm_load_sd(p.add(i[$hi]).cast())),
+                )
+            };
+        }
+        // [x, y, 0, 0] of records (0, 4), (1, 5), (2, 6), (3, 7).
+        let (t0, t1, t2, t3) = (row!(0, 4), row!(1, 5), row!(2, 6), row!(3, 7));
+        let u0 = _mm256_unpacklo_ps(t0, t1);
+        let u1 = _mm256_unpacklo_ps(t2, t3);
+        [
+            _mm256_shuffle_ps::<0x44>(u0, u1),
+            _mm256_shuffle_ps::<0xEE>(u0, u1),
+        ]
     }
 }
 

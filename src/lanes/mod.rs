@@ -202,6 +202,27 @@ pub trait F32W:
         }
         out
     }
+    /// Eight records of `N` `f32` (shapes stored one after another, e.g. `&[Aabb]`)
+    /// gathered by index, as `N` columns: lane `i` of result `k` is `recs[idx[i]][k]`.
+    ///
+    /// # Safety
+    /// Every `idx[i]` must be less than `recs.len()`.
+    #[inline(always)]
+    unsafe fn gather_records_unchecked<const N: usize>(
+        recs: &[[f32; N]],
+        idx: &[u32; LANES],
+    ) -> [Self; N] {
+        let mut out = [Self::splat(0.0); N];
+        for (k, o) in out.iter_mut().enumerate() {
+            let mut lanes = [0.0; LANES];
+            for (x, &i) in lanes.iter_mut().zip(idx) {
+                // SAFETY: `i < recs.len()` (the caller's contract).
+                *x = unsafe { recs.get_unchecked(i as usize)[k] };
+            }
+            *o = Self::from_array(lanes);
+        }
+        out
+    }
     /// Suffix minimum across the lanes: lane `k` becomes the [`F32W::min`] of lanes
     /// `k..8`. Three steps, each taking the minimum with the lanes shifted down by 1, 2
     /// and 4 (the top lane repeated into the vacated ones), in the same order on every
@@ -425,46 +446,6 @@ impl SimdTask for MaxIndices<'_> {
             max[k % 2] = max[k % 2].max(a);
         }
         max
-    }
-}
-
-/// Columns and a run of index pairs checked against them once, so that gathering eight
-/// lanes by those pairs needs no bounds check per lane (the narrow phase's batch loop).
-///
-/// Lane `i` of column `k` for the group starting at pair `s` is
-/// `cols[k][pairs[s + i][SIDE]]`.
-#[derive(Clone, Copy)]
-pub(crate) struct PairColumns<'a, const N: usize, const SIDE: usize> {
-    cols: [&'a [f32]; N],
-    pairs: &'a [[u32; 2]],
-}
-
-impl<'a, const N: usize, const SIDE: usize> PairColumns<'a, N, SIDE> {
-    /// Checks that `pairs[j][SIDE]` is in range of every column for every `j`, given
-    /// `max`, the largest index of each side ([`max_indices`]); `None` if one is not.
-    #[inline]
-    pub(crate) fn new(cols: [&'a [f32]; N], pairs: &'a [[u32; 2]], max: [u32; 2]) -> Option<Self> {
-        let mut len = i32::MAX as usize;
-        for c in &cols {
-            len = len.min(c.len());
-        }
-        (pairs.is_empty() || (max[SIDE] as usize) < len).then_some(Self { cols, pairs })
-    }
-
-    /// The lanes of every column for pairs `start .. start + LANES`.
-    ///
-    /// # Panics
-    /// If `start + LANES > pairs.len()`.
-    #[inline(always)]
-    pub(crate) fn gather<W: F32W>(&self, start: usize) -> [W; N] {
-        let group = &self.pairs[start..start + LANES];
-        let mut idx = [0; LANES];
-        for (i, p) in idx.iter_mut().zip(group) {
-            *i = p[SIDE];
-        }
-        // SAFETY: every `pairs[j][SIDE]` is below every column's length and below 2^31
-        // (checked in `new`; neither the pairs nor the columns can change since).
-        unsafe { W::gather_columns_unchecked(self.cols, &idx) }
     }
 }
 

@@ -34,31 +34,6 @@ fn lanes(rng: &mut Rng) -> [f32; LANES] {
     })
 }
 
-/// Index pairs for [`PairColumns`]: side 1 of pairs `1..9` is gathered.
-const PAIRS: [[u32; 2]; 10] = [
-    [9, 0],
-    [0, 7],
-    [1, 6],
-    [2, 5],
-    [3, 4],
-    [4, 4],
-    [5, 0],
-    [6, 1],
-    [7, 2],
-    [8, 3],
-];
-
-#[inline(always)]
-fn pair_gather<W: F32W>(a: &[f32; LANES], b: &[f32; LANES]) -> [W; 2] {
-    // Side 0 reaches 9, past both columns, so it is refused; side 1 stays in range.
-    let max = max_indices(SimdLevel::Portable, &PAIRS);
-    assert_eq!(max, [9, 7]);
-    assert!(PairColumns::<2, 0>::new([&a[..], b], &PAIRS, max).is_none());
-    PairColumns::<2, 1>::new([&a[..], b], &PAIRS, max)
-        .expect("side 1 is in range")
-        .gather(1)
-}
-
 /// The results of every operation on `(a, b)` with lane type `W`, as bit patterns.
 struct Results {
     values: Vec<[u32; LANES]>,
@@ -97,8 +72,6 @@ impl SimdTask for &AllOps {
                 bits(W::gather(&self.b, &[7, 6, 5, 4, 3, 2, 1, 0])),
                 bits(W::gather_columns([&self.a[..], &self.b], &[3, 3, 0, 7, 1, 2, 6, 5])[0]),
                 bits(W::gather_columns([&self.a[..], &self.b], &[3, 3, 0, 7, 1, 2, 6, 5])[1]),
-                bits(pair_gather::<W>(&self.a, &self.b)[0]),
-                bits(pair_gather::<W>(&self.a, &self.b)[1]),
                 stored.map(f32::to_bits),
             ],
             masks: vec![
@@ -146,8 +119,6 @@ fn scalar(a: [f32; LANES], b: [f32; LANES]) -> Results {
             core::array::from_fn(|i| b[LANES - 1 - i].to_bits()),
             [3, 3, 0, 7, 1, 2, 6, 5].map(|i| a[i].to_bits()),
             [3, 3, 0, 7, 1, 2, 6, 5].map(|i| b[i].to_bits()),
-            core::array::from_fn(|i| a[PAIRS[i + 1][1] as usize].to_bits()),
-            core::array::from_fn(|i| b[PAIRS[i + 1][1] as usize].to_bits()),
             map2(&|x, y| x * y),
         ],
         masks: vec![
@@ -598,6 +569,69 @@ fn gather_columns_reads_every_lane_for_every_column_count_at_every_level() {
             .flat_map(|&n| (0..n).map(lane))
             .collect();
         let task = GatherWide { cols, idx };
+        for &level in SimdLevel::available() {
+            assert_eq!(dispatch(level, &task), want, "{level:?}");
+        }
+    }
+}
+
+/// Records of every width the record gathers special-case, gathered by random indices.
+struct GatherRecords {
+    flat: Vec<f32>,
+    idx: [u32; LANES],
+}
+
+impl GatherRecords {
+    /// `flat` as records of `N` (its length is a multiple of 60, so of every `N` here).
+    fn recs<const N: usize>(&self) -> &[[f32; N]] {
+        self.flat.as_chunks::<N>().0
+    }
+}
+
+impl SimdTask for &GatherRecords {
+    type Output = Vec<[u32; LANES]>;
+    #[inline(always)]
+    fn run<W: F32W>(self) -> Self::Output {
+        let bits = |v: W| v.to_array().map(f32::to_bits);
+        let mut out = vec![];
+        // SAFETY: every index is below `flat.len() / 15` (the test draws them so), so
+        // below the number of records of every width up to 15, for each call.
+        unsafe {
+            out.extend(W::gather_records_unchecked(self.recs::<1>(), &self.idx).map(bits));
+            out.extend(W::gather_records_unchecked(self.recs::<2>(), &self.idx).map(bits));
+            out.extend(W::gather_records_unchecked(self.recs::<3>(), &self.idx).map(bits));
+            out.extend(W::gather_records_unchecked(self.recs::<4>(), &self.idx).map(bits));
+            out.extend(W::gather_records_unchecked(self.recs::<6>(), &self.idx).map(bits));
+            out.extend(W::gather_records_unchecked(self.recs::<15>(), &self.idx).map(bits));
+        }
+        out
+    }
+}
+
+#[test]
+fn gather_records_reads_every_lane_for_every_record_width_at_every_level() {
+    let mut rng = Rng::new(13);
+    for round in 0..300 {
+        // `len` records of the widest kind; the narrower kinds have more, and the test
+        // reaches the last record of the widest one (the loads must stay inside it).
+        let len = 1 + rng.below(if round < 100 { 8 } else { 3000 }) as usize;
+        let flat: Vec<f32> = (0..60 * len.div_ceil(4))
+            .map(|_| f32::from_bits(rng.below(u32::MAX)))
+            .collect();
+        let records = flat.len() / 15;
+        let idx: [u32; LANES] = core::array::from_fn(|i| {
+            if i == 0 {
+                records as u32 - 1
+            } else {
+                rng.below(records as u32)
+            }
+        });
+        let f = &flat;
+        let want: Vec<[u32; LANES]> = [1, 2, 3, 4, 6, 15]
+            .iter()
+            .flat_map(|&n| (0..n).map(move |k| idx.map(|i| f[i as usize * n + k].to_bits())))
+            .collect();
+        let task = GatherRecords { flat, idx };
         for &level in SimdLevel::available() {
             assert_eq!(dispatch(level, &task), want, "{level:?}");
         }

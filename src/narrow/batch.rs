@@ -6,7 +6,7 @@
 //!            │ rayon: one task per chunk (one thread below the threshold: then each
 //!            │ chunk appends straight behind the previous one and there is no merge)
 //!            ▼ per chunk: check indices, then 8 pairs per step:
-//!              gather 8 a-shapes and 8 b-shapes from the SoA columns,
+//!              gather 8 a-shapes and 8 b-shapes (from columns or records),
 //!              run the wide kernel → a mask, append the lanes whose bit is set at
 //!              the chunk's cursor (the plain overlap tests, whose hits are the
 //!              pairs: every group's mask first, then a packing pass)
@@ -28,13 +28,13 @@
 //! first bad pair in pair order) and the results are not updated.
 
 use super::columns::{
-    AabbColumns, CircleColumns, Columns, MotionColumns, Obb2Columns, Obb3Columns, RayColumns,
+    AabbInput, CircleInput, MotionInput, Obb2Input, Obb3Input, RayInput, ShapeInput,
 };
 use super::wide::{self, AabbW, CircleW, Obb2W, Obb3W, RayW, Vec2W};
 use super::{Mtv2, Mtv3, Sweep, SweepStatus, scalar};
 use crate::broad::Pair;
 use crate::error::{Error, check_len};
-use crate::lanes::{F32W, LANES, MaskW, PairColumns, SimdLevel, SimdTask, dispatch, max_indices};
+use crate::lanes::{F32W, LANES, MaskW, SimdLevel, SimdTask, dispatch, max_indices};
 use rayon::prelude::*;
 
 /// Pairs per chunk: the unit of parallel work and of index checking.
@@ -392,33 +392,75 @@ fn run_batch<K: PairKernel>(
     Ok(n)
 }
 
-struct AabbAabb<'a> {
-    boxes: AabbColumns<'a>,
+/// One side of a run of pairs over an input, its indices checked once, so that gathering
+/// eight lanes by those pairs needs no bounds check per lane: lane `j` of field `k` for
+/// the group starting at pair `s` is field `k` of shape `pairs[s + j][SIDE]`.
+#[derive(Clone, Copy)]
+struct Side<'p, S, const N: usize, const SIDE: usize> {
+    input: S,
+    pairs: &'p [[u32; 2]],
 }
 
-impl PairKernel for AabbAabb<'_> {
+impl<'p, S: ShapeInput<N>, const N: usize, const SIDE: usize> Side<'p, S, N, SIDE> {
+    /// `None` when `max[SIDE]`, the largest index of this side ([`max_indices`]), is out
+    /// of range of the input or not below 2^31.
+    #[inline]
+    fn new(input: S, pairs: &'p [[u32; 2]], max: [u32; 2]) -> Option<Self> {
+        let len = input.checked_len().ok()?.min(i32::MAX as usize);
+        (pairs.is_empty() || (max[SIDE] as usize) < len).then_some(Self { input, pairs })
+    }
+
+    /// The fields of pairs `start .. start + LANES`, in lanes.
+    ///
+    /// # Panics
+    /// If `start + LANES > pairs.len()`.
+    #[inline(always)]
+    fn gather<W: F32W>(&self, start: usize) -> [W; N] {
+        let group = &self.pairs[start..start + LANES];
+        let mut idx = [0; LANES];
+        for (i, p) in idx.iter_mut().zip(group) {
+            *i = p[SIDE];
+        }
+        // SAFETY: every `pairs[j][SIDE]` is at most `max[SIDE]`, below the input's length
+        // (checked in `new`; neither the pairs nor the input can change since).
+        unsafe { self.input.gather_unchecked(&idx) }
+    }
+}
+
+/// The number of shapes of an input whose lengths the entry point has checked.
+fn len<S: ShapeInput<N>, const N: usize>(input: &S) -> usize {
+    input.checked_len().unwrap_or(0)
+}
+
+struct AabbAabb<B> {
+    boxes: B,
+}
+
+impl<B: AabbInput> PairKernel for AabbAabb<B> {
     type Hit = Pair;
     #[inline(always)]
     fn as_pairs(out: &mut [Pair]) -> Option<&mut [Pair]> {
         Some(out)
     }
     type Lanes<'p>
-        = (PairColumns<'p, 4, 0>, PairColumns<'p, 4, 1>)
+        = (Side<'p, B, 4, 0>, Side<'p, B, 4, 1>)
     where
         Self: 'p;
     fn lens(&self) -> (usize, usize) {
-        (self.boxes.len(), self.boxes.len())
+        (len(&self.boxes), len(&self.boxes))
     }
     #[inline(always)]
     fn scalar(&self, p: Pair) -> Option<Pair> {
-        let (a, b) = (self.boxes.get(p.a as usize), self.boxes.get(p.b as usize));
+        let (a, b) = (
+            self.boxes.shape(p.a as usize),
+            self.boxes.shape(p.b as usize),
+        );
         scalar::overlap_aabb_aabb(&a, &b).then_some(p)
     }
     fn lanes<'p>(&'p self, pairs: &'p [[u32; 2]], max: [u32; 2]) -> Option<Self::Lanes<'p>> {
-        let cols = self.boxes.slices();
         Some((
-            PairColumns::new(cols, pairs, max)?,
-            PairColumns::new(cols, pairs, max)?,
+            Side::new(self.boxes, pairs, max)?,
+            Side::new(self.boxes, pairs, max)?,
         ))
     }
     #[inline(always)]
@@ -436,36 +478,35 @@ impl PairKernel for AabbAabb<'_> {
     }
 }
 
-struct CircleCircle<'a> {
-    circles: CircleColumns<'a>,
+struct CircleCircle<C> {
+    circles: C,
 }
 
-impl PairKernel for CircleCircle<'_> {
+impl<C: CircleInput> PairKernel for CircleCircle<C> {
     type Hit = Pair;
     #[inline(always)]
     fn as_pairs(out: &mut [Pair]) -> Option<&mut [Pair]> {
         Some(out)
     }
     type Lanes<'p>
-        = (PairColumns<'p, 3, 0>, PairColumns<'p, 3, 1>)
+        = (Side<'p, C, 3, 0>, Side<'p, C, 3, 1>)
     where
         Self: 'p;
     fn lens(&self) -> (usize, usize) {
-        (self.circles.len(), self.circles.len())
+        (len(&self.circles), len(&self.circles))
     }
     #[inline(always)]
     fn scalar(&self, p: Pair) -> Option<Pair> {
         let (a, b) = (
-            self.circles.get(p.a as usize),
-            self.circles.get(p.b as usize),
+            self.circles.shape(p.a as usize),
+            self.circles.shape(p.b as usize),
         );
         scalar::overlap_circle_circle(&a, &b).then_some(p)
     }
     fn lanes<'p>(&'p self, pairs: &'p [[u32; 2]], max: [u32; 2]) -> Option<Self::Lanes<'p>> {
-        let cols = self.circles.slices();
         Some((
-            PairColumns::new(cols, pairs, max)?,
-            PairColumns::new(cols, pairs, max)?,
+            Side::new(self.circles, pairs, max)?,
+            Side::new(self.circles, pairs, max)?,
         ))
     }
     #[inline(always)]
@@ -483,33 +524,36 @@ impl PairKernel for CircleCircle<'_> {
     }
 }
 
-struct AabbCircle<'a> {
-    boxes: AabbColumns<'a>,
-    circles: CircleColumns<'a>,
+struct AabbCircle<B, C> {
+    boxes: B,
+    circles: C,
 }
 
-impl PairKernel for AabbCircle<'_> {
+impl<B: AabbInput, C: CircleInput> PairKernel for AabbCircle<B, C> {
     type Hit = Pair;
     #[inline(always)]
     fn as_pairs(out: &mut [Pair]) -> Option<&mut [Pair]> {
         Some(out)
     }
     type Lanes<'p>
-        = (PairColumns<'p, 4, 0>, PairColumns<'p, 3, 1>)
+        = (Side<'p, B, 4, 0>, Side<'p, C, 3, 1>)
     where
         Self: 'p;
     fn lens(&self) -> (usize, usize) {
-        (self.boxes.len(), self.circles.len())
+        (len(&self.boxes), len(&self.circles))
     }
     #[inline(always)]
     fn scalar(&self, p: Pair) -> Option<Pair> {
-        let (a, b) = (self.boxes.get(p.a as usize), self.circles.get(p.b as usize));
+        let (a, b) = (
+            self.boxes.shape(p.a as usize),
+            self.circles.shape(p.b as usize),
+        );
         scalar::overlap_aabb_circle(&a, &b).then_some(p)
     }
     fn lanes<'p>(&'p self, pairs: &'p [[u32; 2]], max: [u32; 2]) -> Option<Self::Lanes<'p>> {
         Some((
-            PairColumns::new(self.boxes.slices(), pairs, max)?,
-            PairColumns::new(self.circles.slices(), pairs, max)?,
+            Side::new(self.boxes, pairs, max)?,
+            Side::new(self.circles, pairs, max)?,
         ))
     }
     #[inline(always)]
@@ -643,44 +687,45 @@ fn sweep_hits<W: F32W>(s: &wide::SweepW<W>, group: &[Pair; LANES]) -> (u32, Swee
     (s.is_hit.bitmask() | s.is_overlapping.bitmask(), lanes)
 }
 
-struct SweepAabbAabb<'a> {
-    boxes: AabbColumns<'a>,
-    motions: MotionColumns<'a>,
+struct SweepAabbAabb<B, M> {
+    boxes: B,
+    motions: M,
 }
 
-impl PairKernel for SweepAabbAabb<'_> {
+impl<B: AabbInput, M: MotionInput> PairKernel for SweepAabbAabb<B, M> {
     type Hit = PairSweep;
     type Lanes<'p>
-        = (PairColumns<'p, 6, 0>, PairColumns<'p, 6, 1>)
+        = (
+        (Side<'p, B, 4, 0>, Side<'p, M, 2, 0>),
+        (Side<'p, B, 4, 1>, Side<'p, M, 2, 1>),
+    )
     where
         Self: 'p;
     fn lens(&self) -> (usize, usize) {
-        (self.boxes.len(), self.boxes.len())
+        // The entry point checked that there is one motion per box.
+        (len(&self.boxes), len(&self.boxes))
     }
     #[inline(always)]
     fn scalar(&self, p: Pair) -> Option<PairSweep> {
         let (i, j) = (p.a as usize, p.b as usize);
         let s = scalar::sweep_aabb_aabb(
-            &self.boxes.get(i),
-            self.motions.get(i),
-            &self.boxes.get(j),
-            self.motions.get(j),
+            &self.boxes.shape(i),
+            self.motions.shape(i),
+            &self.boxes.shape(j),
+            self.motions.shape(j),
         );
         (s.status != SweepStatus::Miss).then_some(PairSweep { pair: p, sweep: s })
     }
     fn lanes<'p>(&'p self, pairs: &'p [[u32; 2]], max: [u32; 2]) -> Option<Self::Lanes<'p>> {
-        let b = &self.boxes;
-        let cols = [
-            b.min_x,
-            b.min_y,
-            b.max_x,
-            b.max_y,
-            self.motions.x,
-            self.motions.y,
-        ];
         Some((
-            PairColumns::new(cols, pairs, max)?,
-            PairColumns::new(cols, pairs, max)?,
+            (
+                Side::new(self.boxes, pairs, max)?,
+                Side::new(self.motions, pairs, max)?,
+            ),
+            (
+                Side::new(self.boxes, pairs, max)?,
+                Side::new(self.motions, pairs, max)?,
+            ),
         ))
     }
     #[inline(always)]
@@ -692,39 +737,41 @@ impl PairKernel for SweepAabbAabb<'_> {
     where
         Self: 'p,
     {
-        let [ax0, ay0, ax1, ay1, amx, amy] = lanes.0.gather::<W>(start);
-        let [bx0, by0, bx1, by1, bmx, bmy] = lanes.1.gather::<W>(start);
-        let a = AabbW::from_lanes([ax0, ay0, ax1, ay1]);
-        let b = AabbW::from_lanes([bx0, by0, bx1, by1]);
-        let (ma, mb) = (Vec2W::from_lanes([amx, amy]), Vec2W::from_lanes([bmx, bmy]));
+        let a = AabbW::from_lanes(lanes.0.0.gather::<W>(start));
+        let b = AabbW::from_lanes(lanes.1.0.gather::<W>(start));
+        let ma = Vec2W::from_lanes(lanes.0.1.gather::<W>(start));
+        let mb = Vec2W::from_lanes(lanes.1.1.gather::<W>(start));
         sweep_hits(&wide::sweep_aabb_aabb(&a, &ma, &b, &mb), group)
     }
 }
 
-struct CastPointAabb<'a> {
-    rays: RayColumns<'a>,
-    boxes: AabbColumns<'a>,
+struct CastPointAabb<R, B> {
+    rays: R,
+    boxes: B,
 }
 
-impl PairKernel for CastPointAabb<'_> {
+impl<R: RayInput, B: AabbInput> PairKernel for CastPointAabb<R, B> {
     type Hit = PairSweep;
     type Lanes<'p>
-        = (PairColumns<'p, 4, 0>, PairColumns<'p, 4, 1>)
+        = (Side<'p, R, 4, 0>, Side<'p, B, 4, 1>)
     where
         Self: 'p;
     fn lens(&self) -> (usize, usize) {
-        (self.rays.len(), self.boxes.len())
+        (len(&self.rays), len(&self.boxes))
     }
     #[inline(always)]
     fn scalar(&self, p: Pair) -> Option<PairSweep> {
-        let s =
-            scalar::cast_point_aabb(&self.rays.get(p.a as usize), &self.boxes.get(p.b as usize));
+        let (ray, b) = (
+            self.rays.shape(p.a as usize),
+            self.boxes.shape(p.b as usize),
+        );
+        let s = scalar::cast_point_aabb(&ray, &b);
         (s.status != SweepStatus::Miss).then_some(PairSweep { pair: p, sweep: s })
     }
     fn lanes<'p>(&'p self, pairs: &'p [[u32; 2]], max: [u32; 2]) -> Option<Self::Lanes<'p>> {
         Some((
-            PairColumns::new(self.rays.slices(), pairs, max)?,
-            PairColumns::new(self.boxes.slices(), pairs, max)?,
+            Side::new(self.rays, pairs, max)?,
+            Side::new(self.boxes, pairs, max)?,
         ))
     }
     #[inline(always)]
@@ -742,29 +789,31 @@ impl PairKernel for CastPointAabb<'_> {
     }
 }
 
-struct Obb2Obb2<'a> {
-    boxes: Obb2Columns<'a>,
+struct Obb2Obb2<O> {
+    boxes: O,
 }
 
-impl PairKernel for Obb2Obb2<'_> {
+impl<O: Obb2Input> PairKernel for Obb2Obb2<O> {
     type Hit = PairMtv2;
     type Lanes<'p>
-        = (PairColumns<'p, 6, 0>, PairColumns<'p, 6, 1>)
+        = (Side<'p, O, 6, 0>, Side<'p, O, 6, 1>)
     where
         Self: 'p;
     fn lens(&self) -> (usize, usize) {
-        (self.boxes.len(), self.boxes.len())
+        (len(&self.boxes), len(&self.boxes))
     }
     #[inline(always)]
     fn scalar(&self, p: Pair) -> Option<PairMtv2> {
-        let (a, b) = (self.boxes.get(p.a as usize), self.boxes.get(p.b as usize));
+        let (a, b) = (
+            self.boxes.shape(p.a as usize),
+            self.boxes.shape(p.b as usize),
+        );
         scalar::overlap_obb2_obb2(&a, &b).map(|mtv| PairMtv2 { pair: p, mtv })
     }
     fn lanes<'p>(&'p self, pairs: &'p [[u32; 2]], max: [u32; 2]) -> Option<Self::Lanes<'p>> {
-        let cols = self.boxes.slices();
         Some((
-            PairColumns::new(cols, pairs, max)?,
-            PairColumns::new(cols, pairs, max)?,
+            Side::new(self.boxes, pairs, max)?,
+            Side::new(self.boxes, pairs, max)?,
         ))
     }
     #[inline(always)]
@@ -816,29 +865,31 @@ impl HitLanes<PairMtv2> for Mtv2Lanes {
     }
 }
 
-struct Obb3Obb3<'a> {
-    boxes: Obb3Columns<'a>,
+struct Obb3Obb3<O> {
+    boxes: O,
 }
 
-impl PairKernel for Obb3Obb3<'_> {
+impl<O: Obb3Input> PairKernel for Obb3Obb3<O> {
     type Hit = PairMtv3;
     type Lanes<'p>
-        = (PairColumns<'p, 15, 0>, PairColumns<'p, 15, 1>)
+        = (Side<'p, O, 15, 0>, Side<'p, O, 15, 1>)
     where
         Self: 'p;
     fn lens(&self) -> (usize, usize) {
-        (self.boxes.len(), self.boxes.len())
+        (len(&self.boxes), len(&self.boxes))
     }
     #[inline(always)]
     fn scalar(&self, p: Pair) -> Option<PairMtv3> {
-        let (a, b) = (self.boxes.get(p.a as usize), self.boxes.get(p.b as usize));
+        let (a, b) = (
+            self.boxes.shape(p.a as usize),
+            self.boxes.shape(p.b as usize),
+        );
         scalar::overlap_obb3_obb3(&a, &b).map(|mtv| PairMtv3 { pair: p, mtv })
     }
     fn lanes<'p>(&'p self, pairs: &'p [[u32; 2]], max: [u32; 2]) -> Option<Self::Lanes<'p>> {
-        let cols = self.boxes.slices();
         Some((
-            PairColumns::new(cols, pairs, max)?,
-            PairColumns::new(cols, pairs, max)?,
+            Side::new(self.boxes, pairs, max)?,
+            Side::new(self.boxes, pairs, max)?,
         ))
     }
     #[inline(always)]
@@ -892,10 +943,14 @@ impl HitLanes<PairMtv3> for Mtv3Lanes {
 /// Runs the narrow-phase kernels over candidate pairs; keeps its result buffers between
 /// calls, so a call per frame allocates nothing once they have grown.
 ///
-/// Each method takes structure-of-arrays [`columns`](super::columns) and pairs of indices
-/// into them (as [`BroadPhase`](crate::BroadPhase) returns), and gives back the pairs
-/// that hit, in pair order, identical at every [`SimdLevel`] and thread count (see the
-/// [module docs](self)).
+/// Each method takes its shapes either as structure-of-arrays
+/// [`columns`](super::columns) (`AabbColumns`, ..., e.g. from a
+/// [`BoxStore`](crate::BoxStore)) or as a plain slice of the shapes (`&[Aabb]`, ...;
+/// see [`AabbInput`](super::columns::AabbInput) and its siblings), and pairs of indices
+/// into them (as [`BroadPhase`](crate::BroadPhase) returns); it gives back the pairs
+/// that hit, in pair order, identical at every [`SimdLevel`], thread count and input
+/// kind (see the [module docs](self)). Slices are the faster input where the shapes are
+/// already an array of structs: with AVX2 a box is gathered by one load instead of four.
 ///
 /// ```
 /// use hantei::{Aabb, BroadPhase, Pair};
@@ -910,12 +965,17 @@ impl HitLanes<PairMtv3> for Mtv3Lanes {
 /// // Candidates: the broad phase on the swept boxes.
 /// let swept: Vec<Aabb> = boxes.iter().zip(&motions).map(|(b, m)| b.swept(*m)).collect();
 /// let pairs = BroadPhase::new().find_pairs(&swept[..])?.to_vec();
-/// let (boxes, motions) = (AabbSoa::from(&boxes[..]), MotionSoa::from(&motions[..]));
 /// let mut narrow = NarrowPhase::new();
-/// let hits = narrow.sweep_aabb_aabb(boxes.columns(), motions.columns(), &pairs)?;
+/// // The shapes as they are, one record each...
+/// let hits = narrow.sweep_aabb_aabb(&boxes[..], &motions[..], &pairs)?;
 /// assert_eq!(hits.len(), 1);
 /// assert_eq!(hits[0].pair, Pair::new(0, 1));
 /// assert_eq!(hits[0].sweep.t, 0.4); // (5 - 1) / 10
+/// let by_records = hits.to_vec();
+/// // ...or as columns (as a `BoxStore` keeps them): the same answers.
+/// let (boxes, motions) = (AabbSoa::from(&boxes[..]), MotionSoa::from(&motions[..]));
+/// let hits = narrow.sweep_aabb_aabb(boxes.columns(), motions.columns(), &pairs)?;
+/// assert_eq!(hits, &by_records[..]);
 /// # Ok::<(), hantei::Error>(())
 /// ```
 #[derive(Debug, Default)]
@@ -961,7 +1021,7 @@ impl NarrowPhase {
     /// for a pair index out of range.
     pub fn overlap_aabb_aabb(
         &mut self,
-        boxes: AabbColumns<'_>,
+        boxes: impl AabbInput,
         pairs: &[Pair],
     ) -> Result<&[Pair], Error> {
         boxes.checked_len()?;
@@ -977,7 +1037,7 @@ impl NarrowPhase {
     /// for a pair index out of range.
     pub fn overlap_circle_circle(
         &mut self,
-        circles: CircleColumns<'_>,
+        circles: impl CircleInput,
         pairs: &[Pair],
     ) -> Result<&[Pair], Error> {
         circles.checked_len()?;
@@ -999,8 +1059,8 @@ impl NarrowPhase {
     /// for a pair index out of range.
     pub fn overlap_aabb_circle(
         &mut self,
-        boxes: AabbColumns<'_>,
-        circles: CircleColumns<'_>,
+        boxes: impl AabbInput,
+        circles: impl CircleInput,
         pairs: &[Pair],
     ) -> Result<&[Pair], Error> {
         boxes.checked_len()?;
@@ -1024,8 +1084,8 @@ impl NarrowPhase {
     /// match the boxes, or a pair index out of range.
     pub fn sweep_aabb_aabb(
         &mut self,
-        boxes: AabbColumns<'_>,
-        motions: MotionColumns<'_>,
+        boxes: impl AabbInput,
+        motions: impl MotionInput,
         pairs: &[Pair],
     ) -> Result<&[PairSweep], Error> {
         let n = boxes.checked_len()?;
@@ -1048,8 +1108,8 @@ impl NarrowPhase {
     /// for a pair index out of range.
     pub fn cast_point_aabb(
         &mut self,
-        rays: RayColumns<'_>,
-        boxes: AabbColumns<'_>,
+        rays: impl RayInput,
+        boxes: impl AabbInput,
         pairs: &[Pair],
     ) -> Result<&[PairSweep], Error> {
         rays.checked_len()?;
@@ -1071,7 +1131,7 @@ impl NarrowPhase {
     /// for a pair index out of range.
     pub fn overlap_obb2_obb2(
         &mut self,
-        boxes: Obb2Columns<'_>,
+        boxes: impl Obb2Input,
         pairs: &[Pair],
     ) -> Result<&[PairMtv2], Error> {
         boxes.checked_len()?;
@@ -1087,7 +1147,7 @@ impl NarrowPhase {
     /// for a pair index out of range.
     pub fn overlap_obb3_obb3(
         &mut self,
-        boxes: Obb3Columns<'_>,
+        boxes: impl Obb3Input,
         pairs: &[Pair],
     ) -> Result<&[PairMtv3], Error> {
         boxes.checked_len()?;

@@ -1,4 +1,4 @@
-//! Structure-of-arrays columns: what the batch kernels read.
+//! What the batch kernels read: structure-of-arrays columns, or slices of shapes.
 //!
 //! ```text
 //!  AabbColumns            index i = one box          pairs from the broad phase
@@ -6,6 +6,9 @@
 //!  min_y [ f32 f32 f32 f32 ... ]   ◄── gathered ──        │ indices into the columns
 //!  max_x [ f32 f32 f32 f32 ... ]       8 pairs per step ◄─┘
 //!  max_y [ f32 f32 f32 f32 ... ]
+//!
+//!  &[Aabb]   [ min_x min_y max_x max_y | min_x min_y max_x max_y | ... ]
+//!              one record per box, gathered whole (one load) and transposed to lanes
 //! ```
 //!
 //! Each shape has a borrowed view (`*Columns`: one `&[f32]` per field, e.g. straight from
@@ -13,21 +16,122 @@
 //! columns must all have the same length: [`AabbColumns::new`] and friends check it, and
 //! the batch entry points check it again (the fields are public), answering
 //! [`Error::LengthMismatch`].
+//!
+//! Every batch entry point of [`NarrowPhase`](super::NarrowPhase) takes its shapes as an
+//! input trait ([`AabbInput`], [`CircleInput`], [`RayInput`], [`MotionInput`],
+//! [`Obb2Input`], [`Obb3Input`]), implemented by the column view and by a plain slice of
+//! the shapes (`&[Aabb]`, `&[Circle]`, `&[Ray]`, `&[Vec2]`, `&[Obb2]`, `&[Obb3]`). Both
+//! give the same answers, bit for bit. Records are the faster input where the shapes
+//! already live in an array of structs: the SIMD gather loads a whole record at once
+//! instead of one `f32` per field (with AVX2, an [`Aabb`] or a [`Ray`] is one 16-byte
+//! load per lane instead of four 4-byte ones); columns are the faster input where the
+//! data already lives in columns, such as a [`BoxStore`], since converting first would
+//! cost a pass over the shapes.
 
 use crate::error::{Error, check_len};
+use crate::lanes::{F32W, LANES};
 use crate::math::{Aabb, Circle, Obb2, Obb3, Ray};
 use crate::store::BoxStore;
 use glam::{Vec2, Vec3};
 
-/// Implemented by every column view: the common length, checked.
-pub(crate) trait Columns: Sync {
-    /// The length shared by every column.
+mod sealed {
+    /// Only this crate implements [`ShapeInput`](super::ShapeInput).
+    pub trait Sealed {}
+}
+
+/// Shapes a batch reads, as `N` `f32` fields each: a column view or a slice of the shapes.
+///
+/// Sealed: implemented by every `*Columns` view and by `&[Aabb]`, `&[Circle]`,
+/// `&[Ray]`, `&[Vec2]`, `&[Obb2]` and `&[Obb3]`. The batch entry points name it through
+/// one trait per shape ([`AabbInput`] and friends).
+pub trait ShapeInput<const N: usize>: Copy + Sync + sealed::Sealed {
+    /// The shape.
+    type Shape: Copy;
+    /// The number of shapes.
     ///
     /// # Errors
-    /// [`Error::LengthMismatch`] naming the first column whose length differs from the
-    /// first one's.
+    /// [`Error::LengthMismatch`] when a column view's columns differ in length.
     fn checked_len(&self) -> Result<usize, Error>;
+    /// The shape at index `i`.
+    ///
+    /// # Panics
+    /// If `i` is out of range.
+    fn shape(&self, i: usize) -> Self::Shape;
+    /// The fields of shapes `idx[0..8]` in lanes: lane `j` of result `k` is field `k`
+    /// of shape `idx[j]`.
+    ///
+    /// # Safety
+    /// Every `idx[j]` must be below the length of every column (of the slice).
+    #[doc(hidden)]
+    unsafe fn gather_unchecked<W: F32W>(&self, idx: &[u32; LANES]) -> [W; N];
 }
+
+macro_rules! input_trait {
+    ($(#[$doc:meta])* $name:ident, $n:literal, $shape:ty) => {
+        $(#[$doc])*
+        pub trait $name: ShapeInput<$n, Shape = $shape> {}
+        impl<T: ShapeInput<$n, Shape = $shape>> $name for T {}
+    };
+}
+
+input_trait! {
+    /// Boxes for a batch: [`AabbColumns`] (e.g. [`AabbColumns::from_store`]) or `&[Aabb]`.
+    AabbInput, 4, Aabb
+}
+input_trait! {
+    /// Circles for a batch: [`CircleColumns`] or `&[Circle]`.
+    CircleInput, 3, Circle
+}
+input_trait! {
+    /// Moving points for a batch: [`RayColumns`] or `&[Ray]`.
+    RayInput, 4, Ray
+}
+input_trait! {
+    /// Per-frame displacements for a batch: [`MotionColumns`] or `&[Vec2]`.
+    MotionInput, 2, Vec2
+}
+input_trait! {
+    /// 2D oriented boxes for a batch: [`Obb2Columns`] or `&[Obb2]`.
+    Obb2Input, 6, Obb2
+}
+input_trait! {
+    /// 3D oriented boxes for a batch: [`Obb3Columns`] or `&[Obb3]`.
+    Obb3Input, 15, Obb3
+}
+
+/// A slice of shapes as an input: each shape is a record of `$n` `f32`, in the order of
+/// the lane type's `from_lanes` (asserted at compile time by size; the field order is
+/// that of the `*Columns` view, checked by the tests).
+macro_rules! records {
+    ($shape:ty, $n:literal) => {
+        const _: () = assert!(core::mem::size_of::<$shape>() == 4 * $n);
+        impl sealed::Sealed for &[$shape] {}
+        impl ShapeInput<$n> for &[$shape] {
+            type Shape = $shape;
+            fn checked_len(&self) -> Result<usize, Error> {
+                Ok(self.len())
+            }
+            #[inline]
+            fn shape(&self, i: usize) -> $shape {
+                self[i]
+            }
+            #[inline(always)]
+            unsafe fn gather_unchecked<W: F32W>(&self, idx: &[u32; LANES]) -> [W; $n] {
+                let recs: &[[f32; $n]] = bytemuck::cast_slice(self);
+                // SAFETY: as many records as shapes; every index is in range (the
+                // caller's contract).
+                unsafe { W::gather_records_unchecked(recs, idx) }
+            }
+        }
+    };
+}
+
+records!(Aabb, 4);
+records!(Circle, 3);
+records!(Ray, 4);
+records!(Vec2, 2);
+records!(Obb2, 6);
+records!(Obb3, 15);
 
 macro_rules! columns {
     (
@@ -91,13 +195,28 @@ macro_rules! columns {
             }
         }
 
-        impl Columns for $cols<'_> {
+        impl sealed::Sealed for $cols<'_> {}
+
+        impl ShapeInput<{ [$(stringify!($f)),+].len() }> for $cols<'_> {
+            type Shape = $shape;
             fn checked_len(&self) -> Result<usize, Error> {
                 let lens = [$((concat!(stringify!($cols), ".", stringify!($f)), self.$f.len())),+];
                 for &(what, len) in &lens[1..] {
                     check_len(what, lens[0].1, len)?;
                 }
                 Ok(lens[0].1)
+            }
+            #[inline]
+            fn shape(&self, i: usize) -> $shape {
+                self.get(i)
+            }
+            #[inline(always)]
+            unsafe fn gather_unchecked<W: F32W>(
+                &self,
+                idx: &[u32; LANES],
+            ) -> [W; [$(stringify!($f)),+].len()] {
+                // SAFETY: every index is in range of every column (the caller's contract).
+                unsafe { W::gather_columns_unchecked(self.slices(), idx) }
             }
         }
 
