@@ -946,7 +946,7 @@ impl HitLanes<PairMtv3> for Mtv3Lanes {
 /// Each method takes its shapes either as structure-of-arrays
 /// [`columns`](super::columns) (`AabbColumns`, ..., e.g. from a
 /// [`BoxStore`](crate::BoxStore)) or as a plain slice of the shapes (`&[Aabb]`, ...;
-/// see [`AabbInput`](super::columns::AabbInput) and its siblings), and pairs of indices
+/// see [`AabbInput`] and its siblings), and pairs of indices
 /// into them (as [`BroadPhase`](crate::BroadPhase) returns); it gives back the pairs
 /// that hit, in pair order, identical at every [`SimdLevel`], thread count and input
 /// kind (see the [module docs](self)). Slices are the faster input where the shapes are
