@@ -416,14 +416,64 @@ impl<'p, S: ShapeInput<N>, const N: usize, const SIDE: usize> Side<'p, S, N, SID
     /// If `start + LANES > pairs.len()`.
     #[inline(always)]
     fn gather<W: F32W>(&self, start: usize) -> [W; N] {
+        let idx = self.indices(start);
+        // SAFETY: every `pairs[j][SIDE]` is at most `max[SIDE]`, below the input's length
+        // (checked in `new`; neither the pairs nor the input can change since).
+        unsafe { self.input.gather_unchecked(&idx) }
+    }
+
+    /// This side's indices of pairs `start .. start + LANES`.
+    ///
+    /// # Panics
+    /// If `start + LANES > pairs.len()`.
+    #[inline(always)]
+    fn indices(&self, start: usize) -> [u32; LANES] {
         let group = &self.pairs[start..start + LANES];
         let mut idx = [0; LANES];
         for (i, p) in idx.iter_mut().zip(group) {
             *i = p[SIDE];
         }
-        // SAFETY: every `pairs[j][SIDE]` is at most `max[SIDE]`, below the input's length
-        // (checked in `new`; neither the pairs nor the input can change since).
-        unsafe { self.input.gather_unchecked(&idx) }
+        idx
+    }
+}
+
+/// A [`Side`] and a second input indexed by the same side of the same pairs (a sweep's
+/// boxes and motions), so that a group's indices are read once for both.
+#[derive(Clone, Copy)]
+struct SideWith<'p, S, T, const N: usize, const M: usize, const SIDE: usize> {
+    side: Side<'p, S, N, SIDE>,
+    with: T,
+}
+
+impl<'p, S, T, const N: usize, const M: usize, const SIDE: usize> SideWith<'p, S, T, N, M, SIDE>
+where
+    S: ShapeInput<N>,
+    T: ShapeInput<M>,
+{
+    /// `None` when this side of `pairs` is out of range of either input (see
+    /// [`Side::new`]).
+    #[inline]
+    fn new(input: S, with: T, pairs: &'p [[u32; 2]], max: [u32; 2]) -> Option<Self> {
+        Side::<T, M, SIDE>::new(with, pairs, max)?;
+        let side = Side::new(input, pairs, max)?;
+        Some(Self { side, with })
+    }
+
+    /// The fields of both inputs for pairs `start .. start + LANES`, in lanes.
+    ///
+    /// # Panics
+    /// If `start + LANES > pairs.len()`.
+    #[inline(always)]
+    fn gather<W: F32W>(&self, start: usize) -> ([W; N], [W; M]) {
+        let idx = self.side.indices(start);
+        // SAFETY: `new` checked this side of `side.pairs` against both inputs' lengths
+        // (neither the pairs nor the inputs can change since).
+        unsafe {
+            (
+                self.side.input.gather_unchecked(&idx),
+                self.with.gather_unchecked(&idx),
+            )
+        }
     }
 }
 
@@ -695,10 +745,7 @@ struct SweepAabbAabb<B, M> {
 impl<B: AabbInput, M: MotionInput> PairKernel for SweepAabbAabb<B, M> {
     type Hit = PairSweep;
     type Lanes<'p>
-        = (
-        (Side<'p, B, 4, 0>, Side<'p, M, 2, 0>),
-        (Side<'p, B, 4, 1>, Side<'p, M, 2, 1>),
-    )
+        = (SideWith<'p, B, M, 4, 2, 0>, SideWith<'p, B, M, 4, 2, 1>)
     where
         Self: 'p;
     fn lens(&self) -> (usize, usize) {
@@ -718,14 +765,8 @@ impl<B: AabbInput, M: MotionInput> PairKernel for SweepAabbAabb<B, M> {
     }
     fn lanes<'p>(&'p self, pairs: &'p [[u32; 2]], max: [u32; 2]) -> Option<Self::Lanes<'p>> {
         Some((
-            (
-                Side::new(self.boxes, pairs, max)?,
-                Side::new(self.motions, pairs, max)?,
-            ),
-            (
-                Side::new(self.boxes, pairs, max)?,
-                Side::new(self.motions, pairs, max)?,
-            ),
+            SideWith::new(self.boxes, self.motions, pairs, max)?,
+            SideWith::new(self.boxes, self.motions, pairs, max)?,
         ))
     }
     #[inline(always)]
@@ -737,10 +778,10 @@ impl<B: AabbInput, M: MotionInput> PairKernel for SweepAabbAabb<B, M> {
     where
         Self: 'p,
     {
-        let a = AabbW::from_lanes(lanes.0.0.gather::<W>(start));
-        let b = AabbW::from_lanes(lanes.1.0.gather::<W>(start));
-        let ma = Vec2W::from_lanes(lanes.0.1.gather::<W>(start));
-        let mb = Vec2W::from_lanes(lanes.1.1.gather::<W>(start));
+        let (a, ma) = lanes.0.gather::<W>(start);
+        let (b, mb) = lanes.1.gather::<W>(start);
+        let (a, b) = (AabbW::from_lanes(a), AabbW::from_lanes(b));
+        let (ma, mb) = (Vec2W::from_lanes(ma), Vec2W::from_lanes(mb));
         sweep_hits(&wide::sweep_aabb_aabb(&a, &ma, &b, &mb), group)
     }
 }
