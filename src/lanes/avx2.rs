@@ -259,38 +259,16 @@ impl F32W for Avx2W {
         recs: &[[f32; N]],
         idx: &[u32; LANES],
     ) -> [Self; N] {
-        // Four fields at a time by one 16-byte load per record and a transpose, then two
-        // by one 8-byte load per record, then the last one like a column (`gather8`).
-        // Every load stays inside its record: fields `k .. k + 4` with `k + 4 <= N`,
-        // `k .. k + 2` with `k + 2 <= N`, field `k < N`.
-        let mut out = [Self::splat(0.0); N];
-        let mut i = [0usize; LANES];
-        for (i, &x) in i.iter_mut().zip(idx) {
-            *i = x as usize * N;
-        }
-        let p = recs.as_ptr().cast::<f32>();
-        let mut k = 0;
-        while k + 4 <= N {
-            // SAFETY: AVX is available (module contract); `i[j] / N = idx[j] < recs.len()`
-            // (the caller's contract) and `k + 4 <= N`, so each load reads inside a record.
-            let c = unsafe { records4(p.add(k), &i) };
-            for (o, c) in out[k..k + 4].iter_mut().zip(c) {
-                *o = Avx2W(c);
-            }
-            k += 4;
-        }
-        if k + 2 <= N {
-            // SAFETY: as above, with `k + 2 <= N`.
-            let [x, y] = unsafe { records2(p.add(k), &i) };
-            out[k] = Avx2W(x);
-            out[k + 1] = Avx2W(y);
-            k += 2;
-        }
-        if k < N {
-            // SAFETY: as above, with `k < N`.
-            out[k] = Avx2W(unsafe { gather8(p.add(k), &i) });
-        }
-        out
+        // SAFETY: the caller's contract, which is `records`' with `PADDED = false`.
+        unsafe { records::<N, false>(recs, idx) }
+    }
+    #[inline(always)]
+    unsafe fn gather_records_padded_unchecked<const N: usize>(
+        recs: &[[f32; N]],
+        idx: &[u32; LANES],
+    ) -> [Self; N] {
+        // SAFETY: the caller's contract, which is `records`' with `PADDED = true`.
+        unsafe { records::<N, true>(recs, idx) }
     }
     cmp!(lt, _CMP_LT_OQ);
     cmp!(le, _CMP_LE_OQ);
@@ -429,6 +407,52 @@ impl F32W for Avx2W {
         }
         bits.count_ones() as usize
     }
+}
+
+/// Lane `j` of result `k` is `recs[idx[j]][k]`. Four fields at a time by one 16-byte
+/// load per record and a transpose (`records4`); with `PADDED`, the last three fields
+/// too, the load then reading the first field of the next record. Then two fields by one
+/// 8-byte load per record (`records2`), then a last one like a column (`gather8`).
+///
+/// # Safety
+/// AVX2 must be available, every `idx[j] < recs.len()`, and with `PADDED` every
+/// `idx[j] + 1 < recs.len()`.
+#[inline(always)]
+unsafe fn records<const N: usize, const PADDED: bool>(
+    recs: &[[f32; N]],
+    idx: &[u32; LANES],
+) -> [Avx2W; N] {
+    let mut out = [Avx2W::splat(0.0); N];
+    let mut i = [0usize; LANES];
+    for (i, &x) in i.iter_mut().zip(idx) {
+        *i = x as usize * N;
+    }
+    let p = recs.as_ptr().cast::<f32>();
+    let mut k = 0;
+    while k + 4 <= N || (PADDED && k + 3 == N) {
+        // SAFETY: AVX is available (the caller's contract). `i[j] / N = idx[j]` is a
+        // record of `recs`, and the 16 bytes from its field `k` lie inside it when
+        // `k + 4 <= N`, or end with the first field of record `idx[j] + 1`, which exists
+        // with `PADDED` (the caller's contract).
+        let c = unsafe { records4(p.add(k), &i) };
+        let fields = (N - k).min(4);
+        for (o, c) in out[k..k + fields].iter_mut().zip(c) {
+            *o = Avx2W(c);
+        }
+        k += fields;
+    }
+    if k + 2 <= N {
+        // SAFETY: as above; the 8 bytes from field `k`, `k + 2 <= N`, lie in the record.
+        let [x, y] = unsafe { records2(p.add(k), &i) };
+        out[k] = Avx2W(x);
+        out[k + 1] = Avx2W(y);
+        k += 2;
+    }
+    if k < N {
+        // SAFETY: as above; field `k < N` lies in the record.
+        out[k] = Avx2W(unsafe { gather8(p.add(k), &i) });
+    }
+    out
 }
 
 /// Lane `j` of result `f` is `*p.add(i[j] + f)`, `f < 4`: one 16-byte load per lane and

@@ -579,6 +579,8 @@ fn gather_columns_reads_every_lane_for_every_column_count_at_every_level() {
 struct GatherRecords {
     flat: Vec<f32>,
     idx: [u32; LANES],
+    /// Indices whose next record exists too (for the padded gathers).
+    padded: [u32; LANES],
 }
 
 impl GatherRecords {
@@ -602,7 +604,18 @@ impl SimdTask for &GatherRecords {
             out.extend(W::gather_records_unchecked(self.recs::<3>(), &self.idx).map(bits));
             out.extend(W::gather_records_unchecked(self.recs::<4>(), &self.idx).map(bits));
             out.extend(W::gather_records_unchecked(self.recs::<6>(), &self.idx).map(bits));
+            out.extend(W::gather_records_unchecked(self.recs::<7>(), &self.idx).map(bits));
             out.extend(W::gather_records_unchecked(self.recs::<15>(), &self.idx).map(bits));
+        }
+        // SAFETY: every padded index is below `flat.len() / 15 - 1`, so it and the next
+        // are records of every width up to 15, for each call.
+        unsafe {
+            let p = &self.padded;
+            out.extend(W::gather_records_padded_unchecked(self.recs::<1>(), p).map(bits));
+            out.extend(W::gather_records_padded_unchecked(self.recs::<3>(), p).map(bits));
+            out.extend(W::gather_records_padded_unchecked(self.recs::<4>(), p).map(bits));
+            out.extend(W::gather_records_padded_unchecked(self.recs::<7>(), p).map(bits));
+            out.extend(W::gather_records_padded_unchecked(self.recs::<15>(), p).map(bits));
         }
         out
     }
@@ -614,7 +627,7 @@ fn gather_records_reads_every_lane_for_every_record_width_at_every_level() {
     for round in 0..300 {
         // `len` records of the widest kind; the narrower kinds have more, and the test
         // reaches the last record of the widest one (the loads must stay inside it).
-        let len = 1 + rng.below(if round < 100 { 8 } else { 3000 }) as usize;
+        let len = 2 + rng.below(if round < 100 { 8 } else { 3000 }) as usize;
         let flat: Vec<f32> = (0..60 * len.div_ceil(4))
             .map(|_| f32::from_bits(rng.below(u32::MAX)))
             .collect();
@@ -626,12 +639,24 @@ fn gather_records_reads_every_lane_for_every_record_width_at_every_level() {
                 rng.below(records as u32)
             }
         });
+        // The padded gathers reach the last record whose next one exists.
+        let padded: [u32; LANES] = core::array::from_fn(|i| {
+            if i == 3 {
+                records as u32 - 2
+            } else {
+                rng.below(records as u32 - 1)
+            }
+        });
         let f = &flat;
-        let want: Vec<[u32; LANES]> = [1, 2, 3, 4, 6, 15]
-            .iter()
-            .flat_map(|&n| (0..n).map(move |k| idx.map(|i| f[i as usize * n + k].to_bits())))
-            .collect();
-        let task = GatherRecords { flat, idx };
+        let lanes = |idx: [u32; LANES], widths: &[usize]| -> Vec<[u32; LANES]> {
+            widths
+                .iter()
+                .flat_map(|&n| (0..n).map(move |k| idx.map(|i| f[i as usize * n + k].to_bits())))
+                .collect()
+        };
+        let mut want = lanes(idx, &[1, 2, 3, 4, 6, 7, 15]);
+        want.extend(lanes(padded, &[1, 3, 4, 7, 15]));
+        let task = GatherRecords { flat, idx, padded };
         for &level in SimdLevel::available() {
             assert_eq!(dispatch(level, &task), want, "{level:?}");
         }

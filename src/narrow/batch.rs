@@ -399,6 +399,9 @@ fn run_batch<K: PairKernel>(
 struct Side<'p, S, const N: usize, const SIDE: usize> {
     input: S,
     pairs: &'p [[u32; 2]],
+    /// Whether the shape after every indexed one exists too (see
+    /// [`ShapeInput::gather_padded_unchecked`]).
+    padded: bool,
 }
 
 impl<'p, S: ShapeInput<N>, const N: usize, const SIDE: usize> Side<'p, S, N, SIDE> {
@@ -407,7 +410,12 @@ impl<'p, S: ShapeInput<N>, const N: usize, const SIDE: usize> Side<'p, S, N, SID
     #[inline]
     fn new(input: S, pairs: &'p [[u32; 2]], max: [u32; 2]) -> Option<Self> {
         let len = input.checked_len().ok()?.min(i32::MAX as usize);
-        (pairs.is_empty() || (max[SIDE] as usize) < len).then_some(Self { input, pairs })
+        let max = max[SIDE] as usize;
+        (pairs.is_empty() || max < len).then_some(Self {
+            input,
+            pairs,
+            padded: max + 1 < len,
+        })
     }
 
     /// The fields of pairs `start .. start + LANES`, in lanes.
@@ -417,9 +425,16 @@ impl<'p, S: ShapeInput<N>, const N: usize, const SIDE: usize> Side<'p, S, N, SID
     #[inline(always)]
     fn gather<W: F32W>(&self, start: usize) -> [W; N] {
         let idx = self.indices(start);
-        // SAFETY: every `pairs[j][SIDE]` is at most `max[SIDE]`, below the input's length
-        // (checked in `new`; neither the pairs nor the input can change since).
-        unsafe { self.input.gather_unchecked(&idx) }
+        // SAFETY: every `pairs[j][SIDE]` is at most `max[SIDE]`, below the input's length,
+        // and when `padded` so is the next index (checked in `new`; neither the pairs nor
+        // the input can change since).
+        unsafe {
+            if S::PADS && self.padded {
+                self.input.gather_padded_unchecked(&idx)
+            } else {
+                self.input.gather_unchecked(&idx)
+            }
+        }
     }
 
     /// This side's indices of pairs `start .. start + LANES`.
