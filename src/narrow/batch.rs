@@ -35,6 +35,8 @@ use super::{Mtv2, Mtv3, Sweep, SweepStatus, scalar};
 use crate::broad::Pair;
 use crate::error::{Error, check_len};
 use crate::lanes::{F32W, LANES, MaskW, SimdLevel, SimdTask, dispatch, max_indices};
+use crate::math::{Aabb, Circle, Obb2, Obb3, Ray};
+use core::marker::PhantomData;
 use rayon::prelude::*;
 
 /// Pairs per chunk: the unit of parallel work and of index checking.
@@ -497,143 +499,138 @@ fn len<S: ShapeInput<N>, const N: usize>(input: &S) -> usize {
     input.checked_len().unwrap_or(0)
 }
 
-struct AabbAabb<B> {
-    boxes: B,
+/// A test between a shape of `N` fields (the one `Pair::a` indexes) and one of `M` fields
+/// (`Pair::b`): its scalar reference and its lane kernel, which [`Shapes`] runs over pairs.
+trait PairTest<const N: usize, const M: usize>: Sync {
+    /// The shape that `Pair::a` indexes.
+    type A;
+    /// The shape that `Pair::b` indexes.
+    type B;
+    /// What is kept for a hit.
+    type Hit: Copy + Default + Send + Sync;
+    /// See [`PairKernel::as_pairs`].
+    #[inline(always)]
+    fn as_pairs(out: &mut [Self::Hit]) -> Option<&mut [Pair]> {
+        let _ = out;
+        None
+    }
+    /// The scalar reference on pair `p`, of shapes `a` and `b`.
+    fn scalar(a: &Self::A, b: &Self::B, p: Pair) -> Option<Self::Hit>;
+    /// The lane kernel on the fields of the eight pairs of `group`: the hit mask's bits
+    /// and what it takes to build each lane's record.
+    fn wide<W: F32W>(
+        a: [W; N],
+        b: [W; M],
+        group: &[Pair; LANES],
+    ) -> (u32, impl HitLanes<Self::Hit>);
 }
 
-impl<B: AabbInput> PairKernel for AabbAabb<B> {
-    type Hit = Pair;
-    #[inline(always)]
-    fn as_pairs(out: &mut [Pair]) -> Option<&mut [Pair]> {
-        Some(out)
+/// A [`PairTest`] over two inputs: `Pair::a` indexes `a` and `Pair::b` indexes `b` (the
+/// same input twice for a test between like shapes).
+struct Shapes<T, SA, SB, const N: usize, const M: usize> {
+    a: SA,
+    b: SB,
+    test: PhantomData<T>,
+}
+
+impl<T, SA, SB, const N: usize, const M: usize> Shapes<T, SA, SB, N, M> {
+    fn new(a: SA, b: SB) -> Self {
+        Self {
+            a,
+            b,
+            test: PhantomData,
+        }
     }
+}
+
+impl<T, SA, SB, const N: usize, const M: usize> PairKernel for Shapes<T, SA, SB, N, M>
+where
+    T: PairTest<N, M>,
+    SA: ShapeInput<N, Shape = T::A>,
+    SB: ShapeInput<M, Shape = T::B>,
+{
+    type Hit = T::Hit;
     type Lanes<'p>
-        = (Side<'p, B, 4, 0>, Side<'p, B, 4, 1>)
+        = (Side<'p, SA, N, 0>, Side<'p, SB, M, 1>)
     where
         Self: 'p;
     fn lens(&self) -> (usize, usize) {
-        (len(&self.boxes), len(&self.boxes))
+        (len(&self.a), len(&self.b))
     }
     #[inline(always)]
-    fn scalar(&self, p: Pair) -> Option<Pair> {
-        let (a, b) = (
-            self.boxes.shape(p.a as usize),
-            self.boxes.shape(p.b as usize),
-        );
-        scalar::overlap_aabb_aabb(&a, &b).then_some(p)
+    fn scalar(&self, p: Pair) -> Option<T::Hit> {
+        T::scalar(&self.a.shape(p.a as usize), &self.b.shape(p.b as usize), p)
     }
     fn lanes<'p>(&'p self, pairs: &'p [[u32; 2]], max: [u32; 2]) -> Option<Self::Lanes<'p>> {
         Some((
-            Side::new(self.boxes, pairs, max)?,
-            Side::new(self.boxes, pairs, max)?,
+            Side::new(self.a, pairs, max)?,
+            Side::new(self.b, pairs, max)?,
         ))
+    }
+    #[inline(always)]
+    fn as_pairs(out: &mut [T::Hit]) -> Option<&mut [Pair]> {
+        T::as_pairs(out)
     }
     #[inline(always)]
     fn wide<'p, W: F32W>(
         lanes: &Self::Lanes<'p>,
         start: usize,
         group: &[Pair; LANES],
-    ) -> (u32, impl HitLanes<Pair>)
+    ) -> (u32, impl HitLanes<T::Hit>)
     where
         Self: 'p,
     {
-        let a = AabbW::from_lanes(lanes.0.gather::<W>(start));
-        let b = AabbW::from_lanes(lanes.1.gather::<W>(start));
-        (wide::overlap_aabb_aabb(&a, &b).bitmask(), *group)
+        T::wide(
+            lanes.0.gather::<W>(start),
+            lanes.1.gather::<W>(start),
+            group,
+        )
     }
 }
 
-struct CircleCircle<C> {
-    circles: C,
+/// Declares an overlap test, whose hits are its pairs: `$name` between `$a` (`$n` fields,
+/// lanes `$aw`) and `$b` (`$m` fields, lanes `$bw`), by `scalar::$f` and `wide::$f`.
+macro_rules! overlap_test {
+    ($(#[$doc:meta])* $name:ident, $f:ident, ($a:ty, $n:literal, $aw:ident), ($b:ty, $m:literal, $bw:ident)) => {
+        $(#[$doc])*
+        struct $name;
+
+        impl PairTest<$n, $m> for $name {
+            type A = $a;
+            type B = $b;
+            type Hit = Pair;
+            #[inline(always)]
+            fn as_pairs(out: &mut [Pair]) -> Option<&mut [Pair]> {
+                Some(out)
+            }
+            #[inline(always)]
+            fn scalar(a: &$a, b: &$b, p: Pair) -> Option<Pair> {
+                scalar::$f(a, b).then_some(p)
+            }
+            #[inline(always)]
+            fn wide<W: F32W>(
+                a: [W; $n],
+                b: [W; $m],
+                group: &[Pair; LANES],
+            ) -> (u32, impl HitLanes<Pair>) {
+                let (a, b) = ($aw::from_lanes(a), $bw::from_lanes(b));
+                (wide::$f(&a, &b).bitmask(), *group)
+            }
+        }
+    };
 }
 
-impl<C: CircleInput> PairKernel for CircleCircle<C> {
-    type Hit = Pair;
-    #[inline(always)]
-    fn as_pairs(out: &mut [Pair]) -> Option<&mut [Pair]> {
-        Some(out)
-    }
-    type Lanes<'p>
-        = (Side<'p, C, 3, 0>, Side<'p, C, 3, 1>)
-    where
-        Self: 'p;
-    fn lens(&self) -> (usize, usize) {
-        (len(&self.circles), len(&self.circles))
-    }
-    #[inline(always)]
-    fn scalar(&self, p: Pair) -> Option<Pair> {
-        let (a, b) = (
-            self.circles.shape(p.a as usize),
-            self.circles.shape(p.b as usize),
-        );
-        scalar::overlap_circle_circle(&a, &b).then_some(p)
-    }
-    fn lanes<'p>(&'p self, pairs: &'p [[u32; 2]], max: [u32; 2]) -> Option<Self::Lanes<'p>> {
-        Some((
-            Side::new(self.circles, pairs, max)?,
-            Side::new(self.circles, pairs, max)?,
-        ))
-    }
-    #[inline(always)]
-    fn wide<'p, W: F32W>(
-        lanes: &Self::Lanes<'p>,
-        start: usize,
-        group: &[Pair; LANES],
-    ) -> (u32, impl HitLanes<Pair>)
-    where
-        Self: 'p,
-    {
-        let a = CircleW::from_lanes(lanes.0.gather::<W>(start));
-        let b = CircleW::from_lanes(lanes.1.gather::<W>(start));
-        (wide::overlap_circle_circle(&a, &b).bitmask(), *group)
-    }
+overlap_test! {
+    /// Static AABB overlap ([`NarrowPhase::overlap_aabb_aabb`]).
+    AabbAabb, overlap_aabb_aabb, (Aabb, 4, AabbW), (Aabb, 4, AabbW)
 }
-
-struct AabbCircle<B, C> {
-    boxes: B,
-    circles: C,
+overlap_test! {
+    /// Circle overlap ([`NarrowPhase::overlap_circle_circle`]).
+    CircleCircle, overlap_circle_circle, (Circle, 3, CircleW), (Circle, 3, CircleW)
 }
-
-impl<B: AabbInput, C: CircleInput> PairKernel for AabbCircle<B, C> {
-    type Hit = Pair;
-    #[inline(always)]
-    fn as_pairs(out: &mut [Pair]) -> Option<&mut [Pair]> {
-        Some(out)
-    }
-    type Lanes<'p>
-        = (Side<'p, B, 4, 0>, Side<'p, C, 3, 1>)
-    where
-        Self: 'p;
-    fn lens(&self) -> (usize, usize) {
-        (len(&self.boxes), len(&self.circles))
-    }
-    #[inline(always)]
-    fn scalar(&self, p: Pair) -> Option<Pair> {
-        let (a, b) = (
-            self.boxes.shape(p.a as usize),
-            self.circles.shape(p.b as usize),
-        );
-        scalar::overlap_aabb_circle(&a, &b).then_some(p)
-    }
-    fn lanes<'p>(&'p self, pairs: &'p [[u32; 2]], max: [u32; 2]) -> Option<Self::Lanes<'p>> {
-        Some((
-            Side::new(self.boxes, pairs, max)?,
-            Side::new(self.circles, pairs, max)?,
-        ))
-    }
-    #[inline(always)]
-    fn wide<'p, W: F32W>(
-        lanes: &Self::Lanes<'p>,
-        start: usize,
-        group: &[Pair; LANES],
-    ) -> (u32, impl HitLanes<Pair>)
-    where
-        Self: 'p,
-    {
-        let a = AabbW::from_lanes(lanes.0.gather::<W>(start));
-        let b = CircleW::from_lanes(lanes.1.gather::<W>(start));
-        (wide::overlap_aabb_circle(&a, &b).bitmask(), *group)
-    }
+overlap_test! {
+    /// Box–circle overlap ([`NarrowPhase::overlap_aabb_circle`]).
+    AabbCircle, overlap_aabb_circle, (Aabb, 4, AabbW), (Circle, 3, CircleW)
 }
 
 /// Eight sweeps' answers, as [`PairSweep`]s.
@@ -801,88 +798,47 @@ impl<B: AabbInput, M: MotionInput> PairKernel for SweepAabbAabb<B, M> {
     }
 }
 
-struct CastPointAabb<R, B> {
-    rays: R,
-    boxes: B,
-}
+/// Moving point against box ([`NarrowPhase::cast_point_aabb`]).
+struct CastPointAabb;
 
-impl<R: RayInput, B: AabbInput> PairKernel for CastPointAabb<R, B> {
+impl PairTest<4, 4> for CastPointAabb {
+    type A = Ray;
+    type B = Aabb;
     type Hit = PairSweep;
-    type Lanes<'p>
-        = (Side<'p, R, 4, 0>, Side<'p, B, 4, 1>)
-    where
-        Self: 'p;
-    fn lens(&self) -> (usize, usize) {
-        (len(&self.rays), len(&self.boxes))
-    }
     #[inline(always)]
-    fn scalar(&self, p: Pair) -> Option<PairSweep> {
-        let (ray, b) = (
-            self.rays.shape(p.a as usize),
-            self.boxes.shape(p.b as usize),
-        );
-        let s = scalar::cast_point_aabb(&ray, &b);
+    fn scalar(ray: &Ray, b: &Aabb, p: Pair) -> Option<PairSweep> {
+        let s = scalar::cast_point_aabb(ray, b);
         (s.status != SweepStatus::Miss).then_some(PairSweep { pair: p, sweep: s })
     }
-    fn lanes<'p>(&'p self, pairs: &'p [[u32; 2]], max: [u32; 2]) -> Option<Self::Lanes<'p>> {
-        Some((
-            Side::new(self.rays, pairs, max)?,
-            Side::new(self.boxes, pairs, max)?,
-        ))
-    }
     #[inline(always)]
-    fn wide<'p, W: F32W>(
-        lanes: &Self::Lanes<'p>,
-        start: usize,
+    fn wide<W: F32W>(
+        r: [W; 4],
+        b: [W; 4],
         group: &[Pair; LANES],
-    ) -> (u32, impl HitLanes<PairSweep>)
-    where
-        Self: 'p,
-    {
-        let r = RayW::from_lanes(lanes.0.gather::<W>(start));
-        let b = AabbW::from_lanes(lanes.1.gather::<W>(start));
+    ) -> (u32, impl HitLanes<PairSweep>) {
+        let (r, b) = (RayW::from_lanes(r), AabbW::from_lanes(b));
         sweep_hits(&wide::cast_point_aabb(&r, &b), group)
     }
 }
 
-struct Obb2Obb2<O> {
-    boxes: O,
-}
+/// 2D oriented-box SAT ([`NarrowPhase::overlap_obb2_obb2`]).
+struct Obb2Obb2;
 
-impl<O: Obb2Input> PairKernel for Obb2Obb2<O> {
+impl PairTest<6, 6> for Obb2Obb2 {
+    type A = Obb2;
+    type B = Obb2;
     type Hit = PairMtv2;
-    type Lanes<'p>
-        = (Side<'p, O, 6, 0>, Side<'p, O, 6, 1>)
-    where
-        Self: 'p;
-    fn lens(&self) -> (usize, usize) {
-        (len(&self.boxes), len(&self.boxes))
+    #[inline(always)]
+    fn scalar(a: &Obb2, b: &Obb2, p: Pair) -> Option<PairMtv2> {
+        scalar::overlap_obb2_obb2(a, b).map(|mtv| PairMtv2 { pair: p, mtv })
     }
     #[inline(always)]
-    fn scalar(&self, p: Pair) -> Option<PairMtv2> {
-        let (a, b) = (
-            self.boxes.shape(p.a as usize),
-            self.boxes.shape(p.b as usize),
-        );
-        scalar::overlap_obb2_obb2(&a, &b).map(|mtv| PairMtv2 { pair: p, mtv })
-    }
-    fn lanes<'p>(&'p self, pairs: &'p [[u32; 2]], max: [u32; 2]) -> Option<Self::Lanes<'p>> {
-        Some((
-            Side::new(self.boxes, pairs, max)?,
-            Side::new(self.boxes, pairs, max)?,
-        ))
-    }
-    #[inline(always)]
-    fn wide<'p, W: F32W>(
-        lanes: &Self::Lanes<'p>,
-        start: usize,
+    fn wide<W: F32W>(
+        a: [W; 6],
+        b: [W; 6],
         group: &[Pair; LANES],
-    ) -> (u32, impl HitLanes<PairMtv2>)
-    where
-        Self: 'p,
-    {
-        let a = Obb2W::from_lanes(lanes.0.gather::<W>(start));
-        let b = Obb2W::from_lanes(lanes.1.gather::<W>(start));
+    ) -> (u32, impl HitLanes<PairMtv2>) {
+        let (a, b) = (Obb2W::from_lanes(a), Obb2W::from_lanes(b));
         let m = wide::overlap_obb2_obb2(&a, &b);
         let lanes = Mtv2Lanes {
             group: *group,
@@ -921,44 +877,24 @@ impl HitLanes<PairMtv2> for Mtv2Lanes {
     }
 }
 
-struct Obb3Obb3<O> {
-    boxes: O,
-}
+/// 3D oriented-box SAT ([`NarrowPhase::overlap_obb3_obb3`]).
+struct Obb3Obb3;
 
-impl<O: Obb3Input> PairKernel for Obb3Obb3<O> {
+impl PairTest<15, 15> for Obb3Obb3 {
+    type A = Obb3;
+    type B = Obb3;
     type Hit = PairMtv3;
-    type Lanes<'p>
-        = (Side<'p, O, 15, 0>, Side<'p, O, 15, 1>)
-    where
-        Self: 'p;
-    fn lens(&self) -> (usize, usize) {
-        (len(&self.boxes), len(&self.boxes))
+    #[inline(always)]
+    fn scalar(a: &Obb3, b: &Obb3, p: Pair) -> Option<PairMtv3> {
+        scalar::overlap_obb3_obb3(a, b).map(|mtv| PairMtv3 { pair: p, mtv })
     }
     #[inline(always)]
-    fn scalar(&self, p: Pair) -> Option<PairMtv3> {
-        let (a, b) = (
-            self.boxes.shape(p.a as usize),
-            self.boxes.shape(p.b as usize),
-        );
-        scalar::overlap_obb3_obb3(&a, &b).map(|mtv| PairMtv3 { pair: p, mtv })
-    }
-    fn lanes<'p>(&'p self, pairs: &'p [[u32; 2]], max: [u32; 2]) -> Option<Self::Lanes<'p>> {
-        Some((
-            Side::new(self.boxes, pairs, max)?,
-            Side::new(self.boxes, pairs, max)?,
-        ))
-    }
-    #[inline(always)]
-    fn wide<'p, W: F32W>(
-        lanes: &Self::Lanes<'p>,
-        start: usize,
+    fn wide<W: F32W>(
+        a: [W; 15],
+        b: [W; 15],
         group: &[Pair; LANES],
-    ) -> (u32, impl HitLanes<PairMtv3>)
-    where
-        Self: 'p,
-    {
-        let a = Obb3W::from_lanes(lanes.0.gather::<W>(start));
-        let b = Obb3W::from_lanes(lanes.1.gather::<W>(start));
+    ) -> (u32, impl HitLanes<PairMtv3>) {
+        let (a, b) = (Obb3W::from_lanes(a), Obb3W::from_lanes(b));
         let m = wide::overlap_obb3_obb3(&a, &b);
         let lanes = Mtv3Lanes {
             group: *group,
@@ -1081,7 +1017,12 @@ impl NarrowPhase {
         pairs: &[Pair],
     ) -> Result<&[Pair], Error> {
         boxes.checked_len()?;
-        let n = run_batch(&self.config, &AabbAabb { boxes }, pairs, &mut self.pairs)?;
+        let n = run_batch(
+            &self.config,
+            &Shapes::<AabbAabb, _, _, 4, 4>::new(boxes, boxes),
+            pairs,
+            &mut self.pairs,
+        )?;
         Ok(&self.pairs[..n])
     }
 
@@ -1099,7 +1040,7 @@ impl NarrowPhase {
         circles.checked_len()?;
         let n = run_batch(
             &self.config,
-            &CircleCircle { circles },
+            &Shapes::<CircleCircle, _, _, 3, 3>::new(circles, circles),
             pairs,
             &mut self.pairs,
         )?;
@@ -1123,7 +1064,7 @@ impl NarrowPhase {
         circles.checked_len()?;
         let n = run_batch(
             &self.config,
-            &AabbCircle { boxes, circles },
+            &Shapes::<AabbCircle, _, _, 4, 3>::new(boxes, circles),
             pairs,
             &mut self.pairs,
         )?;
@@ -1172,7 +1113,7 @@ impl NarrowPhase {
         boxes.checked_len()?;
         let n = run_batch(
             &self.config,
-            &CastPointAabb { rays, boxes },
+            &Shapes::<CastPointAabb, _, _, 4, 4>::new(rays, boxes),
             pairs,
             &mut self.sweeps,
         )?;
@@ -1191,7 +1132,12 @@ impl NarrowPhase {
         pairs: &[Pair],
     ) -> Result<&[PairMtv2], Error> {
         boxes.checked_len()?;
-        let n = run_batch(&self.config, &Obb2Obb2 { boxes }, pairs, &mut self.mtv2)?;
+        let n = run_batch(
+            &self.config,
+            &Shapes::<Obb2Obb2, _, _, 6, 6>::new(boxes, boxes),
+            pairs,
+            &mut self.mtv2,
+        )?;
         Ok(&self.mtv2[..n])
     }
 
@@ -1207,7 +1153,12 @@ impl NarrowPhase {
         pairs: &[Pair],
     ) -> Result<&[PairMtv3], Error> {
         boxes.checked_len()?;
-        let n = run_batch(&self.config, &Obb3Obb3 { boxes }, pairs, &mut self.mtv3)?;
+        let n = run_batch(
+            &self.config,
+            &Shapes::<Obb3Obb3, _, _, 15, 15>::new(boxes, boxes),
+            pairs,
+            &mut self.mtv3,
+        )?;
         Ok(&self.mtv3[..n])
     }
 }
