@@ -25,7 +25,8 @@
 //! fastest of criterion's samples divided by the batch size, read back from its
 //! `sample.json`: on a shared machine that is the least disturbed measurement).
 
-use criterion::{BenchmarkId, Criterion, Throughput};
+use criterion::measurement::WallTime;
+use criterion::{BenchmarkGroup, BenchmarkId, Criterion, Throughput};
 use glam::{Quat, Vec2, Vec3};
 use hantei::narrow::columns::{AabbSoa, CircleSoa, MotionSoa, Obb2Soa, Obb3Soa, RaySoa};
 use hantei::narrow::{NarrowConfig, NarrowPhase, scalar};
@@ -154,6 +155,25 @@ fn narrow(level: SimdLevel) -> NarrowPhase {
     })
 }
 
+/// Our rows of a kernel's group: every SIMD level this CPU runs on the columns, then the
+/// best level on the records. `run(np, records)` runs the batch once and returns its
+/// number of hits.
+fn ours(
+    g: &mut BenchmarkGroup<'_, WallTime>,
+    mut run: impl FnMut(&mut NarrowPhase, bool) -> usize,
+) {
+    for level in levels() {
+        let mut np = narrow(level);
+        g.bench_function(BenchmarkId::from_parameter(level.name()), |b| {
+            b.iter(|| run(&mut np, false))
+        });
+    }
+    let mut np = narrow(SimdLevel::best());
+    g.bench_function(BenchmarkId::from_parameter("records"), |b| {
+        b.iter(|| run(&mut np, true))
+    });
+}
+
 /// Every level this CPU runs, by name.
 fn levels() -> Vec<SimdLevel> {
     SimdLevel::available().to_vec()
@@ -193,23 +213,16 @@ fn bench_aabb(c: &mut Criterion) {
             .collect();
         let mut g = c.benchmark_group(format!("aabb_aabb/{name}"));
         g.throughput(Throughput::Elements(n as u64));
-        for level in levels() {
-            let mut np = narrow(level);
-            g.bench_function(BenchmarkId::from_parameter(level.name()), |b| {
-                b.iter(|| {
-                    np.overlap_aabb_aabb(soa.columns(), black_box(&pairs))
-                        .unwrap()
-                        .len()
-                })
-            });
-        }
-        let mut np = narrow(SimdLevel::best());
-        g.bench_function(BenchmarkId::from_parameter("records"), |b| {
-            b.iter(|| {
+        ours(&mut g, |np, records| {
+            if records {
                 np.overlap_aabb_aabb(&shapes[..], black_box(&pairs))
                     .unwrap()
                     .len()
-            })
+            } else {
+                np.overlap_aabb_aabb(soa.columns(), black_box(&pairs))
+                    .unwrap()
+                    .len()
+            }
         });
         g.bench_function(BenchmarkId::from_parameter("parry"), |b| {
             b.iter(|| {
@@ -256,23 +269,16 @@ fn bench_circle(c: &mut Criterion) {
             .collect();
         let mut g = c.benchmark_group(format!("circle_circle/{name}"));
         g.throughput(Throughput::Elements(n as u64));
-        for level in levels() {
-            let mut np = narrow(level);
-            g.bench_function(BenchmarkId::from_parameter(level.name()), |b| {
-                b.iter(|| {
-                    np.overlap_circle_circle(soa.columns(), black_box(&pairs))
-                        .unwrap()
-                        .len()
-                })
-            });
-        }
-        let mut np = narrow(SimdLevel::best());
-        g.bench_function(BenchmarkId::from_parameter("records"), |b| {
-            b.iter(|| {
+        ours(&mut g, |np, records| {
+            if records {
                 np.overlap_circle_circle(&shapes[..], black_box(&pairs))
                     .unwrap()
                     .len()
-            })
+            } else {
+                np.overlap_circle_circle(soa.columns(), black_box(&pairs))
+                    .unwrap()
+                    .len()
+            }
         });
         g.bench_function(BenchmarkId::from_parameter("parry"), |b| {
             b.iter(|| {
@@ -335,23 +341,16 @@ fn bench_aabb_circle(c: &mut Criterion) {
             .collect();
         let mut g = c.benchmark_group(format!("aabb_circle/{name}"));
         g.throughput(Throughput::Elements(n as u64));
-        for level in levels() {
-            let mut np = narrow(level);
-            g.bench_function(BenchmarkId::from_parameter(level.name()), |b| {
-                b.iter(|| {
-                    np.overlap_aabb_circle(bs.columns(), cs.columns(), black_box(&pairs))
-                        .unwrap()
-                        .len()
-                })
-            });
-        }
-        let mut np = narrow(SimdLevel::best());
-        g.bench_function(BenchmarkId::from_parameter("records"), |b| {
-            b.iter(|| {
+        ours(&mut g, |np, records| {
+            if records {
                 np.overlap_aabb_circle(&boxes[..], &circles[..], black_box(&pairs))
                     .unwrap()
                     .len()
-            })
+            } else {
+                np.overlap_aabb_circle(bs.columns(), cs.columns(), black_box(&pairs))
+                    .unwrap()
+                    .len()
+            }
         });
         g.bench_function(BenchmarkId::from_parameter("parry"), |b| {
             b.iter(|| {
@@ -395,23 +394,16 @@ fn bench_sweep(c: &mut Criterion) {
         let options = ShapeCastOptions::with_max_time_of_impact(1.0);
         let mut g = c.benchmark_group(format!("sweep_aabb_aabb/{name}"));
         g.throughput(Throughput::Elements(n as u64));
-        for level in levels() {
-            let mut np = narrow(level);
-            g.bench_function(BenchmarkId::from_parameter(level.name()), |b| {
-                b.iter(|| {
-                    np.sweep_aabb_aabb(bs.columns(), ms.columns(), black_box(&pairs))
-                        .unwrap()
-                        .len()
-                })
-            });
-        }
-        let mut np = narrow(SimdLevel::best());
-        g.bench_function(BenchmarkId::from_parameter("records"), |b| {
-            b.iter(|| {
+        ours(&mut g, |np, records| {
+            if records {
                 np.sweep_aabb_aabb(&boxes[..], &motions[..], black_box(&pairs))
                     .unwrap()
                     .len()
-            })
+            } else {
+                np.sweep_aabb_aabb(bs.columns(), ms.columns(), black_box(&pairs))
+                    .unwrap()
+                    .len()
+            }
         });
         g.bench_function(BenchmarkId::from_parameter("parry"), |b| {
             b.iter(|| {
@@ -456,23 +448,16 @@ fn bench_ray(c: &mut Criterion) {
             .collect();
         let mut g = c.benchmark_group(format!("cast_point_aabb/{name}"));
         g.throughput(Throughput::Elements(n as u64));
-        for level in levels() {
-            let mut np = narrow(level);
-            g.bench_function(BenchmarkId::from_parameter(level.name()), |b| {
-                b.iter(|| {
-                    np.cast_point_aabb(rs.columns(), bs.columns(), black_box(&pairs))
-                        .unwrap()
-                        .len()
-                })
-            });
-        }
-        let mut np = narrow(SimdLevel::best());
-        g.bench_function(BenchmarkId::from_parameter("records"), |b| {
-            b.iter(|| {
+        ours(&mut g, |np, records| {
+            if records {
                 np.cast_point_aabb(&rays[..], &boxes[..], black_box(&pairs))
                     .unwrap()
                     .len()
-            })
+            } else {
+                np.cast_point_aabb(rs.columns(), bs.columns(), black_box(&pairs))
+                    .unwrap()
+                    .len()
+            }
         });
         g.bench_function(BenchmarkId::from_parameter("parry"), |b| {
             b.iter(|| {
@@ -510,23 +495,16 @@ fn bench_obb2(c: &mut Criterion) {
             .collect();
         let mut g = c.benchmark_group(format!("obb2_obb2/{name}"));
         g.throughput(Throughput::Elements(n as u64));
-        for level in levels() {
-            let mut np = narrow(level);
-            g.bench_function(BenchmarkId::from_parameter(level.name()), |b| {
-                b.iter(|| {
-                    np.overlap_obb2_obb2(soa.columns(), black_box(&pairs))
-                        .unwrap()
-                        .len()
-                })
-            });
-        }
-        let mut np = narrow(SimdLevel::best());
-        g.bench_function(BenchmarkId::from_parameter("records"), |b| {
-            b.iter(|| {
+        ours(&mut g, |np, records| {
+            if records {
                 np.overlap_obb2_obb2(&shapes[..], black_box(&pairs))
                     .unwrap()
                     .len()
-            })
+            } else {
+                np.overlap_obb2_obb2(soa.columns(), black_box(&pairs))
+                    .unwrap()
+                    .len()
+            }
         });
         g.bench_function(BenchmarkId::from_parameter("parry"), |b| {
             b.iter(|| {
@@ -568,23 +546,16 @@ fn bench_obb3(c: &mut Criterion) {
             .collect();
         let mut g = c.benchmark_group(format!("obb3_obb3/{name}"));
         g.throughput(Throughput::Elements(n as u64));
-        for level in levels() {
-            let mut np = narrow(level);
-            g.bench_function(BenchmarkId::from_parameter(level.name()), |b| {
-                b.iter(|| {
-                    np.overlap_obb3_obb3(soa.columns(), black_box(&pairs))
-                        .unwrap()
-                        .len()
-                })
-            });
-        }
-        let mut np = narrow(SimdLevel::best());
-        g.bench_function(BenchmarkId::from_parameter("records"), |b| {
-            b.iter(|| {
+        ours(&mut g, |np, records| {
+            if records {
                 np.overlap_obb3_obb3(&shapes[..], black_box(&pairs))
                     .unwrap()
                     .len()
-            })
+            } else {
+                np.overlap_obb3_obb3(soa.columns(), black_box(&pairs))
+                    .unwrap()
+                    .len()
+            }
         });
         g.bench_function(BenchmarkId::from_parameter("parry"), |b| {
             b.iter(|| {
