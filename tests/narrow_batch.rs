@@ -141,6 +141,102 @@ fn out_of_range_indices_are_a_typed_error_at_every_level() {
     );
 }
 
+/// `n` circles along a random walk, and a pair from each to one of the next eight (some
+/// overlapping, some not).
+fn circle_scene(n: usize, seed: u64) -> (Vec<hantei::Circle>, Vec<Pair>) {
+    let mut rng = Rng::new(seed);
+    let mut c = Vec2::ZERO;
+    let circles: Vec<hantei::Circle> = (0..n)
+        .map(|_| {
+            c += Vec2::new(rng.range_f32(-6.0, 6.0), rng.range_f32(-6.0, 6.0));
+            hantei::Circle::new(c, rng.range_f32(0.5, 4.0))
+        })
+        .collect();
+    let pairs = (0..n as u32)
+        .map(|k| {
+            let j = (k + 1 + rng.below(8)) % n as u32;
+            Pair::new(k, j)
+        })
+        .collect();
+    (circles, pairs)
+}
+
+#[test]
+fn streaming_overlap_batches_match_the_scalar_reference_and_report_the_first_bad_pair() {
+    // 300_000 pairs: the overlap tests then run each chunk in blocks of pairs; hits and
+    // errors must not depend on the block boundaries.
+    let n = 300_000;
+    let (circles, mut pairs) = circle_scene(n, 11);
+    let boxes: Vec<Aabb> = circles
+        .iter()
+        .map(|c| Aabb::from_center_half_extents(c.center, Vec2::splat(c.radius)))
+        .collect();
+    let soa = hantei::narrow::columns::CircleSoa::from(&circles[..]);
+    let want = |test: &dyn Fn(&Pair) -> bool, pairs: &[Pair]| -> Vec<Pair> {
+        pairs.iter().copied().filter(|p| test(p)).collect()
+    };
+    let circle_hits = want(
+        &|p| {
+            hantei::narrow::scalar::overlap_circle_circle(
+                &circles[p.a as usize],
+                &circles[p.b as usize],
+            )
+        },
+        &pairs,
+    );
+    let mixed_hits = want(
+        &|p| {
+            hantei::narrow::scalar::overlap_aabb_circle(
+                &boxes[p.a as usize],
+                &circles[p.b as usize],
+            )
+        },
+        &pairs,
+    );
+    assert!(
+        circle_hits.len() > n / 10 && circle_hits.len() < n * 9 / 10,
+        "{} hits",
+        circle_hits.len()
+    );
+    for &level in SimdLevel::available() {
+        for threads in [1, 2] {
+            pool(threads).install(|| {
+                let mut np = narrow(level, threads > 1);
+                let got = np.overlap_circle_circle(&circles[..], &pairs).unwrap();
+                assert!(got == &circle_hits[..], "{level:?} x{threads} records");
+                let got = np.overlap_circle_circle(soa.columns(), &pairs).unwrap();
+                assert!(got == &circle_hits[..], "{level:?} x{threads} columns");
+                let got = np
+                    .overlap_aabb_circle(&boxes[..], &circles[..], &pairs)
+                    .unwrap();
+                assert!(got == &mixed_hits[..], "{level:?} x{threads} box-circle");
+            });
+        }
+    }
+    // Two bad pairs, in later blocks of a later chunk: the first is reported.
+    let first = 3 * 4096 + 2 * 512 + 7;
+    pairs[first] = Pair::new(1, n as u32);
+    pairs[first + 700] = Pair::new(n as u32 + 5, 0);
+    for &level in SimdLevel::available() {
+        for threads in [1, 2] {
+            pool(threads).install(|| {
+                let mut np = narrow(level, threads > 1);
+                let e = np.overlap_circle_circle(&circles[..], &pairs).unwrap_err();
+                assert_eq!(
+                    e,
+                    Error::PairOutOfRange {
+                        pair: first,
+                        side: "b",
+                        index: n as u32,
+                        len: n
+                    },
+                    "{level:?} x{threads}"
+                );
+            });
+        }
+    }
+}
+
 #[test]
 fn empty_input_is_fine() {
     let mut np = NarrowPhase::new();

@@ -5,7 +5,8 @@
 //!  pairs  [ p0 p1 p2 … p4095 | p4096 … p8191 | … ]        fixed chunks of CHUNK pairs
 //!            │ rayon: one task per chunk (one thread below the threshold: then each
 //!            │ chunk appends straight behind the previous one and there is no merge)
-//!            ▼ per chunk: check indices, then 8 pairs per step:
+//!            ▼ per chunk (per block of 512 pairs in a streaming overlap batch):
+//!              check indices, then 8 pairs per step:
 //!              gather 8 a-shapes and 8 b-shapes (from columns or records),
 //!              run the wide kernel → a mask, append the lanes whose bit is set at
 //!              the chunk's cursor (the plain overlap tests, whose hits are the
@@ -302,9 +303,44 @@ impl<K: PairKernel> SimdTask for ChunkTask<'_, K> {
     }
 }
 
+/// Pairs per block of a streaming batch of an overlap test (see [`run_chunk`]).
+const STREAMING_BLOCK: usize = 512;
+
 /// Runs one chunk (the pairs from position `base` of the input) at `level`; returns how
 /// many hits it wrote to the front of `out`.
+///
+/// A streaming batch of an overlap test runs its chunks in blocks of
+/// [`STREAMING_BLOCK`] pairs, each block's hits right behind the previous one's, so
+/// that the packing pass (see [`ChunkTask`]) finds a block's pairs still in the L1
+/// cache. Criterion, records, AVX2, 1M pairs: AABB 1.50-1.54 -> 1.35-1.36 ms, circles
+/// 1.34-1.36 -> 1.15-1.17 ms. (Blocks inside the chunk loop itself did the same at 1M
+/// but cost the cache-resident batches 3-9%.)
 fn run_chunk<K: PairKernel>(
+    level: SimdLevel,
+    is_streaming: bool,
+    kernel: &K,
+    (base, pairs): (usize, &[Pair]),
+    out: &mut [K::Hit],
+) -> Result<usize, Error> {
+    if is_streaming && level != SimdLevel::Scalar && K::as_pairs(&mut []).is_some() {
+        let mut n = 0;
+        for (k, block) in pairs.chunks(STREAMING_BLOCK).enumerate() {
+            let at = (base + k * STREAMING_BLOCK, block);
+            n += run_block(
+                level,
+                is_streaming,
+                kernel,
+                at,
+                &mut out[n..n + block.len()],
+            )?;
+        }
+        return Ok(n);
+    }
+    run_block(level, is_streaming, kernel, (base, pairs), out)
+}
+
+/// [`run_chunk`] on one run of pairs.
+fn run_block<K: PairKernel>(
     level: SimdLevel,
     is_streaming: bool,
     kernel: &K,
