@@ -162,9 +162,9 @@ fn circle_scene(n: usize, seed: u64) -> (Vec<hantei::Circle>, Vec<Pair>) {
 }
 
 #[test]
-fn streaming_overlap_batches_match_the_scalar_reference_and_report_the_first_bad_pair() {
-    // 300_000 pairs: the overlap tests then run each chunk in blocks of pairs; hits and
-    // errors must not depend on the block boundaries.
+fn streaming_batches_match_the_scalar_reference_and_report_the_first_bad_pair() {
+    // 300_000 pairs: each chunk then runs in blocks of pairs; hits and errors must not
+    // depend on the block boundaries.
     let n = 300_000;
     let (circles, mut pairs) = circle_scene(n, 11);
     let boxes: Vec<Aabb> = circles
@@ -193,6 +193,38 @@ fn streaming_overlap_batches_match_the_scalar_reference_and_report_the_first_bad
         },
         &pairs,
     );
+    // The 2D boxes and moving points stream in blocks too: their records must be the
+    // scalar reference's, pair by pair.
+    let obbs: Vec<hantei::Obb2> = circles
+        .iter()
+        .enumerate()
+        .map(|(k, c)| {
+            let h = Vec2::new(c.radius, 0.5 * c.radius);
+            hantei::Obb2::from_angle(c.center, h, k as f32 * 0.37)
+        })
+        .collect();
+    let rays: Vec<hantei::Ray> = circles
+        .iter()
+        .map(|c| hantei::Ray::new(c.center, Vec2::new(c.radius * 3.0, -c.radius)))
+        .collect();
+    let obb_hits: Vec<hantei::narrow::PairMtv2> = pairs
+        .iter()
+        .filter_map(|&p| {
+            hantei::narrow::scalar::overlap_obb2_obb2(&obbs[p.a as usize], &obbs[p.b as usize])
+                .map(|mtv| hantei::narrow::PairMtv2 { pair: p, mtv })
+        })
+        .collect();
+    let ray_hits: Vec<hantei::narrow::PairSweep> = pairs
+        .iter()
+        .filter_map(|&p| {
+            let s =
+                hantei::narrow::scalar::cast_point_aabb(&rays[p.a as usize], &boxes[p.b as usize]);
+            (s.status != hantei::narrow::SweepStatus::Miss)
+                .then_some(hantei::narrow::PairSweep { pair: p, sweep: s })
+        })
+        .collect();
+    assert!(obb_hits.len() > n / 10 && obb_hits.len() < n * 9 / 10);
+    assert!(ray_hits.len() > n / 10 && ray_hits.len() < n * 9 / 10);
     assert!(
         circle_hits.len() > n / 10 && circle_hits.len() < n * 9 / 10,
         "{} hits",
@@ -210,6 +242,10 @@ fn streaming_overlap_batches_match_the_scalar_reference_and_report_the_first_bad
                     .overlap_aabb_circle(&boxes[..], &circles[..], &pairs)
                     .unwrap();
                 assert!(got == &mixed_hits[..], "{level:?} x{threads} box-circle");
+                let got = np.overlap_obb2_obb2(&obbs[..], &pairs).unwrap();
+                assert!(got == &obb_hits[..], "{level:?} x{threads} 2D boxes");
+                let got = np.cast_point_aabb(&rays[..], &boxes[..], &pairs).unwrap();
+                assert!(got == &ray_hits[..], "{level:?} x{threads} moving points");
             });
         }
     }

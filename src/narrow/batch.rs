@@ -108,6 +108,8 @@ trait PairKernel: Sync {
     /// The gatherers for `pairs`, whose largest indices are `max` (a side each), or
     /// `None` when an index is out of range.
     fn lanes<'p>(&'p self, pairs: &'p [[u32; 2]], max: [u32; 2]) -> Option<Self::Lanes<'p>>;
+    /// Whether a streaming batch runs its chunks in blocks (see [`run_chunk`]).
+    const BLOCKS: bool = true;
     /// `out` as plain pairs when a hit is just its pair (the overlap tests); the chunk
     /// loop then packs the kept pairs in a second pass (see [`ChunkTask`]).
     #[inline(always)]
@@ -303,18 +305,20 @@ impl<K: PairKernel> SimdTask for ChunkTask<'_, K> {
     }
 }
 
-/// Pairs per block of a streaming batch of an overlap test (see [`run_chunk`]).
+/// Pairs per block of a streaming batch (see [`run_chunk`]).
 const STREAMING_BLOCK: usize = 512;
 
 /// Runs one chunk (the pairs from position `base` of the input) at `level`; returns how
 /// many hits it wrote to the front of `out`.
 ///
-/// A streaming batch of an overlap test runs its chunks in blocks of
-/// [`STREAMING_BLOCK`] pairs, each block's hits right behind the previous one's, so
-/// that the packing pass (see [`ChunkTask`]) finds a block's pairs still in the L1
-/// cache. Criterion, records, AVX2, 1M pairs: AABB 1.50-1.54 -> 1.35-1.36 ms, circles
-/// 1.34-1.36 -> 1.15-1.17 ms. (Blocks inside the chunk loop itself did the same at 1M
-/// but cost the cache-resident batches 3-9%.)
+/// A streaming batch runs its chunks in blocks of [`STREAMING_BLOCK`] pairs (unless its
+/// kernel opts out: [`PairKernel::BLOCKS`]), each block's hits right behind the previous
+/// one's, so that the index check, the kernel loop and the overlap tests' packing pass
+/// (see [`ChunkTask`]) all find a block's pairs in L1. Criterion, AVX2, 1M pairs,
+/// records: AABB 1.50-1.90 -> 1.12-1.18 ms, circles 1.30-1.52 -> 0.94-0.97 ms, 2D boxes
+/// 3.37-3.65 -> 2.95-2.97 ms, swept AABB -2%; columns: swept AABB -5%, the rest within
+/// 3%; the 3D boxes opt out (columns 2-5% slower). Blocks on cache-resident batches too
+/// cost 5-12% there, and blocks inside the chunk loop cost them 3-9% (code shape).
 fn run_chunk<K: PairKernel>(
     level: SimdLevel,
     is_streaming: bool,
@@ -322,7 +326,7 @@ fn run_chunk<K: PairKernel>(
     (base, pairs): (usize, &[Pair]),
     out: &mut [K::Hit],
 ) -> Result<usize, Error> {
-    if is_streaming && level != SimdLevel::Scalar && K::as_pairs(&mut []).is_some() {
+    if is_streaming && level != SimdLevel::Scalar && K::BLOCKS {
         let mut n = 0;
         for (k, block) in pairs.chunks(STREAMING_BLOCK).enumerate() {
             let at = (base + k * STREAMING_BLOCK, block);
@@ -544,6 +548,8 @@ trait PairTest<const N: usize, const M: usize>: Sync {
     type B;
     /// What is kept for a hit.
     type Hit: Copy + Default + Send + Sync;
+    /// See [`PairKernel::BLOCKS`].
+    const BLOCKS: bool = true;
     /// See [`PairKernel::as_pairs`].
     #[inline(always)]
     fn as_pairs(out: &mut [Self::Hit]) -> Option<&mut [Pair]> {
@@ -586,6 +592,7 @@ where
     SB: ShapeInput<M, Shape = T::B>,
 {
     type Hit = T::Hit;
+    const BLOCKS: bool = T::BLOCKS;
     type Lanes<'p>
         = (Side<'p, SA, N, 0>, Side<'p, SB, M, 1>)
     where
@@ -920,6 +927,8 @@ impl PairTest<15, 15> for Obb3Obb3 {
     type A = Obb3;
     type B = Obb3;
     type Hit = PairMtv3;
+    /// Blocks measured no faster on records and 2-5% slower on columns (1M pairs).
+    const BLOCKS: bool = false;
     #[inline(always)]
     fn scalar(a: &Obb3, b: &Obb3, p: Pair) -> Option<PairMtv3> {
         scalar::overlap_obb3_obb3(a, b).map(|mtv| PairMtv3 { pair: p, mtv })
