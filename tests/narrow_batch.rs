@@ -10,7 +10,9 @@ use hantei::narrow::columns::{
     AabbColumns, AabbSoa, CircleColumns, MotionColumns, MotionSoa, Obb2Columns, Obb3Columns,
     RayColumns,
 };
-use hantei::narrow::scalar::{overlap_aabb_aabb, sweep_aabb_aabb};
+use hantei::narrow::scalar::{
+    overlap_aabb_aabb, overlap_aabb_circle, overlap_circle_circle, sweep_aabb_aabb,
+};
 use hantei::narrow::{NarrowConfig, NarrowPhase};
 use hantei::rng::Rng;
 use hantei::{Aabb, BoxProps, BoxStore, BroadPhase, Error, Pair, SimdLevel};
@@ -172,27 +174,16 @@ fn streaming_batches_match_the_scalar_reference_and_report_the_first_bad_pair() 
         .map(|c| Aabb::from_center_half_extents(c.center, Vec2::splat(c.radius)))
         .collect();
     let soa = hantei::narrow::columns::CircleSoa::from(&circles[..]);
-    let want = |test: &dyn Fn(&Pair) -> bool, pairs: &[Pair]| -> Vec<Pair> {
-        pairs.iter().copied().filter(|p| test(p)).collect()
-    };
-    let circle_hits = want(
-        &|p| {
-            hantei::narrow::scalar::overlap_circle_circle(
-                &circles[p.a as usize],
-                &circles[p.b as usize],
-            )
-        },
-        &pairs,
-    );
-    let mixed_hits = want(
-        &|p| {
-            hantei::narrow::scalar::overlap_aabb_circle(
-                &boxes[p.a as usize],
-                &circles[p.b as usize],
-            )
-        },
-        &pairs,
-    );
+    let circle_hits: Vec<Pair> = pairs
+        .iter()
+        .copied()
+        .filter(|p| overlap_circle_circle(&circles[p.a as usize], &circles[p.b as usize]))
+        .collect();
+    let mixed_hits: Vec<Pair> = pairs
+        .iter()
+        .copied()
+        .filter(|p| overlap_aabb_circle(&boxes[p.a as usize], &circles[p.b as usize]))
+        .collect();
     // The 2D boxes and moving points stream in blocks too: their records must be the
     // scalar reference's, pair by pair.
     let obbs: Vec<hantei::Obb2> = circles

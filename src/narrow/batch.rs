@@ -316,7 +316,7 @@ const STREAMING_BLOCK: usize = 512;
 /// one's, so that the index check, the kernel loop and the overlap tests' packing pass
 /// (see [`ChunkTask`]) all find a block's pairs in L1. Criterion, AVX2, 1M pairs,
 /// records: AABB 1.50-1.90 -> 1.12-1.18 ms, circles 1.30-1.52 -> 0.94-0.97 ms, 2D boxes
-/// 3.37-3.65 -> 2.95-2.97 ms, swept AABB -2%; columns: swept AABB -5%, the rest within
+/// 3.36-3.65 -> 2.93-3.03 ms, swept AABB -2-5%; columns: swept AABB -5%, the rest within
 /// 3%; the 3D boxes opt out (columns 2-5% slower). Blocks on cache-resident batches too
 /// cost 5-12% there, and blocks inside the chunk loop cost them 3-9% (code shape).
 fn run_chunk<K: PairKernel>(
@@ -326,21 +326,30 @@ fn run_chunk<K: PairKernel>(
     (base, pairs): (usize, &[Pair]),
     out: &mut [K::Hit],
 ) -> Result<usize, Error> {
+    let run =
+        |at: (usize, &[Pair]), out: &mut [K::Hit]| run_block(level, is_streaming, kernel, at, out);
     if is_streaming && level != SimdLevel::Scalar && K::BLOCKS {
-        let mut n = 0;
-        for (k, block) in pairs.chunks(STREAMING_BLOCK).enumerate() {
-            let at = (base + k * STREAMING_BLOCK, block);
-            n += run_block(
-                level,
-                is_streaming,
-                kernel,
-                at,
-                &mut out[n..n + block.len()],
-            )?;
-        }
-        return Ok(n);
+        append_runs((base, pairs), STREAMING_BLOCK, out, run)
+    } else {
+        run((base, pairs), out)
     }
-    run_block(level, is_streaming, kernel, (base, pairs), out)
+}
+
+/// Runs `run` on each run of `size` pairs of `pairs` (the pairs from position `base` of
+/// the input), each run's hits right behind the previous one's in `out`; returns how
+/// many hits there are in all. There is always room: the hits so far never outnumber
+/// the pairs so far.
+fn append_runs<H>(
+    (base, pairs): (usize, &[Pair]),
+    size: usize,
+    out: &mut [H],
+    mut run: impl FnMut((usize, &[Pair]), &mut [H]) -> Result<usize, Error>,
+) -> Result<usize, Error> {
+    let mut n = 0;
+    for (k, part) in pairs.chunks(size).enumerate() {
+        n += run((base + k * size, part), &mut out[n..n + part.len()])?;
+    }
+    Ok(n)
 }
 
 /// [`run_chunk`] on one run of pairs.
@@ -398,19 +407,11 @@ fn run_batch<K: PairKernel>(
         && pairs.len() >= config.parallel_threshold
         && rayon::current_num_threads() > 1;
     if !parallel {
-        // One thread: each chunk appends right behind the previous one's hits (there is
-        // always room: the hits so far never outnumber the pairs so far).
-        let mut n = 0;
-        for (k, chunk) in pairs.chunks(CHUNK).enumerate() {
-            n += run_chunk(
-                level,
-                is_streaming,
-                kernel,
-                (k * CHUNK, chunk),
-                &mut out[n..n + chunk.len()],
-            )?;
-        }
-        return Ok(n);
+        // One thread: each chunk appends right behind the previous one's hits.
+        let run = |at: (usize, &[Pair]), out: &mut [K::Hit]| {
+            run_chunk(level, is_streaming, kernel, at, out)
+        };
+        return append_runs((0, pairs), CHUNK, out, run);
     }
     let work = |(k, (p, o)): (usize, (&[Pair], &mut [K::Hit]))| {
         run_chunk(level, is_streaming, kernel, (k * CHUNK, p), o)
