@@ -608,12 +608,14 @@ fn print_table() {
         "obb2_obb2",
         "obb3_obb3",
     ];
-    let cols = ["scalar", "portable", "avx2", "records", "parry", "floor"];
+    let cols = [
+        "scalar", "portable", "avx2", "avx512", "records", "parry", "floor",
+    ];
     println!("\nns per pair (fastest criterion sample / pairs)\n");
     println!(
-        "| kernel | pairs | scalar | f32x8 portable | f32x8 avx2 | f32x8 records | parry | floor | avx2 vs scalar | parry vs avx2 | parry vs records |"
+        "| kernel | pairs | scalar | f32x8 portable | f32x8 avx2 | f32x8 avx512 | f32x8 records | parry | floor | avx2 vs scalar | parry vs avx2 | parry vs records |"
     );
-    println!("|---|---|---|---|---|---|---|---|---|---|---|");
+    println!("|---|---|---|---|---|---|---|---|---|---|---|---|");
     let mut notes = Vec::new();
     for k in kernels {
         for (name, n) in SIZES {
@@ -637,16 +639,17 @@ fn print_table() {
                 ));
             }
             println!(
-                "| {k} | {name} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+                "| {k} | {name} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
                 cell(v[0]),
                 cell(v[1]),
                 cell(v[2]),
                 cell(v[3]),
                 cell(v[4]),
                 cell(v[5]),
+                cell(v[6]),
                 ratio(v[0], v[2]),
-                ratio(v[4], v[2]),
-                ratio(v[4], v[3]),
+                ratio(v[5], v[2]),
+                ratio(v[5], v[4]),
             );
         }
     }

@@ -293,7 +293,12 @@ fn box_sets_refuse_mismatched_columns_and_filters() {
 /// fine, and a SIMD level the CPU lacks falls back.
 fn configs() -> Vec<BroadConfig> {
     let mut v = Vec::new();
-    for simd in [SimdLevel::Scalar, SimdLevel::Portable, SimdLevel::Avx2] {
+    for simd in [
+        SimdLevel::Scalar,
+        SimdLevel::Portable,
+        SimdLevel::Avx2,
+        SimdLevel::Avx512,
+    ] {
         for order in [BandOrder::Buckets, BandOrder::Radix, BandOrder::Comparison] {
             for (parallel, parallel_threshold) in [(true, 0), (true, usize::MAX), (false, 0)] {
                 v.push(BroadConfig {
@@ -749,7 +754,12 @@ fn narrow_batches_refuse_ragged_columns_and_bad_pair_indices() {
     let ok = [Pair::new(0, 1)];
     let len = |r: Result<usize, Error>| matches!(r, Err(Error::LengthMismatch { .. }));
     let range = |r: Result<usize, Error>| matches!(r, Err(Error::PairOutOfRange { .. }));
-    for simd in [SimdLevel::Scalar, SimdLevel::Portable, SimdLevel::Avx2] {
+    for simd in [
+        SimdLevel::Scalar,
+        SimdLevel::Portable,
+        SimdLevel::Avx2,
+        SimdLevel::Avx512,
+    ] {
         let mut narrow = NarrowPhase::with_config(hantei::narrow::NarrowConfig {
             simd,
             parallel: true,

@@ -4,10 +4,11 @@
 //! edge cases (NaN, `±∞`, `-0.0`, denormals, huge values, zero-size and touching
 //! shapes, oriented boxes at exact and arbitrary angles, non-unit axes). The check then
 //! requires, per the contract of [`crate::narrow`] (ulp bound **0**):
-//! - the wide kernel at [`SimdLevel::Portable`] and at [`SimdLevel::Avx2`] (where the
-//!   CPU has it) gives every lane the scalar kernel's answer: booleans and statuses
-//!   exactly, every `f32` with the same bits (any NaN matches any NaN);
-//! - Portable and AVX2 agree bit for bit, NaN payloads included;
+//! - the wide kernel at [`SimdLevel::Portable`], at [`SimdLevel::Avx2`] and at
+//!   [`SimdLevel::Avx512`] (where the CPU has them; every kernel compiled for AVX-512
+//!   there) gives every lane the scalar kernel's answer: booleans and statuses exactly,
+//!   every `f32` with the same bits (any NaN matches any NaN);
+//! - Portable, AVX2 and AVX-512 agree bit for bit, NaN payloads included;
 //! - [`NarrowPhase`] at every level, on one thread and in a two-thread pool, returns
 //!   exactly the pairs whose scalar answer is a hit, in pair order, with the scalar
 //!   answer's bits; the eight lane pairs come first, then up to 15 more decoded from the
@@ -347,6 +348,9 @@ fn bits<M: MaskW>(m: M) -> Vec<bool> {
 }
 
 impl SimdTask for WideTask<'_> {
+    // At `SimdLevel::Avx512` every lane kernel runs compiled for AVX-512, the batches'
+    // choice or not, so that build is held to the same bits as the others.
+    const AVX512: bool = true;
     type Output = Answers;
     #[inline(always)]
     fn run<W: F32W>(self) -> Answers {

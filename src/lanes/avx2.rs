@@ -3,9 +3,10 @@
 //!
 //! # Safety contract
 //! Every method executes AVX instructions. This module is private to `lanes`, and the
-//! only place that names [`Avx2W`] is `run_avx2`, a `#[target_feature(enable =
-//! "avx2,fma,popcnt,bmi1,bmi2,lzcnt")]` function that `dispatch` calls only after
-//! detecting those features at run time (see `has_avx2`). So no value of this type is
+//! only places that name [`Avx2W`] are `run_avx2`, a `#[target_feature(enable =
+//! "avx2,fma,popcnt,bmi1,bmi2,lzcnt")]` function, and `run_avx512` (the same features and
+//! AVX-512's), which `dispatch` calls only after detecting those features at run time
+//! (see `has_avx2` and `has_avx512`). So no value of this type is
 //! ever created on a CPU without AVX2. Each `unsafe` block below relies on that contract
 //! (and, for loads and stores, on the bounds check before it).
 

@@ -201,8 +201,27 @@ fn levels_are_ordered_and_supported() {
     let best = SimdLevel::best();
     assert!(SimdLevel::available().contains(&best));
     assert_eq!(SimdLevel::Avx2.supported() == SimdLevel::Avx2, has_avx2());
+    assert_eq!(
+        SimdLevel::Avx512.supported() == SimdLevel::Avx512,
+        has_avx512()
+    );
+    // AVX-512 falls back to AVX2 first, then to the portable lanes.
+    let below = if has_avx2() {
+        SimdLevel::Avx2
+    } else {
+        SimdLevel::Portable
+    };
+    if !has_avx512() {
+        assert_eq!(SimdLevel::Avx512.supported(), below);
+    }
+    assert!(!has_avx512() || has_avx2());
     assert_eq!(SimdLevel::Scalar.supported(), SimdLevel::Scalar);
     assert_eq!(SimdLevel::Portable.name(), "portable");
+    assert_eq!(SimdLevel::Avx512.name(), "avx512");
+    // `available` lists levels in order, each one supported as it is.
+    let levels = SimdLevel::available();
+    assert!(levels.windows(2).all(|w| w[0] < w[1]));
+    assert!(levels.iter().all(|&l| l.supported() == l));
 }
 
 struct Pack {

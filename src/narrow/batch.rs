@@ -110,6 +110,9 @@ trait PairKernel: Sync {
     fn lanes<'p>(&'p self, pairs: &'p [[u32; 2]], max: [u32; 2]) -> Option<Self::Lanes<'p>>;
     /// Whether a streaming batch runs its chunks in blocks (see [`run_chunk`]).
     const BLOCKS: bool = true;
+    /// Whether [`SimdLevel::Avx512`] compiles this kernel for AVX-512 (see
+    /// [`SimdTask::AVX512`]).
+    const AVX512: bool = false;
     /// `out` as plain pairs when a hit is just its pair (the overlap tests); the chunk
     /// loop then packs the kept pairs in a second pass (see [`ChunkTask`]).
     #[inline(always)]
@@ -237,6 +240,7 @@ struct ChunkTask<'a, K: PairKernel> {
 }
 
 impl<K: PairKernel> SimdTask for ChunkTask<'_, K> {
+    const AVX512: bool = K::AVX512;
     type Output = usize;
     #[inline(always)]
     fn run<W: F32W>(self) -> usize {
@@ -551,6 +555,8 @@ trait PairTest<const N: usize, const M: usize>: Sync {
     type Hit: Copy + Default + Send + Sync;
     /// See [`PairKernel::BLOCKS`].
     const BLOCKS: bool = true;
+    /// See [`PairKernel::AVX512`].
+    const AVX512: bool = false;
     /// See [`PairKernel::as_pairs`].
     #[inline(always)]
     fn as_pairs(out: &mut [Self::Hit]) -> Option<&mut [Pair]> {
@@ -594,6 +600,7 @@ where
 {
     type Hit = T::Hit;
     const BLOCKS: bool = T::BLOCKS;
+    const AVX512: bool = T::AVX512;
     type Lanes<'p>
         = (Side<'p, SA, N, 0>, Side<'p, SB, M, 1>)
     where
@@ -800,6 +807,7 @@ struct SweepAabbAabb<B, M> {
 
 impl<B: AabbInput, M: MotionInput> PairKernel for SweepAabbAabb<B, M> {
     type Hit = PairSweep;
+    const AVX512: bool = SWEEPS_AVX512;
     type Lanes<'p>
         = (SideWith<'p, B, M, 4, 2, 0>, SideWith<'p, B, M, 4, 2, 1>)
     where
@@ -842,6 +850,11 @@ impl<B: AabbInput, M: MotionInput> PairKernel for SweepAabbAabb<B, M> {
     }
 }
 
+/// Whether the two sweeps (swept AABB, moving point) run compiled for AVX-512 at
+/// [`SimdLevel::Avx512`]: many values live at once and a dozen blends per group, which
+/// 32 vector registers (fewer spills) and mask registers serve better.
+const SWEEPS_AVX512: bool = true;
+
 /// Moving point against box ([`NarrowPhase::cast_point_aabb`]).
 struct CastPointAabb;
 
@@ -849,6 +862,7 @@ impl PairTest<4, 4> for CastPointAabb {
     type A = Ray;
     type B = Aabb;
     type Hit = PairSweep;
+    const AVX512: bool = SWEEPS_AVX512;
     #[inline(always)]
     fn scalar(ray: &Ray, b: &Aabb, p: Pair) -> Option<PairSweep> {
         let s = scalar::cast_point_aabb(ray, b);

@@ -48,8 +48,8 @@
 //! in form, not in result: the AABB lane kernel guards against infinities with fewer
 //! operations than the scalar one; its comment proves the booleans equal.) The unit
 //! tests of this module check every lane bit for bit at every level,
-//! [`SimdLevel::Portable`](crate::SimdLevel) and [`SimdLevel::Avx2`](crate::SimdLevel)
-//! included, on hand-picked edge cases and on seeded random inputs biased toward special
+//! [`SimdLevel::Portable`](crate::SimdLevel), [`SimdLevel::Avx2`](crate::SimdLevel) and
+//! [`SimdLevel::Avx512`](crate::SimdLevel) included, on hand-picked edge cases and on seeded random inputs biased toward special
 //! values, and `tests/narrow_*.rs` check the batch API the same way. Against an `f64` oracle the scalar kernels give
 //! the exact booleans and statuses away from ties (always, for inputs on a grid where
 //! the differences are exact), and a sweep's `t` within **3 ulp** (one rounding each for
