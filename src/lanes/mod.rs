@@ -475,9 +475,10 @@ pub enum SimdLevel {
     /// 256-bit AVX2 (with FMA available but unused), detected at run time.
     Avx2,
     /// The same 256-bit AVX2 kernels, where the CPU also has AVX-512 (F, VL, BW and DQ):
-    /// the kernels that measured faster so (the swept AABB and the moving point, whose many live values and blends gain from 32 vector registers and
-    /// mask registers) are compiled for it; every other kernel runs its AVX2 build.
-    /// Still eight lanes and bit-identical to the other levels.
+    /// the kernels that measured faster so (the swept AABB and the moving point, whose
+    /// many live values and blends gain from 32 vector registers and mask registers) are
+    /// compiled for it; every other kernel runs its AVX2 build. Still eight lanes and
+    /// bit-identical to the other levels.
     Avx512,
 }
 
