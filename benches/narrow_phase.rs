@@ -1,5 +1,5 @@
-//! Narrow phase: ns per pair for our scalar reference, our f32x8 batch (portable `wide`
-//! and AVX2), parry's per-pair calls, and, for the cheap kernels, the time it takes just
+//! Narrow phase: ns per pair for our scalar reference, our f32x8 batch (portable `wide`,
+//! AVX2 and, where the CPU has it, the AVX-512 level), parry's per-pair calls, and, for the cheap kernels, the time it takes just
 //! to stream the inputs through memory.
 //!
 //! parry's calls: `intersection_test` on cuboids (AABB, oriented boxes) and balls,
