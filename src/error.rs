@@ -165,6 +165,16 @@ impl From<crate::scene::SceneError> for Error {
 }
 
 /// Returns `Err(LengthMismatch)` unless `found == expected`.
+/// [`Error::TooManyBoxes`] when `count` is more than [`crate::MAX_BOXES`]: the one limit
+/// every entry point applies, at every SIMD level, before it reads anything.
+pub(crate) fn check_count(count: usize) -> Result<(), Error> {
+    if count > crate::MAX_BOXES {
+        Err(Error::TooManyBoxes { requested: count })
+    } else {
+        Ok(())
+    }
+}
+
 pub(crate) fn check_len(what: &'static str, expected: usize, found: usize) -> Result<(), Error> {
     if expected == found {
         Ok(())

@@ -276,11 +276,7 @@ impl BroadPhase {
         self.used_grid = true;
         let s = usize::from(sets[1].len() < sets[0].len()); // the small set
         let l = 1 - s;
-        if sets[l].len() > crate::MAX_BOXES {
-            return Err(Error::TooManyBoxes {
-                requested: sets[l].len(),
-            });
-        }
+        crate::error::check_count(sets[l].len())?;
         // Errors name the box as `index` in the first set, `first.len() + index` in the
         // second.
         let offset = |set: usize, (i, d): (usize, crate::BoxDefect)| (i + set * sets[0].len(), d);
@@ -382,10 +378,8 @@ impl BroadPhase {
             1
         };
         let parallel = threads > 1;
-        if let Some(set) = sets.iter().find(|s| s.len() > crate::MAX_BOXES) {
-            return Err(Error::TooManyBoxes {
-                requested: set.len(),
-            });
+        for set in sets {
+            crate::error::check_count(set.len())?;
         }
         let st = layout::sample(sets, core::mem::take(&mut self.sample));
         let layout = layout::choose(&st);

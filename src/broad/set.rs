@@ -160,11 +160,7 @@ impl<'a> BoxSet<'a> {
 
     /// Checks every box; the first invalid one is named by its index.
     pub(crate) fn validate(&self) -> Result<(), Error> {
-        if self.len() > crate::MAX_BOXES {
-            return Err(Error::TooManyBoxes {
-                requested: self.len(),
-            });
-        }
+        crate::error::check_count(self.len())?;
         for i in 0..self.len() {
             let [a, b, c, d] = self.get(i);
             if let Some(defect) = box_defect(a, b, c, d) {

@@ -15,6 +15,22 @@ pub use ray::Ray;
 use crate::error::Error;
 
 /// `Err(InvalidShape)` at index 0 with `reason`, for the checked constructors.
+/// `v / |v|`, computed in `f64` so that no finite `v` overflows or underflows on the way
+/// (`|v|²` of `(3e38, 3e38)` or of a subnormal is out of `f32`'s range); `None` when `v`
+/// is zero or not finite.
+pub(crate) fn unit2(v: glam::Vec2) -> Option<glam::Vec2> {
+    let d = v.as_dvec2();
+    let len = d.length();
+    (v.is_finite() && len > 0.0).then(|| (d / len).as_vec2())
+}
+
+/// `q / |q|`, computed in `f64` (see [`unit2`]); `None` when `q` is zero or not finite.
+pub(crate) fn unit_quat(q: glam::Quat) -> Option<glam::Quat> {
+    let d = q.as_dquat();
+    let len = d.length();
+    (q.is_finite() && len > 0.0).then(|| (d / len).as_quat())
+}
+
 pub(crate) fn invalid(reason: &'static str) -> Error {
     Error::InvalidShape { index: 0, reason }
 }

@@ -12,8 +12,11 @@ use glam::Vec2;
 /// the pair orthogonal by construction, so the only way to break orthonormality is an
 /// `axis` that is not of unit length:
 ///
-/// - [`Obb2::try_new`] accepts any finite non-zero direction and **normalises** it.
-/// - [`Obb2::from_angle`] builds the axis from an angle (unit up to rounding).
+/// - [`Obb2::try_new`] accepts any finite non-zero direction and **normalises** it, in
+///   `f64`, so that no finite direction overflows or underflows on the way (from
+///   `(3e38, 3e38)` to the smallest subnormal).
+/// - [`Obb2::from_angle`] builds the axis from an angle (unit up to rounding); a NaN or
+///   infinite angle gives a NaN axis, which [`Obb2::validate`] and every batch refuse.
 /// - [`Obb2::new`] stores what it is given; the separating-axis test then uses the axes
 ///   as given and its answer is only that of an oriented box when `|axis| = 1`
 ///   ([`Obb2::validate`] checks this to within [`Obb2::UNIT_TOLERANCE`]).
@@ -56,7 +59,8 @@ impl Obb2 {
     }
 
     /// A box whose local x axis makes `angle` radians with the world x axis
-    /// (counter-clockwise when y points up).
+    /// (counter-clockwise when y points up). Unchecked: a NaN or infinite `angle` gives
+    /// a NaN axis (see [`Obb2::validate`]).
     #[inline]
     #[must_use]
     pub fn from_angle(center: Vec2, half_extents: Vec2, angle: f32) -> Self {
@@ -64,12 +68,13 @@ impl Obb2 {
         Self::new(center, Vec2::new(c, s), half_extents)
     }
 
-    /// A box from its center, the direction of its local x axis (any non-zero length:
-    /// it is normalised) and its half extents, checked.
+    /// A box from its center, the direction of its local x axis (any finite non-zero
+    /// length, from a subnormal to `f32::MAX` per component: it is normalised in `f64`)
+    /// and its half extents, checked.
     ///
     /// # Errors
     /// [`Error::InvalidShape`] (index 0) when a value is NaN or infinite, a half extent
-    /// is negative, or `axis` is zero (or so small that it cannot be normalised).
+    /// is negative, or `axis` is zero.
     pub fn try_new(center: Vec2, axis: Vec2, half_extents: Vec2) -> Result<Self, Error> {
         if !(center.is_finite() && axis.is_finite() && half_extents.is_finite()) {
             return Err(invalid("an oriented box value is NaN or infinite"));
@@ -77,7 +82,7 @@ impl Obb2 {
         if half_extents.x < 0.0 || half_extents.y < 0.0 {
             return Err(invalid("negative half extent"));
         }
-        let unit = axis.try_normalize().ok_or(invalid("zero axis"))?;
+        let unit = super::unit2(axis).ok_or(invalid("zero axis"))?;
         Ok(Self::new(center, unit, half_extents))
     }
 

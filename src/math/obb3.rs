@@ -11,8 +11,11 @@ use glam::{Quat, Vec3};
 /// 0..3. The separating-axis test ([`crate::narrow`]) relies on the axes being
 /// orthonormal (unit length, pairwise perpendicular); handedness does not matter.
 ///
-/// - [`Obb3::from_rotation`] builds the axes from a quaternion (orthonormal up to
-///   rounding).
+/// - [`Obb3::from_rotation`] builds the axes from a quaternion of any finite non-zero
+///   length (normalised in `f64`, so `1e20 · q` and `1e-30 · q` turn as `q` does;
+///   orthonormal up to rounding). A zero or non-finite quaternion gives NaN axes, which
+///   [`Obb3::validate`] and every batch refuse; [`Obb3::try_from_rotation`] refuses it
+///   with an error instead.
 /// - [`Obb3::try_new`] **rejects** axes that are not orthonormal to within
 ///   [`Obb3::ORTHONORMAL_TOLERANCE`] and **re-orthonormalises** (Gram–Schmidt) the ones it
 ///   accepts, so a rotation that drifted by rounding is cleaned up, while a shear or a
@@ -58,15 +61,53 @@ impl Obb3 {
         }
     }
 
-    /// A box whose axes are the world axes turned by `rotation` (normalised first).
+    /// A box whose axes are the world axes turned by `rotation`, normalised first (in
+    /// `f64`: any finite non-zero length works). Unchecked: a zero or non-finite
+    /// `rotation` gives NaN axes (see [`Obb3::try_from_rotation`]).
     #[must_use]
     pub fn from_rotation(center: Vec3, rotation: Quat, half_extents: Vec3) -> Self {
-        let q = rotation.normalize();
+        let q = super::unit_quat(rotation).unwrap_or(Quat::from_xyzw(
+            f32::NAN,
+            f32::NAN,
+            f32::NAN,
+            f32::NAN,
+        ));
         Self::new(
             center,
             [q * Vec3::X, q * Vec3::Y, q * Vec3::Z],
             half_extents,
         )
+    }
+
+    /// [`Obb3::from_rotation`], checked.
+    ///
+    /// ```
+    /// use hantei::Obb3;
+    /// use glam::{Quat, Vec3};
+    /// // A quarter turn about z, given at any scale.
+    /// let q = Quat::from_xyzw(0.0, 0.0, 1e20, 1e20);
+    /// let b = Obb3::try_from_rotation(Vec3::ZERO, q, Vec3::ONE)?;
+    /// assert!((b.axes[0] - Vec3::Y).length() < 1e-6);
+    /// assert!(Obb3::try_from_rotation(Vec3::ZERO, Quat::from_xyzw(0.0, 0.0, 0.0, 0.0), Vec3::ONE).is_err());
+    /// # Ok::<(), hantei::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`Error::InvalidShape`] (index 0) when a value is NaN or infinite, a half extent
+    /// is negative, or `rotation` is zero.
+    pub fn try_from_rotation(
+        center: Vec3,
+        rotation: Quat,
+        half_extents: Vec3,
+    ) -> Result<Self, Error> {
+        if !(center.is_finite() && rotation.is_finite() && half_extents.is_finite()) {
+            return Err(invalid("an oriented box value is NaN or infinite"));
+        }
+        if half_extents.min_element() < 0.0 {
+            return Err(invalid("negative half extent"));
+        }
+        super::unit_quat(rotation).ok_or(invalid("zero rotation"))?;
+        Ok(Self::from_rotation(center, rotation, half_extents))
     }
 
     /// A box from its center, axes and half extents, checked; accepted axes are

@@ -169,14 +169,14 @@ impl HitLanes<Pair> for [Pair; LANES] {
 }
 
 /// The first out-of-range index of `pairs`, as an error.
-/// `pairs` starts at position `base` of the caller's input. Indices of 2^31 and above
-/// count as out of range whatever the columns' length (the lane gatherers refuse them).
+/// `pairs` starts at position `base` of the caller's input. The inputs hold at most
+/// [`crate::MAX_BOXES`] shapes (`ShapeInput::checked_len`), so every index a kernel
+/// reads is below 2^31 at every level.
 fn index_error(pairs: &[Pair], (len_a, len_b): (usize, usize), base: usize) -> Error {
-    let limit = |len: usize| len.min(i32::MAX as usize);
     let bad = pairs.iter().enumerate().find_map(|(k, p)| {
-        if p.a as usize >= limit(len_a) {
+        if p.a as usize >= len_a {
             Some((k, "a", p.a, len_a))
-        } else if p.b as usize >= limit(len_b) {
+        } else if p.b as usize >= len_b {
             Some((k, "b", p.b, len_b))
         } else {
             None
@@ -453,10 +453,11 @@ struct Side<'p, S, const N: usize, const SIDE: usize> {
 
 impl<'p, S: ShapeInput<N>, const N: usize, const SIDE: usize> Side<'p, S, N, SIDE> {
     /// `None` when `max[SIDE]`, the largest index of this side ([`max_indices`]), is out
-    /// of range of the input or not below 2^31.
+    /// of range of the input (which holds at most [`crate::MAX_BOXES`] shapes, so every
+    /// index kept is below 2^31).
     #[inline]
     fn new(input: S, pairs: &'p [[u32; 2]], max: [u32; 2]) -> Option<Self> {
-        let len = input.checked_len().ok()?.min(i32::MAX as usize);
+        let len = input.checked_len().ok()?;
         let max = max[SIDE] as usize;
         (pairs.is_empty() || max < len).then_some(Self {
             input,

@@ -28,7 +28,7 @@
 //! data already lives in columns, such as a [`BoxStore`], since converting first would
 //! cost a pass over the shapes.
 
-use crate::error::{Error, check_len};
+use crate::error::{Error, check_count, check_len};
 use crate::lanes::{F32W, LANES};
 use crate::math::{Aabb, Circle, Obb2, Obb3, Ray};
 use crate::store::BoxStore;
@@ -50,7 +50,9 @@ pub trait ShapeInput<const N: usize>: Copy + Sync + sealed::Sealed {
     /// The number of shapes.
     ///
     /// # Errors
-    /// [`Error::LengthMismatch`] when a column view's columns differ in length.
+    /// [`Error::LengthMismatch`] when a column view's columns differ in length;
+    /// [`Error::TooManyBoxes`] for more than [`crate::MAX_BOXES`] shapes (every batch
+    /// refuses such an input before it reads a pair, at every SIMD level).
     fn checked_len(&self) -> Result<usize, Error>;
     /// The shape at index `i`.
     ///
@@ -125,6 +127,7 @@ macro_rules! records {
         impl ShapeInput<$n> for &[$shape] {
             type Shape = $shape;
             fn checked_len(&self) -> Result<usize, Error> {
+                check_count(self.len())?;
                 Ok(self.len())
             }
             #[inline]
@@ -182,7 +185,7 @@ macro_rules! columns {
             ///
             /// # Errors
             /// [`Error::LengthMismatch`] when a column's length differs from the first
-            /// one's.
+            /// one's; [`Error::TooManyBoxes`] for more than [`crate::MAX_BOXES`] shapes.
             #[allow(clippy::too_many_arguments)]
             pub fn new($($f: &'a [f32]),+) -> Result<Self, Error> {
                 let c = Self { $($f),+ };
@@ -230,6 +233,7 @@ macro_rules! columns {
                 for &(what, len) in &lens[1..] {
                     check_len(what, lens[0].1, len)?;
                 }
+                check_count(lens[0].1)?;
                 Ok(lens[0].1)
             }
             #[inline]

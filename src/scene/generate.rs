@@ -1,9 +1,13 @@
 //! Seeded scene generators for tests, benchmarks and examples.
 //!
 //! Each generator returns exactly `n` valid boxes and is a pure function of `(n, seed)`.
+//! A size that cannot be built (more than [`crate::MAX_BOXES`] boxes, or more than memory
+//! holds) is [`Error::TooManyBoxes`] from [`Shape::try_generate`]; the plain functions
+//! panic with that message instead (see their `# Panics`).
 //! Densities are fixed per shape (the world grows with `n`), so the pair count grows
 //! roughly linearly with `n`, except for [`identical`] (all `n(n-1)/2` pairs).
 
+use crate::error::{Error, check_count};
 use crate::math::Aabb;
 use crate::rng::Rng;
 use glam::Vec2;
@@ -64,34 +68,72 @@ impl Shape {
     }
 
     /// Generates `n` boxes of this shape.
+    ///
+    /// # Panics
+    /// When `n` cannot be built (see [`Shape::try_generate`]).
     #[must_use]
     pub fn generate(self, n: usize, seed: u64) -> Vec<Aabb> {
-        match self {
-            Shape::Uniform => uniform(n, seed),
-            Shape::BulletHell => bullet_hell(n, seed),
-            Shape::Clusters => clusters(n, seed),
-            Shape::HorizontalLine => horizontal_line(n, seed),
-            Shape::VerticalLine => vertical_line(n, seed),
-            Shape::Identical => identical(n),
-            Shape::HugeAndTiny => huge_and_tiny(n, seed),
-            Shape::Parked => parked(n, seed),
-        }
+        self.try_generate(n, seed)
+            .unwrap_or_else(|e| panic!("scene::generate::{}: {e}", self.name()))
     }
+
+    /// Generates `n` boxes of this shape, or says why it cannot.
+    ///
+    /// ```
+    /// use hantei::scene::generate::Shape;
+    /// assert_eq!(Shape::Clusters.try_generate(100, 1)?.len(), 100);
+    /// assert!(Shape::Identical.try_generate(usize::MAX, 1).is_err());
+    /// # Ok::<(), hantei::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`Error::TooManyBoxes`] when `n` is more than [`crate::MAX_BOXES`] or the
+    /// allocator cannot provide room for `n` boxes (nothing is generated).
+    pub fn try_generate(self, n: usize, seed: u64) -> Result<Vec<Aabb>, Error> {
+        check_count(n)?;
+        let mut out = Vec::new();
+        out.try_reserve_exact(n)
+            .map_err(|_| Error::TooManyBoxes { requested: n })?;
+        match self {
+            Shape::Uniform => fill_uniform(&mut out, n, seed),
+            Shape::BulletHell => fill_bullet_hell(&mut out, n, seed),
+            Shape::Clusters => fill_clusters(&mut out, n, seed),
+            Shape::HorizontalLine => fill_line(&mut out, n, seed, false),
+            Shape::VerticalLine => fill_line(&mut out, n, seed, true),
+            Shape::Identical => out.resize(n, Aabb::from_coords(0.0, 0.0, 1.0, 1.0)),
+            Shape::HugeAndTiny => fill_huge_and_tiny(&mut out, n, seed),
+            Shape::Parked => fill_parked(&mut out, n, seed),
+        }
+        debug_assert_eq!(out.len(), n);
+        Ok(out)
+    }
+}
+
+/// What every plain generator's `# Panics` says.
+macro_rules! panics {
+    () => {
+        "# Panics\nWhen `n` is more than [`crate::MAX_BOXES`] or memory cannot hold `n` \
+         boxes; [`Shape::try_generate`] answers [`Error::TooManyBoxes`] instead."
+    };
 }
 
 /// Boxes with sides in `[0.5, 1.5)` spread uniformly over a square of area `2n`: each box
 /// overlaps about two others (≈ `n` pairs).
+///
+#[doc = panics!()]
 #[must_use]
 pub fn uniform(n: usize, seed: u64) -> Vec<Aabb> {
+    Shape::Uniform.generate(n, seed)
+}
+
+fn fill_uniform(out: &mut Vec<Aabb>, n: usize, seed: u64) {
     let mut rng = Rng::new(seed);
     let side = (2.0 * n as f32).sqrt().max(1.0);
-    (0..n)
-        .map(|_| {
-            let p = Vec2::new(rng.range_f32(0.0, side), rng.range_f32(0.0, side));
-            let s = Vec2::new(rng.range_f32(0.5, 1.5), rng.range_f32(0.5, 1.5));
-            Aabb::from_min_size(p, s)
-        })
-        .collect()
+    out.extend((0..n).map(|_| {
+        let p = Vec2::new(rng.range_f32(0.0, side), rng.range_f32(0.0, side));
+        let s = Vec2::new(rng.range_f32(0.5, 1.5), rng.range_f32(0.5, 1.5));
+        Aabb::from_min_size(p, s)
+    }));
 }
 
 /// Bullet hell: emitters firing rings and spirals of small bullets (boxes of side 4 to 8
@@ -100,8 +142,14 @@ pub fn uniform(n: usize, seed: u64) -> Vec<Aabb> {
 ///
 /// About 200 square units of field per box; the rings crowd near their emitters, so
 /// bullets overlap their neighbours there and rings of different emitters cross.
+///
+#[doc = panics!()]
 #[must_use]
 pub fn bullet_hell(n: usize, seed: u64) -> Vec<Aabb> {
+    Shape::BulletHell.generate(n, seed)
+}
+
+fn fill_bullet_hell(out: &mut Vec<Aabb>, n: usize, seed: u64) {
     let mut rng = Rng::new(seed);
     let area = 200.0 * n.max(1) as f32;
     let width = (area * 16.0 / 9.0).sqrt();
@@ -109,7 +157,6 @@ pub fn bullet_hell(n: usize, seed: u64) -> Vec<Aabb> {
     let enemies = (n / 2000).clamp(1, 50).min(n);
     let bullets = n - enemies;
     let emitters = (bullets / 1500).max(1);
-    let mut out = Vec::with_capacity(n);
     let per_emitter = bullets.div_ceil(emitters);
     for e in 0..emitters {
         let c = Vec2::new(rng.range_f32(0.0, width), rng.range_f32(0.0, height));
@@ -147,13 +194,18 @@ pub fn bullet_hell(n: usize, seed: u64) -> Vec<Aabb> {
         let h = Vec2::new(rng.range_f32(12.0, 32.0), rng.range_f32(12.0, 32.0));
         out.push(Aabb::from_center_half_extents(c, h));
     }
-    out
 }
 
 /// Gaussian clusters: one cluster per 2,000 boxes, each with a standard deviation of 3
 /// to 8 units, boxes with sides in `[0.5, 1.5)`: dense, about a dozen pairs per box.
+///
+#[doc = panics!()]
 #[must_use]
 pub fn clusters(n: usize, seed: u64) -> Vec<Aabb> {
+    Shape::Clusters.generate(n, seed)
+}
+
+fn fill_clusters(out: &mut Vec<Aabb>, n: usize, seed: u64) {
     let mut rng = Rng::new(seed);
     let k = (n / 2000).max(1);
     let side = 40.0 * (k as f32).sqrt() + 40.0;
@@ -165,63 +217,75 @@ pub fn clusters(n: usize, seed: u64) -> Vec<Aabb> {
             )
         })
         .collect();
-    (0..n)
-        .map(|i| {
-            let (c, sigma) = centers[i % k];
-            let p = c + Vec2::new(rng.normal_f32(), rng.normal_f32()) * sigma;
-            let s = Vec2::new(rng.range_f32(0.5, 1.5), rng.range_f32(0.5, 1.5));
-            Aabb::from_min_size(p, s)
-        })
-        .collect()
+    out.extend((0..n).map(|i| {
+        let (c, sigma) = centers[i % k];
+        let p = c + Vec2::new(rng.normal_f32(), rng.normal_f32()) * sigma;
+        let s = Vec2::new(rng.range_f32(0.5, 1.5), rng.range_f32(0.5, 1.5));
+        Aabb::from_min_size(p, s)
+    }));
 }
 
 /// Every box in one horizontal strip of height 1 (the plain-SAP-friendly, grid-hostile
 /// case): centers one unit apart with jitter, sides in `[0.5, 1.5)`, shuffled.
+///
+#[doc = panics!()]
 #[must_use]
 pub fn horizontal_line(n: usize, seed: u64) -> Vec<Aabb> {
-    let mut rng = Rng::new(seed);
-    let mut out: Vec<Aabb> = (0..n)
-        .map(|i| {
-            let x = i as f32 + rng.range_f32(-0.3, 0.3);
-            let w = rng.range_f32(0.5, 1.5);
-            let y = rng.range_f32(0.0, 0.5);
-            Aabb::from_coords(x, y, x + w, y + rng.range_f32(0.5, 1.0))
-        })
-        .collect();
-    shuffle(&mut out, &mut rng);
-    out
+    Shape::HorizontalLine.generate(n, seed)
 }
 
 /// [`horizontal_line`] with x and y swapped: one vertical strip.
+///
+#[doc = panics!()]
 #[must_use]
 pub fn vertical_line(n: usize, seed: u64) -> Vec<Aabb> {
-    horizontal_line(n, seed)
-        .into_iter()
-        .map(|b| Aabb::from_coords(b.min.y, b.min.x, b.max.y, b.max.x))
-        .collect()
+    Shape::VerticalLine.generate(n, seed)
+}
+
+/// The horizontal strip, or with `swap` its mirror about `y = x`.
+fn fill_line(out: &mut Vec<Aabb>, n: usize, seed: u64, swap: bool) {
+    let mut rng = Rng::new(seed);
+    out.extend((0..n).map(|i| {
+        let x = i as f32 + rng.range_f32(-0.3, 0.3);
+        let w = rng.range_f32(0.5, 1.5);
+        let y = rng.range_f32(0.0, 0.5);
+        Aabb::from_coords(x, y, x + w, y + rng.range_f32(0.5, 1.0))
+    }));
+    shuffle(out, &mut rng);
+    if swap {
+        for b in out.iter_mut() {
+            *b = Aabb::from_coords(b.min.y, b.min.x, b.max.y, b.max.x);
+        }
+    }
 }
 
 /// `n` copies of the unit box: every pair overlaps (`n(n-1)/2` pairs).
+///
+#[doc = panics!()]
 #[must_use]
 pub fn identical(n: usize) -> Vec<Aabb> {
-    vec![Aabb::from_coords(0.0, 0.0, 1.0, 1.0); n]
+    Shape::Identical.generate(n, 0)
 }
 
 /// Many tiny boxes (sides in `[0.1, 0.5)`) over a `side × side` square with `side =
 /// √(4n)`, plus one huge box per 10,000 (at least two) spanning a quarter to the whole of
 /// the world on one or both axes.
+///
+#[doc = panics!()]
 #[must_use]
 pub fn huge_and_tiny(n: usize, seed: u64) -> Vec<Aabb> {
+    Shape::HugeAndTiny.generate(n, seed)
+}
+
+fn fill_huge_and_tiny(out: &mut Vec<Aabb>, n: usize, seed: u64) {
     let mut rng = Rng::new(seed);
     let side = (4.0 * n as f32).sqrt().max(1.0);
     let huge = (n / 10_000).max(2).min(n);
-    let mut out: Vec<Aabb> = (0..n - huge)
-        .map(|_| {
-            let p = Vec2::new(rng.range_f32(0.0, side), rng.range_f32(0.0, side));
-            let s = Vec2::new(rng.range_f32(0.1, 0.5), rng.range_f32(0.1, 0.5));
-            Aabb::from_min_size(p, s)
-        })
-        .collect();
+    out.extend((0..n - huge).map(|_| {
+        let p = Vec2::new(rng.range_f32(0.0, side), rng.range_f32(0.0, side));
+        let s = Vec2::new(rng.range_f32(0.1, 0.5), rng.range_f32(0.1, 0.5));
+        Aabb::from_min_size(p, s)
+    }));
     for k in 0..huge {
         let w = side * rng.range_f32(0.25, 1.0);
         let h = if k % 2 == 0 {
@@ -232,16 +296,21 @@ pub fn huge_and_tiny(n: usize, seed: u64) -> Vec<Aabb> {
         let p = Vec2::new(rng.range_f32(0.0, side - w), rng.range_f32(0.0, side - h));
         out.push(Aabb::from_min_size(p, Vec2::new(w, h)));
     }
-    shuffle(&mut out, &mut rng);
-    out
+    shuffle(out, &mut rng);
 }
 
 /// [`uniform`], with one box in a thousand parked far out of the field (at `±1e30` on
 /// one axis, the other coordinate anywhere along the field): what a game does with
 /// objects it hides instead of removing. Parked boxes on the same spot overlap.
+///
+#[doc = panics!()]
 #[must_use]
 pub fn parked(n: usize, seed: u64) -> Vec<Aabb> {
-    let mut out = uniform(n, seed);
+    Shape::Parked.generate(n, seed)
+}
+
+fn fill_parked(out: &mut Vec<Aabb>, n: usize, seed: u64) {
+    fill_uniform(out, n, seed);
     let mut rng = Rng::new(seed ^ 0x005e_ed0f_da7a);
     let side = (2.0 * n as f32).sqrt().max(1.0);
     for b in out.iter_mut().skip(rng.below(1000) as usize).step_by(1000) {
@@ -254,10 +323,10 @@ pub fn parked(n: usize, seed: u64) -> Vec<Aabb> {
         };
         *b = Aabb::from_min_size(at, b.size());
     }
-    out
 }
 
-/// Fisher–Yates with our own generator (stable across platforms).
+/// Fisher–Yates with our own generator (stable across platforms). `v` holds at most
+/// [`crate::MAX_BOXES`] entries, so every `i + 1` fits a `u32`.
 fn shuffle<T>(v: &mut [T], rng: &mut Rng) {
     for i in (1..v.len()).rev() {
         let j = rng.below(i as u32 + 1) as usize;

@@ -69,7 +69,7 @@ pub struct BoxProps {
 /// assert_eq!(store.get(a), Some(Aabb::from_coords(1.0, 1.0, 3.0, 3.0)));
 /// # Ok::<(), hantei::Error>(())
 /// ```
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct BoxStore {
     min_x: Vec<f32>,
     min_y: Vec<f32>,
@@ -87,13 +87,32 @@ pub struct BoxStore {
 
 const NO_SLOT: u32 = u32::MAX;
 
+/// The same empty store as [`BoxStore::new`] (what a game struct's `#[derive(Default)]`
+/// calls).
+impl Default for BoxStore {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
 impl BoxStore {
     /// An empty store.
     #[must_use]
     pub fn new() -> Self {
         Self {
+            min_x: Vec::new(),
+            min_y: Vec::new(),
+            max_x: Vec::new(),
+            max_y: Vec::new(),
+            motion_x: Vec::new(),
+            motion_y: Vec::new(),
+            layers: Vec::new(),
+            mask: Vec::new(),
+            owner: Vec::new(),
+            handle: Vec::new(),
+            slots: Vec::new(),
+            // No free slot: `0` would name slot 0 before it exists.
             free_head: NO_SLOT,
-            ..Self::default()
         }
     }
 

@@ -111,11 +111,7 @@ impl TileMap {
         response: BulletResponse,
         hits: &mut Vec<BulletHit>,
     ) -> Result<(), Error> {
-        if bullets.len() > crate::MAX_BOXES {
-            return Err(Error::TooManyBoxes {
-                requested: bullets.len(),
-            });
-        }
+        crate::error::check_count(bullets.len())?;
         check_all(bullets, motions)?;
         hits.clear();
         let tile = self.tile_size();

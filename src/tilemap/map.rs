@@ -631,10 +631,13 @@ impl TileMap {
             if self.outside != EMPTY && (i0 < 0 || i1 >= n as i64) {
                 return false;
             }
-            if i1 < 0 || i0 >= n as i64 {
-                return true; // entirely outside an empty-outside map
+            // The cells reached inside the map; none (entirely outside an empty-outside
+            // map, or a map with no cells on this axis) is open space.
+            let (c0, c1) = (i0.max(0), i1.min(n as i64 - 1));
+            if c0 > c1 {
+                return true;
             }
-            r[a] = (i0.max(0) as usize, i1.min(n as i64 - 1) as usize);
+            r[a] = (c0 as usize, c1 as usize);
         }
         let w = self.dims[0] as usize;
         let (x0, x1) = r[0];
