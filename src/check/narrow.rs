@@ -12,7 +12,12 @@
 //! - [`NarrowPhase`] at every level, on one thread and in a two-thread pool, returns
 //!   exactly the pairs whose scalar answer is a hit, in pair order, with the scalar
 //!   answer's bits; the eight lane pairs come first, then up to 15 more decoded from the
-//!   input (repeats allowed); an index out of range is [`Error::PairOutOfRange`].
+//!   input (repeats allowed, now and then one past the end or at the index limit:
+//!   `2^31 - 1`, `2^31`, `u32::MAX`); an index out of range is the same
+//!   [`Error::PairOutOfRange`] at every level and configuration;
+//! - oriented boxes built at extreme scales (a 2D axis through [`Obb2::try_new`], a 3D
+//!   rotation through [`Obb3::from_rotation`], scaled by up to `3e38` or down to a
+//!   subnormal) come out normalised, as at scale 1.
 //!
 //! # Input layout
 //! ```text
@@ -185,6 +190,9 @@ enum Lanes {
     Obb3(Box<([Obb3; LANES], [Obb3; LANES])>),
 }
 
+/// Pair indices at the index limit, drawn after the in-range ones and one past the end.
+const FAR_INDICES: [u32; 3] = [i32::MAX as u32, 1 << 31, u32::MAX];
+
 /// An `f32` biased toward the edge cases, scaled when it is a plain grid value.
 fn value(r: &mut Bytes<'_>, scale: f32) -> f32 {
     let v = r.f32_edge();
@@ -219,10 +227,31 @@ fn obb2(r: &mut Bytes<'_>, scale: f32) -> Obb2 {
             let angle = f32::from(r.u8()) * core::f32::consts::TAU / 256.0;
             Vec2::new(angle.cos(), angle.sin())
         }
-        _ => vec2(r, 1.0),
+        _ => {
+            // A raw axis; now and then through the checked constructor at an extreme
+            // scale, which must normalise any finite non-zero direction.
+            let raw = vec2(r, 1.0);
+            let s = EXTREME_SCALES[usize::from(mode >> 2) % EXTREME_SCALES.len()];
+            if mode & 0x40 != 0 {
+                let scaled = raw * s;
+                if let Ok(b) = Obb2::try_new(center, scaled, half) {
+                    let unit = b.axis.length();
+                    assert!(
+                        (unit - 1.0).abs() <= 2.0 * f32::EPSILON,
+                        "Obb2::try_new({scaled:?}) gave the axis {:?} of length {unit}",
+                        b.axis
+                    );
+                    return b;
+                }
+            }
+            raw
+        }
     };
     Obb2::new(center, axis, half)
 }
+
+/// Scales that overflow or underflow a squared length in `f32` (normalising must not).
+const EXTREME_SCALES: [f32; 6] = [1.0, 1.0e20, 1.0e-30, 3.0e38, 1.0e-40, -1.0e19];
 
 /// A 3D oriented box: identity, a rotation from byte angles, or raw axes.
 fn obb3(r: &mut Bytes<'_>, scale: f32) -> Obb3 {
@@ -239,7 +268,23 @@ fn obb3(r: &mut Bytes<'_>, scale: f32) -> Obb3 {
                 turn(r.u8()),
                 turn(r.u8()),
             );
-            Obb3::from_rotation(center, q, half)
+            // The rotation at an extreme scale turns the box as the unit one does.
+            let s = EXTREME_SCALES[usize::from(mode >> 2) % EXTREME_SCALES.len()];
+            let b = Obb3::from_rotation(center, q * s, half);
+            let unit = Obb3::from_rotation(center, q, half);
+            let close = b
+                .axes
+                .iter()
+                .zip(unit.axes)
+                .all(|(a, u)| (*a - u).length() < 1e-4);
+            assert!(
+                close,
+                "Obb3::from_rotation({:?}) gave the axes {:?}, at scale 1 {:?}",
+                q * s,
+                b.axes,
+                unit.axes
+            );
+            b
         }
         _ => Obb3::new(center, [vec3(r, 1.0), vec3(r, 1.0), vec3(r, 1.0)], half),
     }
@@ -566,13 +611,22 @@ pub fn lanes_vs_scalar_with(data: &[u8], tamper: Tamper<'_>) -> Result<(), Strin
         .map(|i| Pair::new(i, if shared { i + LANES as u32 } else { i }))
         .collect();
     for _ in 0..r.below(16) {
-        // One past the end now and then.
-        let (a, b) = (r.below(n_cols + 1), r.below(n_cols + 1));
-        pairs.push(Pair::new(a as u32, b as u32));
+        // One past the end now and then, or at the index limit (2^31 - 1, 2^31, the
+        // largest u32): refused alike at every level.
+        let mut index = || {
+            let k = r.below(n_cols + 1 + FAR_INDICES.len());
+            FAR_INDICES
+                .get(k.wrapping_sub(n_cols + 1))
+                .map_or(k as u32, |&far| far)
+        };
+        let (a, b) = (index(), index());
+        pairs.push(Pair::new(a, b));
     }
     let in_range = pairs
         .iter()
         .all(|p| (p.a as usize) < n_cols && (p.b as usize) < n_cols);
+    // Every level and configuration refuses a bad pair with the same error.
+    let mut refusal: Option<Error> = None;
     for &level in SimdLevel::available() {
         for (parallel, records) in [(false, false), (true, false), (false, true)] {
             let mut narrow = NarrowPhase::with_config(NarrowConfig {
@@ -591,7 +645,12 @@ pub fn lanes_vs_scalar_with(data: &[u8], tamper: Tamper<'_>) -> Result<(), Strin
                 ))
             };
             match (got, in_range) {
-                (Err(Error::PairOutOfRange { .. }), false) => {}
+                (Err(e @ Error::PairOutOfRange { .. }), false) => match &refusal {
+                    Some(first) if *first != e => {
+                        return Err(what(format!("refused with {e:?}, elsewhere {first:?}")));
+                    }
+                    _ => refusal = Some(e),
+                },
                 (Ok((hit_pairs, hits)), true) => {
                     verify_batch(&want, &lanes, &pairs, &hit_pairs, &hits).map_err(what)?;
                 }

@@ -612,7 +612,8 @@ fn hull_enters(s0: &Box64, s1: &Box64, cb: &Box64) -> bool {
     true
 }
 
-/// Builds a small map, a body and a motion from raw bytes (for fuzz targets): sizes,
+/// Builds a small map, a body and a motion from raw bytes (for fuzz targets): sizes
+/// (1 to 12 cells a side, or 0 for a size byte of 255: maps without cells),
 /// tile size and origin from short tables (including origins near `±10⁶` and tile sizes
 /// that are not powers of two), cells as bits, and a body either on a grid of eighth
 /// tiles (many exact contacts) or from raw `f32` bits (NaN, infinities, huge values).
@@ -629,8 +630,15 @@ pub fn input_from_bytes(data: &[u8]) -> Option<(TileMap, Aabb, Vec2)> {
     ];
     let mut it = data.iter().copied();
     let mut byte = || it.next();
-    let w = u32::from(byte()? % 12) + 1;
-    let h = u32::from(byte()? % 12) + 1;
+    let side = |b: u8| {
+        if b == u8::MAX {
+            0
+        } else {
+            u32::from(b % 12) + 1
+        }
+    };
+    let w = side(byte()?);
+    let h = side(byte()?);
     let t = byte()?;
     let o = byte()?;
     let tile = Vec2::new(TILES[usize::from(t % 6)], TILES[usize::from((t / 6) % 6)]);
