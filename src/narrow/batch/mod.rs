@@ -1,0 +1,360 @@
+//! Slice in, slice out: a narrow-phase kernel over every candidate pair of the broad
+//! phase, keeping only the hits.
+//!
+//! ```text
+//!  pairs  [ p0 p1 p2 … p4095 | p4096 … p8191 | … ]        fixed chunks of CHUNK pairs
+//!            │ rayon: one task per chunk (one thread below the threshold: then each
+//!            │ chunk appends straight behind the previous one and there is no merge)
+//!            ▼ per chunk (per block of 512 pairs in a streaming overlap batch):
+//!              check indices, then 8 pairs per step:
+//!              gather 8 a-shapes and 8 b-shapes (from columns or records),
+//!              run the wide kernel → a mask, append the lanes whose bit is set at
+//!              the chunk's cursor (the plain overlap tests, whose hits are the
+//!              pairs: every group's mask first, then a packing pass)
+//!  scratch [ h h h · · · · · | h · · · · · · | … ]         each chunk writes its own region
+//!            ▼ ordered merge: slide each chunk's hits down, in chunk order
+//!  result  [ h h h h … ]                                    the hits, in pair order
+//! ```
+//!
+//! # Determinism
+//! The result lists the hits in the order of the input pairs, whatever the thread count
+//! and the [`SimdLevel`]: the chunks are fixed-size (they do not depend on the thread
+//! count), each writes only its own region, and the merge runs in chunk order. The SIMD
+//! kernels are bit-identical to the scalar ones, so every level gives the same bytes.
+//!
+//! # Errors
+//! Every column view must have equal column lengths, and the boxes and motions of a sweep
+//! the same length; every pair index must be in range of its columns. Otherwise the call
+//! returns [`Error::LengthMismatch`] (columns) or [`Error::PairOutOfRange`] (an index: the
+//! first bad pair in pair order) and the results are not updated. An input of more than
+//! [`crate::MAX_BOXES`] shapes is [`Error::TooManyBoxes`] before any pair is read. Every
+//! [`SimdLevel`] and thread count gives the same error.
+//!
+//! # Where things are
+//! | file | what |
+//! |---|---|
+//! | `mod.rs` | [`NarrowPhase`] and its entry points, [`NarrowConfig`], the hit records |
+//! | `chunk.rs` | the chunk machinery: `PairKernel`, `HitLanes`, `run_batch` (parallel chunks, ordered merge), `run_chunk` (streaming blocks), `ChunkTask` (eight pairs per step, packing) |
+//! | `side.rs` | `Side` / `SideWith`: one side of a run of pairs, indices checked once, shapes gathered eight at a time |
+//! | `shapes.rs` | `PairTest` (a scalar reference and its lane kernel on one pair of shapes) and `Shapes`, which runs it over two inputs |
+//! | `sweep.rs` | what the swept tests share: `PairSweep` records packed in lanes |
+//! | `overlap.rs`, `sweep_aabb_aabb.rs`, `cast_point_aabb.rs`, `obb2_obb2.rs`, `obb3_obb3.rs` | one kernel's batch glue each, named as its scalar and wide twins in `narrow::scalar` and `narrow::wide` |
+//!
+//! A new kernel is a scalar reference (`narrow/scalar/<name>.rs`), its lane twin
+//! (`narrow/wide/<name>.rs`), a `PairTest` impl here (`<name>.rs`) and an entry point on
+//! [`NarrowPhase`].
+
+use super::columns::{AabbInput, CircleInput, MotionInput, Obb2Input, Obb3Input, RayInput};
+use super::{Mtv2, Mtv3, Sweep};
+use crate::broad::Pair;
+use crate::error::{Error, check_len};
+use crate::lanes::SimdLevel;
+
+mod cast_point_aabb;
+mod chunk;
+mod obb2_obb2;
+mod obb3_obb3;
+mod overlap;
+mod shapes;
+mod side;
+mod sweep;
+mod sweep_aabb_aabb;
+
+use cast_point_aabb::CastPointAabb;
+use chunk::run_batch;
+use obb2_obb2::Obb2Obb2;
+use obb3_obb3::Obb3Obb3;
+use overlap::{AabbAabb, AabbCircle, CircleCircle};
+use shapes::Shapes;
+use sweep_aabb_aabb::SweepAabbAabb;
+
+/// Pairs per chunk: the unit of parallel work and of index checking.
+pub const CHUNK: usize = 4096;
+
+/// Settings of a [`NarrowPhase`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NarrowConfig {
+    /// Which kernels run (default: the best this CPU supports).
+    pub simd: SimdLevel,
+    /// Whether to use rayon's current thread pool (default `true`). The result is the
+    /// same either way.
+    pub parallel: bool,
+    /// Inputs with fewer pairs than this run on one thread (default `4 * CHUNK`).
+    pub parallel_threshold: usize,
+}
+
+impl Default for NarrowConfig {
+    fn default() -> Self {
+        Self {
+            simd: SimdLevel::best(),
+            parallel: true,
+            parallel_threshold: 4 * CHUNK,
+        }
+    }
+}
+
+/// A pair and its swept-test answer (a hit or an overlap; misses are left out).
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+#[repr(C)]
+pub struct PairSweep {
+    /// The pair, as given.
+    pub pair: Pair,
+    /// The answer.
+    pub sweep: Sweep,
+}
+
+/// A pair of overlapping 2D oriented boxes and their minimum translation vector.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct PairMtv2 {
+    /// The pair, as given.
+    pub pair: Pair,
+    /// The minimum translation vector.
+    pub mtv: Mtv2,
+}
+
+/// A pair of overlapping 3D oriented boxes and their minimum translation vector.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct PairMtv3 {
+    /// The pair, as given.
+    pub pair: Pair,
+    /// The minimum translation vector.
+    pub mtv: Mtv3,
+}
+
+/// Runs the narrow-phase kernels over candidate pairs; keeps its result buffers between
+/// calls, so a call per frame allocates nothing once they have grown.
+///
+/// Each method takes its shapes either as structure-of-arrays
+/// [`columns`](super::columns) (`AabbColumns`, ..., e.g. from a
+/// [`BoxStore`](crate::BoxStore)) or as a plain slice of the shapes (`&[Aabb]`, ...;
+/// see [`AabbInput`] and its siblings), and pairs of indices
+/// into them (as [`BroadPhase`](crate::BroadPhase) returns); it gives back the pairs
+/// that hit, in pair order, identical at every [`SimdLevel`], thread count and input
+/// kind (see the [module docs](self)). Slices are the faster input where the shapes are
+/// already an array of structs: with AVX2 a box is gathered by one load instead of four.
+///
+/// ```
+/// use hantei::{Aabb, BroadPhase, Pair};
+/// use hantei::narrow::{NarrowPhase, columns::{AabbSoa, MotionSoa}};
+/// use glam::Vec2;
+/// let boxes = [
+///     Aabb::from_coords(0.0, 0.0, 1.0, 1.0),   // a bullet moving right, fast
+///     Aabb::from_coords(5.0, -1.0, 5.5, 2.0),  // a thin wall in its way
+///     Aabb::from_coords(0.0, 5.0, 1.0, 6.0),   // a bullet moving left, away
+/// ];
+/// let motions = [Vec2::new(10.0, 0.0), Vec2::ZERO, Vec2::new(-10.0, 0.0)];
+/// // Candidates: the broad phase on the swept boxes.
+/// let swept: Vec<Aabb> = boxes.iter().zip(&motions).map(|(b, m)| b.swept(*m)).collect();
+/// let pairs = BroadPhase::new().find_pairs(&swept[..])?.to_vec();
+/// let mut narrow = NarrowPhase::new();
+/// // The shapes as they are, one record each...
+/// let hits = narrow.sweep_aabb_aabb(&boxes[..], &motions[..], &pairs)?;
+/// assert_eq!(hits.len(), 1);
+/// assert_eq!(hits[0].pair, Pair::new(0, 1));
+/// assert_eq!(hits[0].sweep.t, 0.4); // (5 - 1) / 10
+/// let by_records = hits.to_vec();
+/// // ...or as columns (as a `BoxStore` keeps them): the same answers.
+/// let (boxes, motions) = (AabbSoa::from(&boxes[..]), MotionSoa::from(&motions[..]));
+/// let hits = narrow.sweep_aabb_aabb(boxes.columns(), motions.columns(), &pairs)?;
+/// assert_eq!(hits, &by_records[..]);
+/// # Ok::<(), hantei::Error>(())
+/// ```
+#[derive(Debug, Default)]
+pub struct NarrowPhase {
+    config: NarrowConfig,
+    pairs: Vec<Pair>,
+    sweeps: Vec<PairSweep>,
+    mtv2: Vec<PairMtv2>,
+    mtv3: Vec<PairMtv3>,
+}
+
+impl NarrowPhase {
+    /// A narrow phase with the default [`NarrowConfig`].
+    #[must_use]
+    pub fn new() -> Self {
+        Self::with_config(NarrowConfig::default())
+    }
+
+    /// A narrow phase with the given settings (an unsupported SIMD level falls back to
+    /// the best supported one below it).
+    #[must_use]
+    pub fn with_config(config: NarrowConfig) -> Self {
+        Self {
+            config: NarrowConfig {
+                simd: config.simd.supported(),
+                ..config
+            },
+            ..Self::default()
+        }
+    }
+
+    /// The settings.
+    #[must_use]
+    pub fn config(&self) -> &NarrowConfig {
+        &self.config
+    }
+
+    /// The pairs of boxes that overlap (closed), in pair order
+    /// ([`scalar::overlap_aabb_aabb`](super::scalar::overlap_aabb_aabb)).
+    ///
+    /// # Errors
+    /// [`Error::LengthMismatch`] for columns of different lengths; [`Error::PairOutOfRange`]
+    /// for a pair index out of range; [`Error::TooManyBoxes`] for an input of more than
+    /// [`crate::MAX_BOXES`] shapes.
+    pub fn overlap_aabb_aabb(
+        &mut self,
+        boxes: impl AabbInput,
+        pairs: &[Pair],
+    ) -> Result<&[Pair], Error> {
+        boxes.checked_len()?;
+        let n = run_batch(
+            &self.config,
+            &Shapes::<AabbAabb, _, _, 4, 4>::new(boxes, boxes),
+            pairs,
+            &mut self.pairs,
+        )?;
+        Ok(&self.pairs[..n])
+    }
+
+    /// The pairs of circles that overlap (closed), in pair order
+    /// ([`scalar::overlap_circle_circle`](super::scalar::overlap_circle_circle)).
+    ///
+    /// # Errors
+    /// [`Error::LengthMismatch`] for columns of different lengths; [`Error::PairOutOfRange`]
+    /// for a pair index out of range; [`Error::TooManyBoxes`] for an input of more than
+    /// [`crate::MAX_BOXES`] shapes.
+    pub fn overlap_circle_circle(
+        &mut self,
+        circles: impl CircleInput,
+        pairs: &[Pair],
+    ) -> Result<&[Pair], Error> {
+        circles.checked_len()?;
+        let n = run_batch(
+            &self.config,
+            &Shapes::<CircleCircle, _, _, 3, 3>::new(circles, circles),
+            pairs,
+            &mut self.pairs,
+        )?;
+        Ok(&self.pairs[..n])
+    }
+
+    /// The pairs `(box a, circle b)` that overlap (closed), in pair order
+    /// ([`scalar::overlap_aabb_circle`](super::scalar::overlap_aabb_circle)): `Pair::a` indexes `boxes`, `Pair::b` indexes
+    /// `circles`.
+    ///
+    /// # Errors
+    /// [`Error::LengthMismatch`] for columns of different lengths; [`Error::PairOutOfRange`]
+    /// for a pair index out of range; [`Error::TooManyBoxes`] for an input of more than
+    /// [`crate::MAX_BOXES`] shapes.
+    pub fn overlap_aabb_circle(
+        &mut self,
+        boxes: impl AabbInput,
+        circles: impl CircleInput,
+        pairs: &[Pair],
+    ) -> Result<&[Pair], Error> {
+        boxes.checked_len()?;
+        circles.checked_len()?;
+        let n = run_batch(
+            &self.config,
+            &Shapes::<AabbCircle, _, _, 4, 3>::new(boxes, circles),
+            pairs,
+            &mut self.pairs,
+        )?;
+        Ok(&self.pairs[..n])
+    }
+
+    /// Sweeps every pair of moving boxes over one frame and keeps the hits and the
+    /// overlaps (misses are left out), in pair order
+    /// ([`scalar::sweep_aabb_aabb`](fn@super::scalar::sweep_aabb_aabb); in
+    /// each answer `a` is `Pair::a`).
+    ///
+    /// # Errors
+    /// [`Error::LengthMismatch`] for columns of different lengths or motions that do not
+    /// match the boxes; [`Error::PairOutOfRange`] for a pair index out of range;
+    /// [`Error::TooManyBoxes`] for more than [`crate::MAX_BOXES`] boxes.
+    pub fn sweep_aabb_aabb(
+        &mut self,
+        boxes: impl AabbInput,
+        motions: impl MotionInput,
+        pairs: &[Pair],
+    ) -> Result<&[PairSweep], Error> {
+        let n = boxes.checked_len()?;
+        check_len("motions (one per box)", n, motions.checked_len()?)?;
+        let n = run_batch(
+            &self.config,
+            &SweepAabbAabb { boxes, motions },
+            pairs,
+            &mut self.sweeps,
+        )?;
+        Ok(&self.sweeps[..n])
+    }
+
+    /// Casts moving points against still boxes and keeps the hits and the points that
+    /// start inside (misses are left out), in pair order ([`scalar::cast_point_aabb`](super::scalar::cast_point_aabb)):
+    /// `Pair::a` indexes `rays`, `Pair::b` indexes `boxes`.
+    ///
+    /// # Errors
+    /// [`Error::LengthMismatch`] for columns of different lengths; [`Error::PairOutOfRange`]
+    /// for a pair index out of range; [`Error::TooManyBoxes`] for an input of more than
+    /// [`crate::MAX_BOXES`] shapes.
+    pub fn cast_point_aabb(
+        &mut self,
+        rays: impl RayInput,
+        boxes: impl AabbInput,
+        pairs: &[Pair],
+    ) -> Result<&[PairSweep], Error> {
+        rays.checked_len()?;
+        boxes.checked_len()?;
+        let n = run_batch(
+            &self.config,
+            &Shapes::<CastPointAabb, _, _, 4, 4>::new(rays, boxes),
+            pairs,
+            &mut self.sweeps,
+        )?;
+        Ok(&self.sweeps[..n])
+    }
+
+    /// The pairs of 2D oriented boxes that overlap (closed), with their minimum
+    /// translation vectors, in pair order ([`scalar::overlap_obb2_obb2`](super::scalar::overlap_obb2_obb2)).
+    ///
+    /// # Errors
+    /// [`Error::LengthMismatch`] for columns of different lengths; [`Error::PairOutOfRange`]
+    /// for a pair index out of range; [`Error::TooManyBoxes`] for an input of more than
+    /// [`crate::MAX_BOXES`] shapes.
+    pub fn overlap_obb2_obb2(
+        &mut self,
+        boxes: impl Obb2Input,
+        pairs: &[Pair],
+    ) -> Result<&[PairMtv2], Error> {
+        boxes.checked_len()?;
+        let n = run_batch(
+            &self.config,
+            &Shapes::<Obb2Obb2, _, _, 6, 6>::new(boxes, boxes),
+            pairs,
+            &mut self.mtv2,
+        )?;
+        Ok(&self.mtv2[..n])
+    }
+
+    /// The pairs of 3D oriented boxes that overlap (closed), with their minimum
+    /// translation vectors, in pair order ([`scalar::overlap_obb3_obb3`](super::scalar::overlap_obb3_obb3)).
+    ///
+    /// # Errors
+    /// [`Error::LengthMismatch`] for columns of different lengths; [`Error::PairOutOfRange`]
+    /// for a pair index out of range; [`Error::TooManyBoxes`] for an input of more than
+    /// [`crate::MAX_BOXES`] shapes.
+    pub fn overlap_obb3_obb3(
+        &mut self,
+        boxes: impl Obb3Input,
+        pairs: &[Pair],
+    ) -> Result<&[PairMtv3], Error> {
+        boxes.checked_len()?;
+        let n = run_batch(
+            &self.config,
+            &Shapes::<Obb3Obb3, _, _, 15, 15>::new(boxes, boxes),
+            pairs,
+            &mut self.mtv3,
+        )?;
+        Ok(&self.mtv3[..n])
+    }
+}
