@@ -21,9 +21,9 @@
 //!
 //! # Input layout
 //! ```text
-//!  byte 0     kernel (mod 7): overlap_aabb_aabb, overlap_circle_circle,
+//!  byte 0     kernel (mod 8): overlap_aabb_aabb, overlap_circle_circle,
 //!             overlap_aabb_circle, sweep_aabb_aabb, cast_point_aabb,
-//!             overlap_obb2_obb2, overlap_obb3_obb3
+//!             overlap_obb2_obb2, overlap_obb3_obb3, sweep_circle_circle
 //!  byte 1     scale of the grid values
 //!  then       per lane: the `a` shape, the `b` shape (and for sweeps both motions)
 //!  then       extra pairs: a count byte (mod 16), two index bytes each
@@ -55,9 +55,11 @@ pub enum Kernel {
     Obb2Obb2,
     /// `overlap_obb3_obb3`.
     Obb3Obb3,
+    /// `sweep_circle_circle`.
+    SweepCircleCircle,
 }
 
-const KERNELS: [Kernel; 7] = [
+const KERNELS: [Kernel; 8] = [
     Kernel::AabbAabb,
     Kernel::CircleCircle,
     Kernel::AabbCircle,
@@ -65,6 +67,7 @@ const KERNELS: [Kernel; 7] = [
     Kernel::CastPointAabb,
     Kernel::Obb2Obb2,
     Kernel::Obb3Obb3,
+    Kernel::SweepCircleCircle,
 ];
 
 /// One answer per lane (or per pair), of whichever type the kernel answers.
@@ -188,6 +191,12 @@ enum Lanes {
     Cast([Ray; LANES], [Aabb; LANES]),
     Obb2([Obb2; LANES], [Obb2; LANES]),
     Obb3(Box<([Obb3; LANES], [Obb3; LANES])>),
+    SweepCircle(
+        [Circle; LANES],
+        [Vec2; LANES],
+        [Circle; LANES],
+        [Vec2; LANES],
+    ),
 }
 
 /// Pair indices at the index limit, drawn after the in-range ones and one past the end.
@@ -332,6 +341,26 @@ fn decode(r: &mut Bytes<'_>) -> (Kernel, Lanes) {
             }
             Lanes::Sweep(a_boxes, ma, b_boxes, mb)
         }
+        Kernel::SweepCircleCircle => {
+            let (mut ca, mut cb) = ([Circle::default(); LANES], [Circle::default(); LANES]);
+            let (mut ma, mut mb) = ([Vec2::ZERO; LANES], [Vec2::ZERO; LANES]);
+            for i in 0..LANES {
+                ca[i] = circle(r, scale);
+                // Sometimes touching `a` exactly (a 3-4-5 triangle on the grid).
+                cb[i] = if r.u8() < 0x40 {
+                    let c = ca[i];
+                    Circle::new(
+                        c.center + Vec2::new(3.0, 4.0) * scale,
+                        5.0 * scale - c.radius,
+                    )
+                } else {
+                    circle(r, scale)
+                };
+                ma[i] = vec2(r, scale);
+                mb[i] = if r.u8() < 0x30 { ma[i] } else { vec2(r, scale) };
+            }
+            Lanes::SweepCircle(ca, ma, cb, mb)
+        }
         Kernel::CastPointAabb => {
             let mut rays = [Ray::default(); LANES];
             for i in 0..LANES {
@@ -374,6 +403,10 @@ fn reference(lanes: &Lanes) -> Answers {
         Lanes::Cast(r, b) => {
             Answers::Sweep(l.map(|i| scalar::cast_point_aabb(&r[i], &b[i])).collect())
         }
+        Lanes::SweepCircle(a, ma, b, mb) => Answers::Sweep(
+            l.map(|i| scalar::sweep_circle_circle(&a[i], ma[i], &b[i], mb[i]))
+                .collect(),
+        ),
         Lanes::Obb2(a, b) => {
             Answers::Mtv2(l.map(|i| scalar::overlap_obb2_obb2(&a[i], &b[i])).collect())
         }
@@ -426,6 +459,16 @@ impl SimdTask for WideTask<'_> {
                 wide::cast_point_aabb(&RayW::<W>::from_array(r), &AabbW::from_array(b))
                     .to_array()
                     .to_vec(),
+            ),
+            Lanes::SweepCircle(a, ma, b, mb) => Answers::Sweep(
+                wide::sweep_circle_circle(
+                    &CircleW::<W>::from_array(a),
+                    &Vec2W::from_array(ma),
+                    &CircleW::from_array(b),
+                    &Vec2W::from_array(mb),
+                )
+                .to_array()
+                .to_vec(),
             ),
             Lanes::Obb2(a, b) => {
                 let m = wide::overlap_obb2_obb2(&Obb2W::<W>::from_array(a), &Obb2W::from_array(b));
@@ -488,6 +531,16 @@ fn batch(
             } else {
                 let (boxes, motions) = (AabbSoa::from(&boxes[..]), MotionSoa::from(&motions[..]));
                 narrow.sweep_aabb_aabb(boxes.columns(), motions.columns(), pairs)?
+            })
+        }
+        Lanes::SweepCircle(a, ma, b, mb) => {
+            let (circles, motions) = (cat(a, b), cat(ma, mb));
+            sweeps(if records {
+                narrow.sweep_circle_circle(&circles[..], &motions[..], pairs)?
+            } else {
+                let (circles, motions) =
+                    (CircleSoa::from(&circles[..]), MotionSoa::from(&motions[..]));
+                narrow.sweep_circle_circle(circles.columns(), motions.columns(), pairs)?
             })
         }
         Lanes::Cast(r, b) => sweeps(if records {
@@ -560,6 +613,11 @@ fn reference_pair(lanes: &Lanes, p: Pair) -> Answers {
             )])
         }
         Lanes::Cast(r, b) => Answers::Sweep(vec![scalar::cast_point_aabb(&r[i], &b[j])]),
+        Lanes::SweepCircle(a, ma, b, mb) => {
+            let c = |i: usize| if i < LANES { a[i] } else { b[i - LANES] };
+            let m = |i: usize| if i < LANES { ma[i] } else { mb[i - LANES] };
+            Answers::Sweep(vec![scalar::sweep_circle_circle(&c(i), m(i), &c(j), m(j))])
+        }
         Lanes::Obb2(a, b) => {
             let o = |i: usize| if i < LANES { a[i] } else { b[i - LANES] };
             Answers::Mtv2(vec![scalar::overlap_obb2_obb2(&o(i), &o(j))])

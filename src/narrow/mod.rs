@@ -22,6 +22,7 @@
 //! | `overlap_circle_circle` | [`Circle`](crate::Circle) × [`Circle`](crate::Circle) | `bool` | `d² <= (r₁ + r₂)²`, no square root |
 //! | `overlap_aabb_circle` | [`Aabb`](crate::Aabb) × [`Circle`](crate::Circle) | `bool` | closest point of the box, `|c - q|² <= r²` |
 //! | `sweep_aabb_aabb` | moving [`Aabb`](crate::Aabb) × moving [`Aabb`](crate::Aabb) | [`Sweep`] | per-axis entry/exit times of the relative motion |
+//! | `sweep_circle_circle` | moving [`Circle`](crate::Circle) × moving [`Circle`](crate::Circle) | [`Sweep`] | first root of `|d + t·v|² = (r₁ + r₂)²`, discriminant by Lagrange's identity |
 //! | `cast_point_aabb` | [`Ray`](crate::Ray) (moving point) × [`Aabb`](crate::Aabb) | [`Sweep`] | the same slabs; box × box = point × grown box |
 //! | `overlap_obb2_obb2` | [`Obb2`](crate::Obb2) × [`Obb2`](crate::Obb2) | `Option<`[`Mtv2`]`>` | separating axis theorem, 4 axes |
 //! | `overlap_obb3_obb3` | [`Obb3`](crate::Obb3) × [`Obb3`](crate::Obb3) | `Option<`[`Mtv3`]`>` | separating axis theorem, 15 axes, face axes first |
@@ -105,7 +106,9 @@ pub enum SweepStatus {
 }
 
 /// The answer of a swept test ([`scalar::sweep_aabb_aabb`](fn@scalar::sweep_aabb_aabb),
-/// [`scalar::cast_point_aabb`]).
+/// [`scalar::sweep_circle_circle`](fn@scalar::sweep_circle_circle),
+/// [`scalar::cast_point_aabb`]). For discs the normal is the unit vector from `b`'s
+/// center to `a`'s at contact, and the stop places `a` along it just past touching.
 ///
 /// | status | `t` | `normal` | `stop` |
 /// |---|---|---|---|

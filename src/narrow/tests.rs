@@ -204,6 +204,7 @@ struct Outputs {
     circle: u32,
     aabb_circle: u32,
     sweep: [Sweep; LANES],
+    sweep_circle: [Sweep; LANES],
     cast: [Sweep; LANES],
     obb2: [Option<Mtv2>; LANES],
     obb3: [Option<Mtv3>; LANES],
@@ -238,6 +239,7 @@ impl SimdTask for &Inputs {
             circle: wide::overlap_circle_circle(&ca, &cb).bitmask(),
             aabb_circle: wide::overlap_aabb_circle(&a, &cb).bitmask(),
             sweep: wide::sweep_aabb_aabb(&a, &ma, &b, &mb).to_array(),
+            sweep_circle: wide::sweep_circle_circle(&ca, &ma, &cb, &mb).to_array(),
             cast: wide::cast_point_aabb(&RayW::<W>::from_array(&self.ray), &b).to_array(),
             obb2: core::array::from_fn(|i| o2.lane(i)),
             obb3: core::array::from_fn(|i| o3.lane(i)),
@@ -253,6 +255,14 @@ fn scalar_outputs(x: &Inputs) -> Outputs {
         aabb_circle: mask(&|i| scalar::overlap_aabb_circle(&x.box_a[i], &x.circle_b[i])),
         sweep: core::array::from_fn(|i| {
             scalar::sweep_aabb_aabb(&x.box_a[i], x.motion_a[i], &x.box_b[i], x.motion_b[i])
+        }),
+        sweep_circle: core::array::from_fn(|i| {
+            scalar::sweep_circle_circle(
+                &x.circle_a[i],
+                x.motion_a[i],
+                &x.circle_b[i],
+                x.motion_b[i],
+            )
         }),
         cast: core::array::from_fn(|i| scalar::cast_point_aabb(&x.ray[i], &x.box_b[i])),
         obb2: core::array::from_fn(|i| scalar::overlap_obb2_obb2(&x.obb2_a[i], &x.obb2_b[i])),
@@ -339,6 +349,17 @@ fn check(x: &Inputs, round: usize) {
                 want.sweep[i]
             );
             assert!(
+                same_sweep(&got.sweep_circle[i], &want.sweep_circle[i]),
+                "{}: {:?} {:?} {:?} {:?}: got {:?} want {:?}",
+                ctx("sweep_circle", i),
+                x.circle_a[i],
+                x.motion_a[i],
+                x.circle_b[i],
+                x.motion_b[i],
+                got.sweep_circle[i],
+                want.sweep_circle[i]
+            );
+            assert!(
                 same_sweep(&got.cast[i], &want.cast[i]),
                 "{}: {:?} {:?}: got {:?} want {:?}",
                 ctx("cast", i),
@@ -372,7 +393,7 @@ fn check(x: &Inputs, round: usize) {
 #[test]
 fn every_level_matches_scalar_bit_for_bit() {
     let mut rng = Rng::new(0x5eed_0003);
-    let mut hits = [0usize; 7];
+    let mut hits = [0usize; 9];
     for round in 0..6000 {
         let x = Inputs::random(&mut rng);
         check(&x, round);
@@ -385,6 +406,12 @@ fn every_level_matches_scalar_bit_for_bit() {
         hits[4] += w.sweep.iter().filter(|s| s.is_corner()).count();
         hits[5] += w.obb2.iter().flatten().count();
         hits[6] += w.obb3.iter().flatten().filter(|m| m.axis >= 6).count();
+        hits[7] += w.sweep_circle.iter().filter(|s| s.is_hit()).count();
+        hits[8] += w
+            .sweep_circle
+            .iter()
+            .filter(|s| s.is_hit() && s.t == 0.0)
+            .count();
     }
     // Every kernel both hit and missed a fair share, corners and edge-edge MTVs included.
     for (k, &h) in hits.iter().enumerate() {

@@ -38,7 +38,7 @@
 //! | `side.rs` | `Side` / `SideWith`: one side of a run of pairs, indices checked once, shapes gathered eight at a time |
 //! | `shapes.rs` | `PairTest` (a scalar reference and its lane kernel on one pair of shapes) and `Shapes`, which runs it over two inputs |
 //! | `sweep.rs` | what the swept tests share: `PairSweep` records packed in lanes |
-//! | `overlap.rs`, `sweep_aabb_aabb.rs`, `cast_point_aabb.rs`, `obb2_obb2.rs`, `obb3_obb3.rs` | one kernel's batch glue each, named as its scalar and wide twins in `narrow::scalar` and `narrow::wide` |
+//! | `overlap.rs`, `sweep_aabb_aabb.rs`, `sweep_circle_circle.rs`, `cast_point_aabb.rs`, `obb2_obb2.rs`, `obb3_obb3.rs` | one kernel's batch glue each, named as its scalar and wide twins in `narrow::scalar` and `narrow::wide` |
 //!
 //! A new kernel is a scalar reference (`narrow/scalar/<name>.rs`), its lane twin
 //! (`narrow/wide/<name>.rs`), a `PairTest` impl here (`<name>.rs`) and an entry point on
@@ -59,6 +59,7 @@ mod shapes;
 mod side;
 mod sweep;
 mod sweep_aabb_aabb;
+mod sweep_circle_circle;
 
 use cast_point_aabb::CastPointAabb;
 use chunk::run_batch;
@@ -67,6 +68,7 @@ use obb3_obb3::Obb3Obb3;
 use overlap::{AabbAabb, AabbCircle, CircleCircle};
 use shapes::Shapes;
 use sweep_aabb_aabb::SweepAabbAabb;
+use sweep_circle_circle::SweepCircleCircle;
 
 /// Pairs per chunk: the unit of parallel work and of index checking.
 pub const CHUNK: usize = 4096;
@@ -283,6 +285,52 @@ impl NarrowPhase {
         let n = run_batch(
             &self.config,
             &SweepAabbAabb { boxes, motions },
+            pairs,
+            &mut self.sweeps,
+        )?;
+        Ok(&self.sweeps[..n])
+    }
+
+    /// Sweeps every pair of moving discs over one frame and keeps the hits and the
+    /// overlaps (misses are left out), in pair order
+    /// ([`scalar::sweep_circle_circle`](fn@super::scalar::sweep_circle_circle): the exact
+    /// first root, so no speed tunnels; in each answer `a` is `Pair::a`).
+    ///
+    /// ```
+    /// use hantei::{Circle, Pair};
+    /// use hantei::narrow::NarrowPhase;
+    /// use glam::Vec2;
+    /// let discs = [
+    ///     Circle::new(Vec2::ZERO, 1.0),             // a round bullet
+    ///     Circle::new(Vec2::new(50.0, 0.0), 2.0),   // the player
+    ///     Circle::new(Vec2::new(0.0, 3.5), 1.0),    // a bullet that grazes past
+    /// ];
+    /// let motions = [Vec2::new(100.0, 0.0), Vec2::ZERO, Vec2::new(100.0, 0.0)];
+    /// let hits = NarrowPhase::new().sweep_circle_circle(
+    ///     &discs[..],
+    ///     &motions[..],
+    ///     &[Pair::new(0, 1), Pair::new(1, 2)],
+    /// )?.to_vec();
+    /// assert_eq!(hits.len(), 1);
+    /// assert_eq!((hits[0].pair, hits[0].sweep.t), (Pair::new(0, 1), 0.47));
+    /// # Ok::<(), hantei::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`Error::LengthMismatch`] for columns of different lengths or motions that do not
+    /// match the discs; [`Error::PairOutOfRange`] for a pair index out of range;
+    /// [`Error::TooManyBoxes`] for more than [`crate::MAX_BOXES`] discs.
+    pub fn sweep_circle_circle(
+        &mut self,
+        circles: impl CircleInput,
+        motions: impl MotionInput,
+        pairs: &[Pair],
+    ) -> Result<&[PairSweep], Error> {
+        let n = circles.checked_len()?;
+        check_len("motions (one per circle)", n, motions.checked_len()?)?;
+        let n = run_batch(
+            &self.config,
+            &SweepCircleCircle { circles, motions },
             pairs,
             &mut self.sweeps,
         )?;
