@@ -114,7 +114,7 @@ fn help() -> String {
     }
     let _ = writeln!(h, "\nSHAPE is one of:\n  {}\n", shapes.join(", "));
     h.push_str(
-        "With no SCENE and no --gen: the embedded 100k-box bullet-hell frame (seed 1), summarised.\n\
+        "Without SCENE or --gen: a summary of the embedded 100k-box bullet-hell frame (seed 1).\n\
          --count, --summary and --json exclude each other; an option given twice is refused.\n\
          A malformed file or argument prints one line naming the problem and exits with 2.\n",
     );

@@ -4,10 +4,10 @@
 //! every platform and in every version of this crate's dependencies. Not for
 //! cryptography.
 //!
-//! The same holds for the few elementary functions they need ([`sin_cos`], [`ln`]):
-//! `f32::sin`, `f32::cos` and `f32::ln` call the platform's maths library, whose last
-//! bit differs between platforms (glibc's `sinf`/`cosf` on x86-64 Linux and
-//! wasi-libc's on wasm32-wasip1 disagree on about one angle in eighty), so a
+//! The same holds for the few elementary functions they need (the crate-private
+//! `sin_cos` and `ln`): `f32::sin`, `f32::cos` and `f32::ln` call the platform's maths
+//! library, whose last bit differs between platforms (glibc's `sinf`/`cosf` on x86-64
+//! Linux and wasi-libc's on wasm32-wasip1 disagree on about one angle in eighty), so a
 //! bullet-hell or cluster scene generated on one was not the scene generated on the
 //! other. Ours use IEEE-754 `+ - * /` alone, in `f64`, rounded once to `f32`.
 
@@ -91,8 +91,8 @@ pub(crate) fn sin_cos(x: f32) -> (f32, f32) {
     }
     // π/2 as a 33-bit head and its tail (Cody-Waite): `k * PIO2_HI` is exact for
     // `|k| < 2²⁰`, so `x - k * PIO2_HI` is too.
-    const PIO2_HI: f64 = 1.570_796_326_734_125_614_17;
-    const PIO2_LO: f64 = 6.077_100_506_506_192_249_32e-11;
+    const PIO2_HI: f64 = f64::from_bits(0x3ff9_21fb_5440_0000); // 1.5707963267341256
+    const PIO2_LO: f64 = f64::from_bits(0x3dd0_b461_1a62_6331); // 6.077100506506192e-11
     let x = f64::from(x);
     let t = x * core::f64::consts::FRAC_2_PI;
     // Round to the nearest quadrant; `as` saturates, so a huge `x` stays defined.
