@@ -3,6 +3,13 @@
 //! Scene generators, tests and benchmarks use it so that a seed means the same scene on
 //! every platform and in every version of this crate's dependencies. Not for
 //! cryptography.
+//!
+//! The same holds for the few elementary functions they need (the crate-private
+//! `sin_cos` and `ln`): `f32::sin`, `f32::cos` and `f32::ln` call the platform's maths
+//! library, whose last bit differs between platforms (glibc's `sinf`/`cosf` on x86-64
+//! Linux and wasi-libc's on wasm32-wasip1 disagree on about one angle in eighty), so a
+//! bullet-hell or cluster scene generated on one was not the scene generated on the
+//! other. Ours use IEEE-754 `+ - * /` alone, in `f64`, rounded once to `f32`.
 
 /// A seeded xoshiro256** generator.
 ///
@@ -69,8 +76,113 @@ impl Rng {
     pub fn normal_f32(&mut self) -> f32 {
         let u1 = 1.0 - self.unit_f32(); // (0, 1]
         let u2 = self.unit_f32();
-        (-2.0 * u1.ln()).sqrt() * (core::f32::consts::TAU * u2).cos()
+        (-2.0 * ln(u1)).sqrt() * sin_cos(core::f32::consts::TAU * u2).1
     }
+}
+
+/// `(sin x, cos x)`, the same bits on every platform (see the module docs): the
+/// correctly rounded values but for inputs within about 2⁻²⁹ ulp of a rounding boundary,
+/// for `|x| < 2²⁰`; NaN for infinite or NaN `x`. Larger angles lose accuracy (still the
+/// same bits everywhere).
+#[must_use]
+pub(crate) fn sin_cos(x: f32) -> (f32, f32) {
+    if !x.is_finite() {
+        return (f32::NAN, f32::NAN);
+    }
+    // π/2 as a 33-bit head and its tail (Cody-Waite): `k * PIO2_HI` is exact for
+    // `|k| < 2²⁰`, so `x - k * PIO2_HI` is too.
+    const PIO2_HI: f64 = f64::from_bits(0x3ff9_21fb_5440_0000); // 1.5707963267341256
+    const PIO2_LO: f64 = f64::from_bits(0x3dd0_b461_1a62_6331); // 6.077100506506192e-11
+    let x = f64::from(x);
+    let t = x * core::f64::consts::FRAC_2_PI;
+    // Round to the nearest quadrant; `as` saturates, so a huge `x` stays defined.
+    let k = if t >= 0.0 { t + 0.5 } else { t - 0.5 } as i64;
+    let kf = k as f64;
+    let r = (x - kf * PIO2_HI) - kf * PIO2_LO;
+    // Taylor series on |r| <= π/4 (plus rounding slack): the first omitted terms,
+    // r¹⁹/19! and r²⁰/20!, are below 10⁻¹⁹.
+    let z = r * r;
+    let mut sin = SIN_TAYLOR[SIN_TAYLOR.len() - 1];
+    for &c in SIN_TAYLOR.iter().rev().skip(1) {
+        sin = sin * z + c;
+    }
+    let sin = sin * r;
+    let mut cos = COS_TAYLOR[COS_TAYLOR.len() - 1];
+    for &c in COS_TAYLOR.iter().rev().skip(1) {
+        cos = cos * z + c;
+    }
+    let (s, c) = match k & 3 {
+        0 => (sin, cos),
+        1 => (cos, -sin),
+        2 => (-sin, -cos),
+        _ => (-cos, sin),
+    };
+    (s as f32, c as f32)
+}
+
+/// `(-1)ⁿ / (2n + 1)!` for `n = 0..9`: `sin r = r · Σ SIN_TAYLOR[n] · r²ⁿ`.
+const SIN_TAYLOR: [f64; 9] = taylor(1);
+/// `(-1)ⁿ / (2n)!` for `n = 0..10`: `cos r = Σ COS_TAYLOR[n] · r²ⁿ`.
+const COS_TAYLOR: [f64; 10] = taylor(0);
+
+/// `(-1)ⁿ / (2n + first)!` for `n = 0..N`, each computed as one correctly rounded
+/// division of exact integers (the factorials up to 19! are exact in `f64`).
+const fn taylor<const N: usize>(first: u64) -> [f64; N] {
+    let mut out = [0.0; N];
+    let mut n = 0;
+    while n < N {
+        let mut fact: u64 = 1;
+        let mut i = 2;
+        while i <= 2 * n as u64 + first {
+            fact *= i;
+            i += 1;
+        }
+        let sign = if n % 2 == 0 { 1.0 } else { -1.0 };
+        out[n] = sign / fact as f64;
+        n += 1;
+    }
+    out
+}
+
+/// The natural logarithm, the same bits on every platform (see the module docs): the
+/// correctly rounded value but for inputs within about 2⁻²⁹ ulp of a rounding
+/// boundary. `-∞` at zero, NaN below zero or at NaN, `+∞` at `+∞`.
+#[must_use]
+pub(crate) fn ln(x: f32) -> f32 {
+    if x.is_nan() || x < 0.0 {
+        return f32::NAN;
+    }
+    if x == 0.0 {
+        return f32::NEG_INFINITY;
+    }
+    if x == f32::INFINITY {
+        return x;
+    }
+    // x = m · 2^e with m in [√½, √2): scale subnormals up first.
+    let (x, mut e) = if x < f32::MIN_POSITIVE {
+        (x * (1u32 << 24) as f32, -24)
+    } else {
+        (x, 0)
+    };
+    let bits = x.to_bits();
+    e += ((bits >> 23) & 0xff) as i32 - 127;
+    let mut m = f64::from(f32::from_bits((bits & 0x007f_ffff) | 0x3f80_0000));
+    if m > core::f64::consts::SQRT_2 {
+        m *= 0.5;
+        e += 1;
+    }
+    // ln m = 2 atanh s, s = (m - 1) / (m + 1), |s| <= 0.172: the series' first omitted
+    // term, 2 s²³ / 23, is below 10⁻¹⁸.
+    let s = (m - 1.0) / (m + 1.0);
+    let z = s * s;
+    let mut sum = 1.0 / 21.0;
+    let mut k = 19.0;
+    while k > 0.0 {
+        sum = sum * z + 1.0 / k;
+        k -= 2.0;
+    }
+    let ln_m = 2.0 * s * sum;
+    (f64::from(e) * core::f64::consts::LN_2 + ln_m) as f32
 }
 
 #[cfg(test)]
@@ -103,4 +215,80 @@ mod tests {
         let mean = (0..100_000).map(|_| a.normal_f32() as f64).sum::<f64>() / 1e5;
         assert!(mean.abs() < 0.02, "{mean}");
     }
+
+    /// The elementary functions agree with the correctly rounded values (the `f64`
+    /// maths library's, rounded to `f32`) nearly everywhere, and within one ulp
+    /// everywhere.
+    #[test]
+    fn sin_cos_and_ln_are_accurate() {
+        let ulps = |a: f32, b: f32| (a.to_bits() as i32 - b.to_bits() as i32).unsigned_abs();
+        let mut rng = Rng::new(9);
+        let mut off = 0;
+        let n = 200_000;
+        for k in 0..n {
+            let x = if k % 2 == 0 {
+                rng.range_f32(-8.0, 8.0)
+            } else {
+                rng.range_f32(-1000.0, 1000.0)
+            };
+            let (s, c) = sin_cos(x);
+            let (ws, wc) = ((x as f64).sin() as f32, (x as f64).cos() as f32);
+            assert!(
+                ulps(s, ws) <= 1 && ulps(c, wc) <= 1,
+                "{x}: {s} {ws} / {c} {wc}"
+            );
+            off += usize::from(s != ws) + usize::from(c != wc);
+            let y = f32::from_bits(rng.next_u64() as u32 & 0x7f7f_ffff);
+            let (l, wl) = (ln(y), (y as f64).ln() as f32);
+            assert!(ulps(l, wl) <= 1, "ln {y:e}: {l:e} {wl:e}");
+            off += usize::from(l != wl);
+        }
+        assert!(off < 5, "{off} of {} values not correctly rounded", 3 * n);
+        assert_eq!(sin_cos(0.0), (0.0, 1.0));
+        assert_eq!(ln(1.0), 0.0);
+        assert_eq!(ln(0.0), f32::NEG_INFINITY);
+        assert!(ln(-1.0).is_nan() && ln(f32::NAN).is_nan() && sin_cos(f32::INFINITY).0.is_nan());
+        assert_eq!(ln(f32::INFINITY), f32::INFINITY);
+        assert_eq!(
+            ln(f32::from_bits(1)),
+            (f32::from_bits(1) as f64).ln() as f32
+        );
+    }
+
+    /// Bits that every platform must reproduce (the determinism check in `.ci/wasm`
+    /// compares whole scenes; these pin the functions themselves). The first input is
+    /// one where glibc's `cosf` (`0x3f34c826`) and wasi-libc's (`0x3f34c827`, the
+    /// correctly rounded value) disagree.
+    #[test]
+    fn sin_cos_and_ln_bits_are_pinned() {
+        let got: Vec<u32> = [f32::from_bits(0x3f49_65c8), 2.5, -40.0, 1234.5]
+            .iter()
+            .flat_map(|&x| {
+                let (s, c) = sin_cos(x);
+                [s.to_bits(), c.to_bits()]
+            })
+            .chain(
+                [1e-30f32, 0.1, 0.75, 3.0e38]
+                    .iter()
+                    .map(|&x| ln(x).to_bits()),
+            )
+            .collect();
+        assert_eq!(got, PINNED);
+    }
+
+    /// `sin, cos` of the four angles, then `ln` of the four values.
+    const PINNED: [u32; 12] = [
+        0x3f35_41ab,
+        0x3f34_c827,
+        0x3f19_3578,
+        0xbf4d_17bf,
+        0xbf3e_bfbc,
+        0xbf2a_bc74,
+        0x3e14_e299,
+        0xbf7d_4796,
+        0xc28a_27b5,
+        0xc013_5d8e,
+        0xbe93_4b11,
+        0x42b1_3196,
+    ];
 }

@@ -74,7 +74,9 @@ impl DemoFrame {
                 Vec2::new(0.0, -6.0)
             } else {
                 let away = (b.center() - centre).normalize_or(Vec2::X);
-                let turn = Vec2::from_angle(rng.range_f32(-0.6, 0.6));
+                // `Vec2::from_angle` with the platform-independent sine and cosine.
+                let (sin, cos) = crate::rng::sin_cos(rng.range_f32(-0.6, 0.6));
+                let turn = Vec2::new(cos, sin);
                 turn.rotate(away) * rng.range_f32(1.0, 4.0)
             };
             let filter = if player_side {

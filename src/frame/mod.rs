@@ -30,6 +30,7 @@
 //! scene's size, a step allocates nothing (tested with a counting allocator; with
 //! `parallel` off, since rayon's own job queue may allocate).
 
+mod clock;
 mod demo;
 mod groups;
 pub mod layers;
@@ -42,9 +43,10 @@ use crate::lanes::SimdLevel;
 use crate::narrow::columns::{AabbColumns, MotionColumns};
 use crate::narrow::{NarrowConfig, NarrowPhase, SweepStatus};
 use crate::store::{BoxHandle, BoxStore, Owner};
+use clock::Stamp;
 use glam::Vec2;
 use groups::Grouping;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// The largest coordinate a box may reach with its motion in a frame (`±10³⁷`). Beyond
 /// it the difference of two motions could overflow `f32`; [`Frame::step`] answers
@@ -121,7 +123,10 @@ pub struct Contact {
     pub normal: Vec2,
 }
 
-/// Time spent in one [`Frame::step`].
+/// Time spent in one [`Frame::step`], measured with `std::time::Instant`.
+///
+/// Zero on `wasm32-unknown-unknown`, which has no clock (`Instant::now()` panics there;
+/// the step does not read it). `wasm32-wasip1` has one.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct FrameTimings {
     /// Grouping and broad phase.
@@ -245,17 +250,17 @@ impl Frame {
     /// [`MAX_COORDINATE`] (the lowest such dense index); the events are then left as
     /// they were.
     pub fn step(&mut self, store: &BoxStore) -> Result<FrameReport<'_>, Error> {
-        let start = Instant::now();
+        let start = Stamp::now();
         self.group(store)?;
         self.broad_phase(store)?;
         self.drop_same_owner(store);
-        let t_broad = Instant::now();
+        let t_broad = Stamp::now();
         let sweeps = self.narrow.sweep_aabb_aabb(
             AabbColumns::from_store(store),
             MotionColumns::from_store(store),
             &self.candidates,
         )?;
-        let t_narrow = Instant::now();
+        let t_narrow = Stamp::now();
         self.contacts.clear();
         for s in sweeps {
             let (i, j) = (s.pair.a as usize, s.pair.b as usize);
@@ -286,7 +291,7 @@ impl Frame {
         self.contacts
             .dedup_by(|later, first| later.bodies == first.bodies);
         self.events();
-        let t_events = Instant::now();
+        let t_events = Stamp::now();
         Ok(FrameReport {
             contacts: &self.contacts,
             began: &self.began,
@@ -294,10 +299,10 @@ impl Frame {
             ended: &self.ended,
             candidates: self.candidates.len(),
             timings: FrameTimings {
-                broad: t_broad - start,
-                narrow: t_narrow - t_broad,
-                events: t_events - t_narrow,
-                total: t_events - start,
+                broad: t_broad.since(start),
+                narrow: t_narrow.since(t_broad),
+                events: t_events.since(t_narrow),
+                total: t_events.since(start),
             },
         })
     }

@@ -360,6 +360,7 @@ impl PairOrder {
 /// For every 4-bit mask of four pairs, the `u32` positions `2k, 2k + 1` of its set bits
 /// `k` in ascending order (then pair 0's, in slots past the count): the permutation that
 /// left-packs the selected pairs of a 256-bit register. Derived from [`PACK_TABLE`].
+#[cfg(target_arch = "x86_64")]
 pub(crate) const PACK4_TABLE: [[u32; LANES]; 16] = {
     // Lane `c` of PACK_TABLE[m] picks pair `k`: here lanes 2c and 2c + 1 pick its words.
     let mut t = [[0u32; LANES]; 16];
@@ -378,6 +379,7 @@ pub(crate) const PACK4_TABLE: [[u32; LANES]; 16] = {
 
 /// For every 8-bit mask, the indices of its set bits in ascending order, then zeros:
 /// the permutation that left-packs the selected lanes.
+#[cfg(target_arch = "x86_64")]
 pub(crate) const PACK_TABLE: [[u32; LANES]; 256] = {
     let mut t = [[0u32; LANES]; 256];
     let mut m = 0;
@@ -621,7 +623,8 @@ pub(crate) fn dispatch<T: SimdTask>(level: SimdLevel, task: T) -> T::Output {
             return unsafe { run_avx2(task) };
         }
     }
-    let _ = level;
+    // Off x86-64 there is one lane type, whatever the level asks for.
+    let _ = (level, T::AVX512);
     task.run::<PortableW>()
 }
 

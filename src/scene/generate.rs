@@ -185,7 +185,9 @@ fn fill_bullet_hell(out: &mut Vec<Aabb>, n: usize, seed: u64) {
                     20.0 + ring * spacing,
                 )
             };
-            let p = c + Vec2::new(angle.cos(), angle.sin()) * radius;
+            // Not `angle.sin_cos()`: the platform's maths library differs in the last bit.
+            let (sin, cos) = crate::rng::sin_cos(angle);
+            let p = c + Vec2::new(cos, sin) * radius;
             out.push(Aabb::from_center_half_extents(p, Vec2::splat(half)));
         }
     }
