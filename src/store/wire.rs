@@ -98,7 +98,9 @@ impl Serialize for FreeList<'_> {
 /// slot table (generations and free list), so that a store read back is the same store:
 /// every handle resolves to the same box, the dense order (and so the order of every
 /// report) is the same, and the next inserts get the same handles. This is what a
-/// rollback game saves each frame.
+/// rollback game saves each frame, with its frame's
+/// [`FrameEvents`](crate::frame::FrameEvents). Use a format that writes an `f32` as its
+/// bits (postcard, bincode and other binary formats do) for a bit-exact restore.
 ///
 /// ```
 /// use hantei::{Aabb, BoxStore};
