@@ -100,6 +100,15 @@ pub enum Error {
         /// Which setting and why.
         reason: &'static str,
     },
+    /// A list of contacting body pairs given to restore a frame's events
+    /// ([`crate::frame::FrameEvents::from_pairs`]) is not strictly sorted, or names a
+    /// pair whose bodies are not in order (`a < b`).
+    InvalidEvents {
+        /// Position of the first bad pair.
+        index: usize,
+        /// What is wrong with it.
+        reason: &'static str,
+    },
     /// A scene file is malformed.
     Scene(crate::scene::SceneError),
 }
@@ -144,6 +153,9 @@ impl fmt::Display for Error {
                 )
             }
             Error::InvalidConfig { reason } => write!(f, "invalid configuration: {reason}"),
+            Error::InvalidEvents { index, reason } => {
+                write!(f, "event pair {index} is invalid: {reason}")
+            }
             Error::Scene(e) => write!(f, "scene file: {e}"),
         }
     }

@@ -23,6 +23,7 @@ use glam::Vec2;
 
 /// A box that a ray or a moving box meets.
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct CastHit {
     /// The box.
     pub handle: BoxHandle,

@@ -59,6 +59,7 @@ use probe::Probe;
 /// Self mode: `a < b`. Bipartite mode: `a` indexes the first set, `b` the second.
 /// Ordered by `(a, b)`, which is the canonical listing order of the scene format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default, Pod, Zeroable)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[repr(C)]
 pub struct Pair {
     /// The first box.
@@ -93,6 +94,7 @@ pub struct BroadStats {
 
 /// Settings of a [`BroadPhase`].
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct BroadConfig {
     /// Which sweep kernel runs (default: the best this CPU supports).
     pub simd: SimdLevel,
@@ -111,6 +113,7 @@ pub struct BroadConfig {
 /// between choices (each is deterministic). [`BandOrder::Buckets`] is the fastest on
 /// every scene of the `broad_phase` bench; the exact sorts are kept to measure against.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum BandOrder {
     /// A stable counting sort on about one bucket per box of the band's minima; the
     /// sweep's window test tolerates the order inside a bucket.

@@ -34,8 +34,10 @@ mod clock;
 mod demo;
 mod groups;
 pub mod layers;
+mod snapshot;
 
 pub use demo::DemoFrame;
+pub use snapshot::FrameEvents;
 
 use crate::broad::{BroadConfig, BroadPhase, Pair};
 use crate::error::Error;
@@ -55,6 +57,7 @@ pub const MAX_COORDINATE: f32 = 1.0e37;
 
 /// Settings of a [`Frame`].
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct FrameConfig {
     /// Which kernels run (default: the best this CPU supports).
     pub simd: SimdLevel,
@@ -78,6 +81,7 @@ impl Default for FrameConfig {
 
 /// What a box belongs to in the collision step: its owner, or itself.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Body {
     /// A game object with one or more boxes ([`Owner`]).
     Owner(Owner),
@@ -99,6 +103,7 @@ impl Body {
 
 /// Two bodies in contact, `a < b`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct BodyPair {
     /// The smaller body.
     pub a: Body,
@@ -108,6 +113,7 @@ pub struct BodyPair {
 
 /// The earliest contact between two bodies this frame.
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Contact {
     /// The bodies.
     pub bodies: BodyPair,

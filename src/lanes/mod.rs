@@ -469,6 +469,7 @@ impl SimdTask for MaxIndices<'_> {
 
 /// Which kernel flavour runs. See the module docs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum SimdLevel {
     /// The plain scalar reference kernels.
     Scalar,

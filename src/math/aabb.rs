@@ -26,6 +26,7 @@ use glam::Vec2;
 /// assert_eq!(a.validate(), Ok(()));
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Default, Pod, Zeroable)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[repr(C)]
 pub struct Aabb {
     /// The corner with the smallest coordinates.

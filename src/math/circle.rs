@@ -24,6 +24,7 @@ use glam::Vec2;
 /// # Ok::<(), hantei::Error>(())
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Default, Pod, Zeroable)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[repr(C)]
 pub struct Circle {
     /// The center.

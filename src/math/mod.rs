@@ -5,6 +5,8 @@ mod circle;
 mod obb2;
 mod obb3;
 mod ray;
+#[cfg(feature = "serde")]
+mod wire;
 pub use aabb::Aabb;
 pub(crate) use aabb::box_defect;
 pub use circle::Circle;

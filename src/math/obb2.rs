@@ -33,6 +33,11 @@ use glam::Vec2;
 /// # Ok::<(), hantei::Error>(())
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Default, Pod, Zeroable)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(try_from = "super::wire::Obb2Fields")
+)]
 #[repr(C)]
 pub struct Obb2 {
     /// The center.

@@ -35,6 +35,11 @@ use glam::{Quat, Vec3};
 /// assert!(Obb3::try_new(Vec3::ZERO, sheared, Vec3::ONE).is_err());
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Default, Pod, Zeroable)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(try_from = "super::wire::Obb3Fields")
+)]
 #[repr(C)]
 pub struct Obb3 {
     /// The center.

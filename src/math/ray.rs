@@ -21,6 +21,7 @@ use glam::Vec2;
 /// assert_eq!(r.at(0.5), Vec2::new(3.0, 2.0));
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Default, Pod, Zeroable)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[repr(C)]
 pub struct Ray {
     /// Where the point is at `t = 0`.

@@ -93,6 +93,7 @@ pub const SAT_EPSILON: f32 = 1.0e-5;
 /// How a swept test ended. See [`scalar::sweep_aabb_aabb`](fn@scalar::sweep_aabb_aabb)
 /// for the exact rules.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[repr(u8)]
 pub enum SweepStatus {
     /// No contact during the frame (or a NaN or infinite input).
@@ -116,6 +117,7 @@ pub enum SweepStatus {
 /// | `Overlapping` | `0` | `(0, 0)` | `(0, 0)` |
 /// | `Miss` | `1` | `(0, 0)` | the whole relative motion |
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[repr(C)]
 pub struct Sweep {
     /// Hit, already overlapping, or miss.
@@ -150,6 +152,7 @@ impl Sweep {
 ///
 /// Moving `a` by `-normal * depth` (or `b` by `+normal * depth`) leaves them touching.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Mtv2 {
     /// Unit axis of least overlap, pointing from `a` toward `b`.
     pub normal: Vec2,
@@ -163,6 +166,7 @@ pub struct Mtv2 {
 ///
 /// Moving `a` by `-normal * depth` (or `b` by `+normal * depth`) leaves them touching.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Mtv3 {
     /// Unit axis of least overlap, pointing from `a` toward `b`.
     pub normal: Vec3,

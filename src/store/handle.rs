@@ -7,6 +7,7 @@
 /// refers to a box inserted later in the same slot (a slot whose generation would wrap is
 /// retired for good).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct BoxHandle {
     pub(crate) slot: u32,
     pub(crate) generation: u32,
@@ -43,6 +44,7 @@ impl BoxHandle {
 /// assert!(Filter::ALL.pairs_with(Filter::ALL));
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Filter {
     /// The layers this box belongs to (one bit each).
     pub layers: u32,
@@ -80,6 +82,7 @@ impl Default for Filter {
 /// The game object a box belongs to; several boxes with one owner form a compound
 /// hitbox, and boxes of the same owner never pair with each other in the frame pipeline.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Owner(pub u32);
 
 impl Owner {

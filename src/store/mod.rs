@@ -27,6 +27,8 @@
 //! has left the store exactly as it was.
 
 mod handle;
+#[cfg(feature = "serde")]
+mod wire;
 pub use handle::{BoxHandle, Filter, Owner};
 
 use crate::error::{Error, check_len};
@@ -43,6 +45,7 @@ struct Slot {
 
 /// Properties of a box besides its bounds, for [`BoxStore::insert_with`].
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct BoxProps {
     /// Which boxes it may pair with.
     pub filter: Filter,

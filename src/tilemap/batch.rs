@@ -17,6 +17,7 @@ const CHECK_CHUNK: usize = 1 << 15;
 
 /// What happens to a bullet that touches a solid tile in [`TileMap::move_bullets`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum BulletResponse {
     /// The bullet stops flush against the tile: its box is updated to the contact box
     /// (an arrow sticking in a wall, a grenade resting on it). Pushed on the next frame,
@@ -30,6 +31,7 @@ pub enum BulletResponse {
 
 /// A bullet that touched a solid tile in [`TileMap::move_bullets`].
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct BulletHit {
     /// The bullet's index in the input.
     pub index: u32,

@@ -27,6 +27,7 @@ use glam::{IVec2, Vec2};
 
 /// What [`TileMap::cast`] found.
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct CastResult {
     /// The box at the stop (or at the end of the motion when nothing was hit).
     pub aabb: Aabb,

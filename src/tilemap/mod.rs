@@ -127,6 +127,8 @@ mod cast;
 mod exact;
 mod map;
 mod slide;
+#[cfg(feature = "serde")]
+mod wire;
 
 #[cfg(any(test, feature = "fuzzing"))]
 pub mod check;

@@ -13,6 +13,7 @@ use glam::{IVec2, Vec2};
 /// on. In y-down screen coordinates `MinY` is a tile's top (what a falling body lands on);
 /// in a y-up world it is the bottom.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum TileEdge {
     /// The edge at the tile's smallest x (its left side).
     MinX,
@@ -50,6 +51,7 @@ impl TileEdge {
 /// A direction along one axis: which way is "down" for [`SlideResult::grounded`], or the
 /// side [`TileMap::contact`] probes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Direction {
     /// Toward `+x`.
     PosX,
@@ -77,6 +79,7 @@ impl Direction {
 
 /// Which axis of a motion is resolved first.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum AxisOrder {
     /// Horizontal, then vertical (the default; the usual platformer order: a body walking
     /// off a ledge moves sideways first, then falls).
@@ -100,6 +103,7 @@ impl AxisOrder {
 
 /// Settings of [`TileMap::move_and_slide_with`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct SlideOptions {
     /// Which axis moves first (default [`AxisOrder::XThenY`]).
     pub order: AxisOrder,
@@ -142,6 +146,7 @@ impl SlideOptions {
 
 /// The tile that stopped a body on one axis.
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct TileHit {
     /// The edge of the tile that was hit (its side facing the body).
     pub edge: TileEdge,
@@ -161,6 +166,7 @@ pub struct TileHit {
 
 /// What [`TileMap::move_and_slide`] did.
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct SlideResult {
     /// The box after the move.
     pub aabb: Aabb,

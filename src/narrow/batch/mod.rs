@@ -75,6 +75,7 @@ pub const CHUNK: usize = 4096;
 
 /// Settings of a [`NarrowPhase`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct NarrowConfig {
     /// Which kernels run (default: the best this CPU supports).
     pub simd: SimdLevel,
@@ -97,6 +98,7 @@ impl Default for NarrowConfig {
 
 /// A pair and its swept-test answer (a hit or an overlap; misses are left out).
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[repr(C)]
 pub struct PairSweep {
     /// The pair, as given.
@@ -107,6 +109,7 @@ pub struct PairSweep {
 
 /// A pair of overlapping 2D oriented boxes and their minimum translation vector.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct PairMtv2 {
     /// The pair, as given.
     pub pair: Pair,
@@ -116,6 +119,7 @@ pub struct PairMtv2 {
 
 /// A pair of overlapping 3D oriented boxes and their minimum translation vector.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct PairMtv3 {
     /// The pair, as given.
     pub pair: Pair,

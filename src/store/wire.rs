@@ -1,0 +1,299 @@
+//! serde for [`BoxStore`]: the whole store, handles and free list included, checked on
+//! the way in.
+//!
+//! ```text
+//!  BoxStore {
+//!    min_x min_y max_x max_y motion_x motion_y layers mask owner   the columns, dense order
+//!    handles                                                       dense index → handle
+//!    generations                                                   per slot
+//!    free                                                          the free slots, head first
+//!  }
+//! ```
+//!
+//! Only what cannot be derived is written: a slot is alive when a handle names it (its
+//! dense index is where that handle is), retired when it is not alive and its generation
+//! is `u32::MAX`, free otherwise; the free list is written in order, so that the store
+//! read back hands out the same handles as the one written. Reading checks every
+//! invariant the store's methods rely on and names the first defect as a serde error: a
+//! store read back never panics and never hands out a handle twice.
+
+use super::{BoxHandle, BoxStore, NO_SLOT, Slot};
+use crate::math::box_defect;
+use serde::de::Error as _;
+use serde::ser::SerializeSeq;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+/// The store as written: borrowed columns, the slot table as generations and free list.
+#[derive(Serialize)]
+#[serde(rename = "BoxStore")]
+struct StoreRef<'a> {
+    min_x: &'a [f32],
+    min_y: &'a [f32],
+    max_x: &'a [f32],
+    max_y: &'a [f32],
+    motion_x: &'a [f32],
+    motion_y: &'a [f32],
+    layers: &'a [u32],
+    mask: &'a [u32],
+    owner: &'a [u32],
+    handles: &'a [BoxHandle],
+    generations: Generations<'a>,
+    free: FreeList<'a>,
+}
+
+/// The store as read, before any check.
+#[derive(Deserialize)]
+#[serde(rename = "BoxStore")]
+struct StoreFields {
+    min_x: Vec<f32>,
+    min_y: Vec<f32>,
+    max_x: Vec<f32>,
+    max_y: Vec<f32>,
+    motion_x: Vec<f32>,
+    motion_y: Vec<f32>,
+    layers: Vec<u32>,
+    mask: Vec<u32>,
+    owner: Vec<u32>,
+    handles: Vec<BoxHandle>,
+    generations: Vec<u32>,
+    free: Vec<u32>,
+}
+
+/// Each slot's generation, in slot order.
+struct Generations<'a>(&'a [Slot]);
+
+impl Serialize for Generations<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.0.iter().map(|slot| slot.generation))
+    }
+}
+
+/// The free slots in the order `push` takes them (head first).
+struct FreeList<'a> {
+    slots: &'a [Slot],
+    head: u32,
+}
+
+impl FreeList<'_> {
+    fn iter(&self) -> impl Iterator<Item = u32> + '_ {
+        let link = |s: u32| (s != NO_SLOT).then_some(s);
+        core::iter::successors(link(self.head), move |&s| link(self.slots[s as usize].link))
+            // The list is acyclic (every mutation keeps it so); bounded all the same.
+            .take(self.slots.len())
+    }
+}
+
+impl Serialize for FreeList<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        // Length first: formats such as postcard write it before the elements.
+        let mut seq = s.serialize_seq(Some(self.iter().count()))?;
+        for slot in self.iter() {
+            seq.serialize_element(&slot)?;
+        }
+        seq.end()
+    }
+}
+
+/// A whole store: its boxes in dense order with their properties and handles, and its
+/// slot table (generations and free list), so that a store read back is the same store:
+/// every handle resolves to the same box, the dense order (and so the order of every
+/// report) is the same, and the next inserts get the same handles. This is what a
+/// rollback game saves each frame, with its frame's
+/// [`FrameEvents`](crate::frame::FrameEvents). Use a format that writes an `f32` as its
+/// bits (postcard, bincode and other binary formats do) for a bit-exact restore.
+///
+/// ```
+/// use hantei::{Aabb, BoxStore};
+/// let mut store = BoxStore::new();
+/// let a = store.insert(Aabb::from_coords(0.0, 0.0, 1.0, 1.0))?;
+/// let b = store.insert(Aabb::from_coords(2.0, 0.0, 3.0, 1.0))?;
+/// store.remove(a)?;
+/// let bytes = postcard::to_allocvec(&store).unwrap();
+/// let mut restored: BoxStore = postcard::from_bytes(&bytes).unwrap();
+/// assert_eq!(restored.get(b), store.get(b));
+/// assert!(!restored.contains(a)); // still stale
+/// // The next insert reuses the same slot with the same new generation.
+/// let boxed = Aabb::from_coords(5.0, 5.0, 6.0, 6.0);
+/// assert_eq!(restored.insert(boxed)?, store.insert(boxed)?);
+/// # Ok::<(), hantei::Error>(())
+/// ```
+impl Serialize for BoxStore {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        StoreRef {
+            min_x: &self.min_x,
+            min_y: &self.min_y,
+            max_x: &self.max_x,
+            max_y: &self.max_y,
+            motion_x: &self.motion_x,
+            motion_y: &self.motion_y,
+            layers: &self.layers,
+            mask: &self.mask,
+            owner: &self.owner,
+            handles: &self.handle,
+            generations: Generations(&self.slots),
+            free: FreeList {
+                slots: &self.slots,
+                head: self.free_head,
+            },
+        }
+        .serialize(s)
+    }
+}
+
+/// Reads a store written by its `Serialize`, checking every invariant.
+///
+/// # Errors
+/// A serde error naming the first defect: columns of different lengths, more than
+/// [`crate::MAX_BOXES`] boxes or `u32::MAX` slots, an invalid box (NaN, infinite,
+/// inverted) or a non-finite motion, a handle naming no slot, a slot named twice or
+/// with another generation, a free list entry that is out of range, alive, retired or
+/// repeated, or a free slot missing from the free list.
+///
+/// ```
+/// use hantei::{Aabb, BoxStore};
+/// let mut store = BoxStore::new();
+/// store.insert(Aabb::from_coords(0.0, 0.0, 1.0, 1.0))?;
+/// let mut json = serde_json::to_value(&store).unwrap();
+/// json["max_x"][0] = (-1.0).into(); // inverted
+/// let err = serde_json::from_value::<BoxStore>(json).unwrap_err();
+/// assert!(err.to_string().contains("box at dense index 0"));
+/// # Ok::<(), hantei::Error>(())
+/// ```
+impl<'de> Deserialize<'de> for BoxStore {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        StoreFields::deserialize(d)?
+            .into_store()
+            .map_err(|e| D::Error::custom(format_args!("invalid box store: {e}")))
+    }
+}
+
+impl StoreFields {
+    /// The store, once every invariant holds; else the first defect.
+    fn into_store(self) -> Result<BoxStore, String> {
+        let n = self.handles.len();
+        for (column, len) in [
+            ("min_x", self.min_x.len()),
+            ("min_y", self.min_y.len()),
+            ("max_x", self.max_x.len()),
+            ("max_y", self.max_y.len()),
+            ("motion_x", self.motion_x.len()),
+            ("motion_y", self.motion_y.len()),
+            ("layers", self.layers.len()),
+            ("mask", self.mask.len()),
+            ("owner", self.owner.len()),
+        ] {
+            if len != n {
+                return Err(format!(
+                    "column {column} has {len} entries, handles has {n}"
+                ));
+            }
+        }
+        if n > crate::MAX_BOXES {
+            return Err(format!("{n} boxes, more than {}", crate::MAX_BOXES));
+        }
+        // Slot indices are u32 and u32::MAX is the "no slot" link.
+        if self.generations.len() >= NO_SLOT as usize {
+            return Err(format!(
+                "{} slots, more than u32 indices allow",
+                self.generations.len()
+            ));
+        }
+        for i in 0..n {
+            let c = (self.min_x[i], self.min_y[i], self.max_x[i], self.max_y[i]);
+            if let Some(defect) = box_defect(c.0, c.1, c.2, c.3) {
+                return Err(format!("box at dense index {i}: {defect}"));
+            }
+            if !(self.motion_x[i].is_finite() && self.motion_y[i].is_finite()) {
+                return Err(format!("motion at dense index {i} is NaN or infinite"));
+            }
+        }
+
+        let mut slots: Vec<Slot> = self
+            .generations
+            .iter()
+            .map(|&generation| Slot {
+                generation,
+                link: NO_SLOT,
+                alive: false,
+            })
+            .collect();
+        let slot_count = slots.len();
+        for (i, h) in self.handles.iter().enumerate() {
+            let Some(slot) = slots.get_mut(h.slot as usize) else {
+                return Err(format!(
+                    "the handle at dense index {i} names slot {}, of {slot_count}",
+                    h.slot
+                ));
+            };
+            if slot.alive {
+                return Err(format!(
+                    "slot {} is named by the handles at dense indices {} and {i}",
+                    h.slot, slot.link
+                ));
+            }
+            if slot.generation != h.generation {
+                return Err(format!(
+                    "the handle at dense index {i} has generation {}, its slot {} has {}",
+                    h.generation, h.slot, slot.generation
+                ));
+            }
+            if h.generation == u32::MAX {
+                return Err(format!(
+                    "the handle at dense index {i} is in retired slot {} (generation u32::MAX)",
+                    h.slot
+                ));
+            }
+            slot.alive = true;
+            slot.link = i as u32;
+        }
+
+        // Link the free list in the order written; `seen` catches a repeat (a cycle).
+        let mut seen = vec![false; slot_count];
+        for (k, &s) in self.free.iter().enumerate() {
+            let Some(slot) = slots.get(s as usize) else {
+                return Err(format!(
+                    "free list entry {k} names slot {s}, of {slot_count}"
+                ));
+            };
+            if slot.alive {
+                return Err(format!(
+                    "free list entry {k} names slot {s}, which is alive"
+                ));
+            }
+            if slot.generation == u32::MAX {
+                return Err(format!(
+                    "free list entry {k} names slot {s}, which is retired (generation u32::MAX)"
+                ));
+            }
+            if core::mem::replace(&mut seen[s as usize], true) {
+                return Err(format!("free list entry {k} repeats slot {s}"));
+            }
+            if let Some(&next) = self.free.get(k + 1) {
+                slots[s as usize].link = next;
+            }
+        }
+        // Every free slot must be reachable, or it would never be reused.
+        if let Some(s) = (0..slot_count)
+            .find(|&s| !slots[s].alive && slots[s].generation != u32::MAX && !seen[s])
+        {
+            return Err(format!(
+                "slot {s} is free (not alive, not retired) but not on the free list"
+            ));
+        }
+
+        Ok(BoxStore {
+            min_x: self.min_x,
+            min_y: self.min_y,
+            max_x: self.max_x,
+            max_y: self.max_y,
+            motion_x: self.motion_x,
+            motion_y: self.motion_y,
+            layers: self.layers,
+            mask: self.mask,
+            owner: self.owner,
+            handle: self.handles,
+            slots,
+            free_head: self.free.first().copied().unwrap_or(NO_SLOT),
+        })
+    }
+}
