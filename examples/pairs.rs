@@ -5,7 +5,7 @@
 //!                                        [--gap-ms G] [--gen SHAPE:N[:SEED]] [--save PATH]
 //! ```
 //!
-//! - `SCENE`: an `AABB2D` v1 file (see `shared/scene-format.md`). Prints the canonical
+//! - `SCENE`: an `AABB2D` v1 file (see `docs/scene-format.md`). Prints the canonical
 //!   listing: one `i j` line per overlapping pair, `i < j`, sorted.
 //! - `--count`: print only the number of pairs.
 //! - `--repeat R`: run the whole broad phase R times (from the boxes in memory to the
