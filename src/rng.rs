@@ -3,6 +3,11 @@
 //! Scene generators, tests and benchmarks use it so that a seed means the same scene on
 //! every platform and in every version of this crate's dependencies. Not for
 //! cryptography.
+//!
+//! **Not part of the API**: a test helper, public only so that the crate's own tests,
+//! benchmarks and examples can use it (`hantei::rng::Rng`), and hidden from the
+//! documentation. It may change or go away in any release; games should use a random
+//! number crate of their choice.
 
 /// A seeded xoshiro256** generator.
 ///
