@@ -61,8 +61,9 @@
 //!   compared directly on the stored values ([`Aabb::overlaps`]). Touching edges and
 //!   corners count, in the broad phase, the narrow phase (two circles at distance
 //!   `r₁ + r₂`; a sweep that ends flush at `t = 1` is a hit) and the frame: two boxes
-//!   already touching when a frame begins are a contact with
-//!   [`SweepStatus::Overlapping`](narrow::SweepStatus::Overlapping).
+//!   touching when a frame begins are in contact (a hit at `t = 0` when the motion
+//!   pushes one into the other, else
+//!   [`SweepStatus::Overlapping`](narrow::SweepStatus::Overlapping)).
 //! - **Solid tiles are open**: a body is inside a solid tile of a [`TileMap`] only when
 //!   they overlap with positive area. A body flush against a wall (its `max.x` equal to
 //!   the wall's `x`) touches it without penetrating it: it slides along the wall freely,
@@ -94,8 +95,9 @@
 //!   with the scalar references to the last bit.
 //! - **Errors, never panics**: bad input (NaN, infinities, inverted boxes, mismatched
 //!   lengths, stale handles, malformed files) comes back as a typed [`Error`] (or
-//!   [`scene::SceneError`]) naming the lowest bad index. A call that returns an error
-//!   has changed nothing: a store that rejects an update is left exactly as it was.
+//!   [`scene::SceneError`]) that names the problem (in a batch, the lowest bad index).
+//!   A call that returns an error has changed nothing: a store that rejects an update
+//!   is left exactly as it was.
 //!
 //! The two touching rules side by side, on the same body flush against the same wall:
 //!
