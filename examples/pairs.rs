@@ -6,8 +6,8 @@
 //! cargo run --release --example pairs -- --help
 //! ```
 //!
-//! - `SCENE`: an `AABB2D` v1 file (the format is in the `hantei::scene` module docs).
-//!   Prints the canonical listing: one `i j` line per overlapping pair, `i < j`, sorted.
+//! - `SCENE`: an `AABB2D` v1 file (see `docs/scene-format.md`). Prints the canonical
+//!   listing: one `i j` line per overlapping pair, `i < j`, sorted.
 //! - `--gen SHAPE:N[:SEED]`: generate the scene instead of reading one (shapes: uniform,
 //!   bullet_hell, clusters, horizontal_line, vertical_line, identical, huge_and_tiny,
 //!   parked; seed 1 by default).

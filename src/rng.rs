@@ -10,6 +10,11 @@
 //! Linux and wasi-libc's on wasm32-wasip1 disagree on about one angle in eighty), so a
 //! bullet-hell or cluster scene generated on one was not the scene generated on the
 //! other. Ours use IEEE-754 `+ - * /` alone, in `f64`, rounded once to `f32`.
+//!
+//! **Not part of the API**: a test helper, public only so that the crate's own tests,
+//! benchmarks and examples can use it (`hantei::rng::Rng`), and hidden from the
+//! documentation. It may change or go away in any release; games should use a random
+//! number crate of their choice.
 
 /// A seeded xoshiro256** generator.
 ///

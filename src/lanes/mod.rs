@@ -35,7 +35,8 @@ use avx2::Avx2W;
 
 use core::ops::{Add, BitAnd, BitOr, Div, Mul, Neg, Not, Sub};
 
-/// Number of `f32` lanes in one [`F32W`].
+/// Number of `f32` lanes the SIMD kernels process at once: eight, at every
+/// [`SimdLevel`] but `Scalar` (the lane type is [`narrow::F32W`](crate::narrow::F32W)).
 pub const LANES: usize = 8;
 
 /// Eight `f32` lanes.
@@ -467,7 +468,23 @@ impl SimdTask for MaxIndices<'_> {
     }
 }
 
-/// Which kernel flavour runs. See the module docs.
+/// Which kernel flavour runs: the scalar reference kernels, or eight `f32` lanes
+/// compiled one of three ways.
+///
+/// Every level gives the same results, bit for bit: the lane kernels perform the same
+/// IEEE-754 operations as the scalar ones, in the same order (no fused multiply-add;
+/// `min`/`max` as `if a < b { a } else { b }` and `if a > b { a } else { b }`). Only the
+/// speed differs.
+///
+/// | level | how the kernels run |
+/// |---|---|
+/// | `Scalar` | the plain scalar references, one pair at a time; any target |
+/// | `Portable` | `wide::f32x8`, compiled for the build's baseline target (on x86-64: SSE2, two 128-bit halves) |
+/// | `Avx2` | 256-bit AVX2 kernels for CPUs with AVX2 and FMA (FMA never emitted), chosen at run time, so a default build gets them on a CPU that has them |
+/// | `Avx512` | the `Avx2` kernels, with the swept AABB and the moving point compiled for AVX-512 F/VL/BW/DQ |
+///
+/// The default is [`SimdLevel::best`]; [`SimdLevel::supported`] turns a level this CPU
+/// lacks into the best one below it, so any level is safe to ask for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum SimdLevel {

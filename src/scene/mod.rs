@@ -1,6 +1,6 @@
 //! Scene files (the `AABB2D` format, version 1) and seeded scene generators.
 //!
-//! The format (see `shared/scene-format.md` in the project):
+//! The format (see `docs/scene-format.md` in the repository and the package):
 //!
 //! ```text
 //! offset  size   field
