@@ -175,7 +175,7 @@ pub mod tilemap;
 pub use broad::{BandOrder, BoxSet, BroadConfig, BroadPhase, BroadStats, Pair};
 pub use error::{BoxDefect, Error};
 pub use lanes::{LANES, SimdLevel};
-pub use math::{Aabb, Circle, Obb2, Obb3, Ray};
+pub use math::{Aabb, Circle, Obb2, Obb3, Ray, Shape, ShapeKind};
 pub use narrow::{NarrowConfig, NarrowPhase};
 pub use query::CastHit;
 pub use store::{BoxHandle, BoxProps, BoxStore, Filter, Owner};

@@ -391,6 +391,10 @@ struct StoreMirror {
     mask: Vec<u32>,
     owner: Vec<u32>,
     handles: Vec<(u32, u32)>,
+    circles: Vec<hantei::Circle>,
+    circle_boxes: Vec<u32>,
+    obbs: Vec<hantei::Obb2>,
+    obb_boxes: Vec<u32>,
     generations: Vec<u32>,
     free: Vec<u32>,
 }
@@ -673,4 +677,69 @@ fn shapes_and_reports_round_trip() {
         err.contains("invalid Obb3: axes are not orthonormal"),
         "{err}"
     );
+}
+
+/// Discs and oriented rectangles round-trip with their tables; a snapshot whose shapes
+/// contradict the boxes is refused.
+#[test]
+fn store_snapshots_keep_shapes_and_refuse_bad_ones() {
+    use hantei::{BoxProps, Circle, Obb2, Shape};
+    let mut store = churned();
+    let c = store
+        .insert_shape(Circle::new(Vec2::new(3.0, 4.0), 1.5), BoxProps::default())
+        .unwrap();
+    let o = store
+        .insert_shape(
+            Obb2::from_angle(Vec2::new(-2.0, 1.0), Vec2::new(4.0, 0.5), 0.7),
+            BoxProps::default(),
+        )
+        .unwrap();
+    let c2 = store
+        .insert_shape(Circle::new(Vec2::new(9.0, 4.0), 0.5), BoxProps::default())
+        .unwrap();
+    store.remove(c).unwrap(); // the table's last disc moves into the hole
+    let bytes = postcard::to_allocvec(&store).unwrap();
+    let back: BoxStore = postcard::from_bytes(&bytes).unwrap();
+    for h in [o, c2] {
+        assert_eq!(back.shape(h), store.shape(h));
+        assert_eq!(back.get(h), store.get(h));
+    }
+    assert!(matches!(back.shape(c2), Some(Shape::Circle(_))));
+    assert_eq!(postcard::to_allocvec(&back).unwrap(), bytes);
+
+    let good: StoreMirror = postcard::from_bytes(&bytes).unwrap();
+    type Edit = fn(&mut StoreMirror);
+    let cases: [(&str, Edit, &str); 5] = [
+        (
+            "box out of range",
+            |m| m.circle_boxes[0] = 99,
+            "names box 99",
+        ),
+        (
+            "two shapes",
+            |m| m.obb_boxes[0] = m.circle_boxes[0],
+            "has two shapes",
+        ),
+        (
+            "bad radius",
+            |m| m.circles[0].radius = -1.0,
+            "negative radius",
+        ),
+        (
+            "bounds that are not the shape's",
+            |m| m.circles[0].radius *= 2.0,
+            "are not those of its circle",
+        ),
+        ("ragged table", |m| m.obb_boxes.push(0), "box indices"),
+    ];
+    for (what, edit, want) in cases {
+        let mut m = good.clone();
+        edit(&mut m);
+        let err = read(&m).expect_err(what).to_string();
+        let json = serde_json::to_value(&m).unwrap();
+        let detail = serde_json::from_value::<BoxStore>(json)
+            .expect_err(what)
+            .to_string();
+        assert!(detail.contains(want), "{what}: {detail} ({err})");
+    }
 }

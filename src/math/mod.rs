@@ -5,6 +5,7 @@ mod circle;
 mod obb2;
 mod obb3;
 mod ray;
+mod shape;
 #[cfg(feature = "serde")]
 mod wire;
 pub use aabb::Aabb;
@@ -13,10 +14,10 @@ pub use circle::Circle;
 pub use obb2::Obb2;
 pub use obb3::Obb3;
 pub use ray::Ray;
+pub use shape::{Shape, ShapeKind};
 
 use crate::error::Error;
 
-/// `Err(InvalidShape)` at index 0 with `reason`, for the checked constructors.
 /// `v / |v|`, computed in `f64` so that no finite `v` overflows or underflows on the way
 /// (`|v|²` of `(3e38, 3e38)` or of a subnormal is out of `f32`'s range); `None` when `v`
 /// is zero or not finite.
@@ -33,6 +34,7 @@ pub(crate) fn unit_quat(q: glam::Quat) -> Option<glam::Quat> {
     (q.is_finite() && len > 0.0).then(|| (d / len).as_quat())
 }
 
+/// `Err(InvalidShape)` at index 0 with `reason`, for the checked constructors.
 pub(crate) fn invalid(reason: &'static str) -> Error {
     Error::InvalidShape { index: 0, reason }
 }

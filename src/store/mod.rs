@@ -16,7 +16,16 @@
 //!  mask      [ u32 ][ u32 ][ u32 ] ...       Filter::mask
 //!  owner     [ u32 ][ u32 ][ u32 ] ...       Owner
 //!  handle    [ BoxHandle ] ...               dense index → handle
+//!  shape     [ u32 ][ u32 ][ u32 ] ...       0: the box itself; else kind │ index into
+//!                                            circles / obbs (only those boxes pay)
+//!  circles   [ Circle ] + circle_box [ u32 ]  the discs and their dense indices
+//!  obbs      [ Obb2 ]   + obb_box    [ u32 ]  the oriented rectangles, likewise
 //! ```
+//!
+//! A box's [`Shape`] is an axis-aligned box (the default), a disc or an oriented
+//! rectangle; the four bound columns always hold its bounds ([`Shape::bounds`]), so the
+//! broad phase never looks at shapes, and a store of plain boxes carries one `u32` of
+//! zero per box and nothing else.
 //!
 //! The columns are packed: removal moves the last box into the hole (`swap_remove`), so
 //! insert, update and remove are O(1) and every column stays a contiguous slice. Dense
@@ -32,7 +41,7 @@ mod wire;
 pub use handle::{BoxHandle, Filter, Owner};
 
 use crate::error::{Error, check_len};
-use crate::math::Aabb;
+use crate::math::{Aabb, Circle, Obb2, Shape, ShapeKind};
 use glam::Vec2;
 
 #[derive(Debug, Clone, Copy)]
@@ -84,8 +93,34 @@ pub struct BoxStore {
     mask: Vec<u32>,
     owner: Vec<u32>,
     handle: Vec<BoxHandle>,
+    /// Per box: [`PLAIN`], or its kind above [`KIND_SHIFT`] and its index into
+    /// `circles` or `obbs` below.
+    shape: Vec<u32>,
+    circles: Vec<Circle>,
+    /// The dense index of each disc's box.
+    circle_box: Vec<u32>,
+    obbs: Vec<Obb2>,
+    /// The dense index of each oriented rectangle's box.
+    obb_box: Vec<u32>,
     slots: Vec<Slot>,
     free_head: u32,
+}
+
+/// The `shape` entry of a plain axis-aligned box.
+pub(crate) const PLAIN: u32 = 0;
+/// Where a `shape` entry keeps its [`ShapeKind`].
+pub(crate) const KIND_SHIFT: u32 = 30;
+/// The index part of a `shape` entry.
+pub(crate) const SHAPE_INDEX: u32 = (1 << KIND_SHIFT) - 1;
+
+/// The kind of a `shape` entry.
+#[inline]
+pub(crate) fn kind_of(entry: u32) -> ShapeKind {
+    match entry >> KIND_SHIFT {
+        0 => ShapeKind::Aabb,
+        1 => ShapeKind::Circle,
+        _ => ShapeKind::Obb2,
+    }
 }
 
 const NO_SLOT: u32 = u32::MAX;
@@ -113,6 +148,11 @@ impl BoxStore {
             mask: Vec::new(),
             owner: Vec::new(),
             handle: Vec::new(),
+            shape: Vec::new(),
+            circles: Vec::new(),
+            circle_box: Vec::new(),
+            obbs: Vec::new(),
+            obb_box: Vec::new(),
             slots: Vec::new(),
             // No free slot: `0` would name slot 0 before it exists.
             free_head: NO_SLOT,
@@ -151,6 +191,7 @@ impl BoxStore {
             && self.mask.try_reserve(n).is_ok()
             && self.owner.try_reserve(n).is_ok()
             && self.handle.try_reserve(n).is_ok()
+            && self.shape.try_reserve(n).is_ok()
             && self.slots.try_reserve(n).is_ok();
     }
 
@@ -187,6 +228,11 @@ impl BoxStore {
         self.layers.clear();
         self.mask.clear();
         self.owner.clear();
+        self.shape.clear();
+        self.circles.clear();
+        self.circle_box.clear();
+        self.obbs.clear();
+        self.obb_box.clear();
     }
 
     /// Inserts a box with default properties ([`Filter::ALL`], no owner, no motion).
@@ -209,6 +255,98 @@ impl BoxStore {
         Ok(self.push(aabb, props))
     }
 
+    /// Inserts a shape (a box, a disc or an oriented rectangle) with the given
+    /// properties; its bounds are derived from it ([`Shape::bounds`]).
+    ///
+    /// ```
+    /// use hantei::{BoxProps, BoxStore, Circle, Obb2, Shape};
+    /// use glam::Vec2;
+    /// let mut store = BoxStore::new();
+    /// let bullet = store.insert_shape(Circle::new(Vec2::new(0.0, 0.0), 2.0), BoxProps::default())?;
+    /// let laser = Obb2::from_angle(Vec2::new(50.0, 0.0), Vec2::new(40.0, 1.0), 0.3);
+    /// let beam = store.insert_shape(laser, BoxProps::default())?;
+    /// assert_eq!(store.shape(bullet), Some(Shape::Circle(Circle::new(Vec2::ZERO, 2.0))));
+    /// assert_eq!(store.shape(beam), Some(Shape::Obb2(laser)));
+    /// assert!(store.get(bullet).unwrap().contains_point(Vec2::new(2.0, 0.0)));
+    /// // A bad shape is refused, and the store is unchanged.
+    /// assert!(store.insert_shape(Circle::new(Vec2::ZERO, f32::NAN), BoxProps::default()).is_err());
+    /// assert_eq!(store.len(), 2);
+    /// # Ok::<(), hantei::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`Error::InvalidBox`] or [`Error::InvalidShape`] for a bad shape (see
+    /// [`Shape::validate`]); [`Error::InvalidMotion`] for a non-finite motion;
+    /// [`Error::TooManyBoxes`] when the store is full (or holds `2^30 - 1` discs or
+    /// oriented rectangles already).
+    pub fn insert_shape(
+        &mut self,
+        shape: impl Into<Shape>,
+        props: BoxProps,
+    ) -> Result<BoxHandle, Error> {
+        let shape = shape.into();
+        shape.check(0)?;
+        check_motion(props.motion, 0)?;
+        self.check_room(1)?;
+        self.check_shape_room(shape.kind())?;
+        let h = self.push(shape.bounds(), props);
+        let i = self.len() - 1;
+        self.attach(i, shape);
+        Ok(h)
+    }
+
+    /// Replaces a box's shape (of any kind, by any kind) and its bounds with it.
+    ///
+    /// # Errors
+    /// [`Error::StaleHandle`], a bad shape (see [`BoxStore::insert_shape`]) or
+    /// [`Error::TooManyBoxes`]; nothing changes then.
+    pub fn update_shape(&mut self, h: BoxHandle, shape: impl Into<Shape>) -> Result<(), Error> {
+        let shape = shape.into();
+        let i = self.dense(h)?;
+        shape.check(0)?;
+        if kind_of(self.shape[i]) != shape.kind() {
+            self.check_shape_room(shape.kind())?;
+        }
+        self.write(i, shape.bounds());
+        if kind_of(self.shape[i]) == shape.kind() {
+            let k = (self.shape[i] & SHAPE_INDEX) as usize;
+            match shape {
+                Shape::Aabb(_) => {}
+                Shape::Circle(c) => self.circles[k] = c,
+                Shape::Obb2(o) => self.obbs[k] = o,
+            }
+        } else {
+            self.detach(i);
+            self.attach(i, shape);
+        }
+        Ok(())
+    }
+
+    /// The shape of box `h`, if it is alive.
+    #[must_use]
+    pub fn shape(&self, h: BoxHandle) -> Option<Shape> {
+        self.dense(h).ok().and_then(|i| self.shape_at(i))
+    }
+
+    /// The shape of the box at dense index `i`.
+    #[must_use]
+    pub fn shape_at(&self, i: usize) -> Option<Shape> {
+        let entry = *self.shape.get(i)?;
+        let k = (entry & SHAPE_INDEX) as usize;
+        Some(match kind_of(entry) {
+            ShapeKind::Aabb => Shape::Aabb(self.aabb_at(i)?),
+            ShapeKind::Circle => Shape::Circle(self.circles[k]),
+            ShapeKind::Obb2 => Shape::Obb2(self.obbs[k]),
+        })
+    }
+
+    /// Whether any box is a disc or an oriented rectangle (else every box is its own
+    /// bounds, and the frame takes the plain path).
+    #[must_use]
+    pub fn has_shapes(&self) -> bool {
+        !(self.circles.is_empty() && self.obbs.is_empty())
+    }
+
     /// Inserts every box of `boxes` with the same properties, all or nothing.
     ///
     /// Returns the handles in input order.
@@ -227,12 +365,15 @@ impl BoxStore {
         Ok(boxes.iter().map(|&b| self.push(b, props)).collect())
     }
 
-    /// Moves a box to new bounds.
+    /// Moves an axis-aligned box to new bounds (a disc or an oriented rectangle moves
+    /// with [`BoxStore::update_shape`]).
     ///
     /// # Errors
-    /// [`Error::StaleHandle`], or [`Error::InvalidBox`] (and nothing changes).
+    /// [`Error::StaleHandle`], [`Error::InvalidBox`], or [`Error::InvalidShape`] when the
+    /// box is a disc or an oriented rectangle (and nothing changes).
     pub fn update(&mut self, h: BoxHandle, aabb: Aabb) -> Result<(), Error> {
         let i = self.dense(h)?;
+        self.check_plain(i, 0)?;
         aabb.check(0)?;
         self.write(i, aabb);
         Ok(())
@@ -243,9 +384,13 @@ impl BoxStore {
     ///
     /// # Errors
     /// [`Error::LengthMismatch`] unless `boxes.len() == self.len()`; the first invalid
-    /// box; in both cases nothing changes.
+    /// box; [`Error::InvalidShape`] (the first such index) when a box is a disc or an
+    /// oriented rectangle; in every case nothing changes.
     pub fn update_all(&mut self, boxes: &[Aabb]) -> Result<(), Error> {
         check_len("update_all boxes", self.len(), boxes.len())?;
+        if let Some(i) = self.shape.iter().position(|&e| e != PLAIN) {
+            self.check_plain(i, i)?;
+        }
         validate_all(boxes)?;
         for (i, &b) in boxes.iter().enumerate() {
             self.write(i, b);
@@ -302,13 +447,14 @@ impl BoxStore {
         Ok(())
     }
 
-    /// Removes a box and returns its bounds. The last box takes its dense index.
+    /// Removes a box (of any shape) and returns its bounds. The last box takes its dense index.
     ///
     /// # Errors
     /// [`Error::StaleHandle`].
     pub fn remove(&mut self, h: BoxHandle) -> Result<Aabb, Error> {
         let i = self.dense(h)?;
         let aabb = self.aabb_at(i).expect("dense index is in range");
+        self.detach(i);
         for c in [
             &mut self.min_x,
             &mut self.min_y,
@@ -323,8 +469,10 @@ impl BoxStore {
         self.mask.swap_remove(i);
         self.owner.swap_remove(i);
         self.handle.swap_remove(i);
+        self.shape.swap_remove(i);
         if let Some(moved) = self.handle.get(i) {
             self.slots[moved.slot as usize].link = i as u32;
+            self.set_back_link(i);
         }
         self.free_slot(h.slot);
         Ok(aabb)
@@ -440,6 +588,102 @@ impl BoxStore {
         }
     }
 
+    /// [`Error::InvalidShape`] (naming `index`) unless the box at `i` is a plain box.
+    fn check_plain(&self, i: usize, index: usize) -> Result<(), Error> {
+        if self.shape[i] == PLAIN {
+            Ok(())
+        } else {
+            Err(Error::InvalidShape {
+                index,
+                reason: "a disc or an oriented rectangle moves with update_shape, not with \
+                         new bounds",
+            })
+        }
+    }
+
+    /// Room for one more shape of `kind` in its table (indices below `2^30`).
+    fn check_shape_room(&self, kind: ShapeKind) -> Result<(), Error> {
+        let n = match kind {
+            ShapeKind::Aabb => return Ok(()),
+            ShapeKind::Circle => self.circles.len(),
+            ShapeKind::Obb2 => self.obbs.len(),
+        };
+        if n >= SHAPE_INDEX as usize {
+            return Err(Error::TooManyBoxes { requested: n + 1 });
+        }
+        Ok(())
+    }
+
+    /// Gives the box at dense index `i` (a plain box) `shape`, appending to its table.
+    fn attach(&mut self, i: usize, shape: Shape) {
+        self.shape[i] = match shape {
+            Shape::Aabb(_) => PLAIN,
+            Shape::Circle(c) => {
+                self.circles.push(c);
+                self.circle_box.push(i as u32);
+                (1 << KIND_SHIFT) | (self.circles.len() - 1) as u32
+            }
+            Shape::Obb2(o) => {
+                self.obbs.push(o);
+                self.obb_box.push(i as u32);
+                (2 << KIND_SHIFT) | (self.obbs.len() - 1) as u32
+            }
+        };
+    }
+
+    /// Makes the box at dense index `i` a plain box again: its table entry is removed
+    /// (the table's last entry takes its place, and that entry's box is told).
+    fn detach(&mut self, i: usize) {
+        let entry = self.shape[i];
+        let k = (entry & SHAPE_INDEX) as usize;
+        let moved_box = match kind_of(entry) {
+            ShapeKind::Aabb => return,
+            ShapeKind::Circle => {
+                self.circles.swap_remove(k);
+                self.circle_box.swap_remove(k);
+                self.circle_box.get(k)
+            }
+            ShapeKind::Obb2 => {
+                self.obbs.swap_remove(k);
+                self.obb_box.swap_remove(k);
+                self.obb_box.get(k)
+            }
+        };
+        if let Some(&b) = moved_box {
+            self.shape[b as usize] = (entry & !SHAPE_INDEX) | k as u32;
+        }
+        self.shape[i] = PLAIN;
+    }
+
+    /// Points the table entry of the box now at dense index `i` back at `i`.
+    fn set_back_link(&mut self, i: usize) {
+        let entry = self.shape[i];
+        let k = (entry & SHAPE_INDEX) as usize;
+        match kind_of(entry) {
+            ShapeKind::Aabb => {}
+            ShapeKind::Circle => self.circle_box[k] = i as u32,
+            ShapeKind::Obb2 => self.obb_box[k] = i as u32,
+        }
+    }
+
+    /// Each box's `shape` entry, in dense order ([`PLAIN`], or kind and table index).
+    #[allow(dead_code)] // read by the frame's kind batches (next commit)
+    pub(crate) fn shape_entries(&self) -> &[u32] {
+        &self.shape
+    }
+
+    /// The discs, in table order, and the dense index of each one's box.
+    #[allow(dead_code)] // read by the frame's kind batches (next commit)
+    pub(crate) fn circle_table(&self) -> (&[Circle], &[u32]) {
+        (&self.circles, &self.circle_box)
+    }
+
+    /// The oriented rectangles, in table order, and the dense index of each one's box.
+    #[allow(dead_code)] // read by the frame's kind batches (next commit)
+    pub(crate) fn obb_table(&self) -> (&[Obb2], &[u32]) {
+        (&self.obbs, &self.obb_box)
+    }
+
     fn check_room(&self, extra: usize) -> Result<(), Error> {
         let total = self.len().saturating_add(extra);
         // Room in dense indices, and in slots when none is free (retired slots are lost).
@@ -487,6 +731,7 @@ impl BoxStore {
         self.mask.push(props.filter.mask);
         self.owner.push(props.owner.0);
         self.handle.push(h);
+        self.shape.push(PLAIN);
         h
     }
 

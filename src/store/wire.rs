@@ -5,6 +5,7 @@
 //!  BoxStore {
 //!    min_x min_y max_x max_y motion_x motion_y layers mask owner   the columns, dense order
 //!    handles                                                       dense index → handle
+//!    circles circle_boxes obbs obb_boxes                           the shape tables
 //!    generations                                                   per slot
 //!    free                                                          the free slots, head first
 //!  }
@@ -17,8 +18,8 @@
 //! invariant the store's methods rely on and names the first defect as a serde error: a
 //! store read back never panics and never hands out a handle twice.
 
-use super::{BoxHandle, BoxStore, NO_SLOT, Slot};
-use crate::math::box_defect;
+use super::{BoxHandle, BoxStore, KIND_SHIFT, NO_SLOT, PLAIN, SHAPE_INDEX, Slot};
+use crate::math::{Circle, Obb2, Shape, box_defect};
 use serde::de::Error as _;
 use serde::ser::SerializeSeq;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
@@ -37,6 +38,10 @@ struct StoreRef<'a> {
     mask: &'a [u32],
     owner: &'a [u32],
     handles: &'a [BoxHandle],
+    circles: &'a [Circle],
+    circle_boxes: &'a [u32],
+    obbs: &'a [Obb2],
+    obb_boxes: &'a [u32],
     generations: Generations<'a>,
     free: FreeList<'a>,
 }
@@ -55,6 +60,14 @@ struct StoreFields {
     mask: Vec<u32>,
     owner: Vec<u32>,
     handles: Vec<BoxHandle>,
+    #[serde(default)]
+    circles: Vec<Circle>,
+    #[serde(default)]
+    circle_boxes: Vec<u32>,
+    #[serde(default)]
+    obbs: Vec<Obb2>,
+    #[serde(default)]
+    obb_boxes: Vec<u32>,
     generations: Vec<u32>,
     free: Vec<u32>,
 }
@@ -130,6 +143,10 @@ impl Serialize for BoxStore {
             mask: &self.mask,
             owner: &self.owner,
             handles: &self.handle,
+            circles: &self.circles,
+            circle_boxes: &self.circle_box,
+            obbs: &self.obbs,
+            obb_boxes: &self.obb_box,
             generations: Generations(&self.slots),
             free: FreeList {
                 slots: &self.slots,
@@ -168,6 +185,60 @@ impl<'de> Deserialize<'de> for BoxStore {
 }
 
 impl StoreFields {
+    /// The per-box `shape` column rebuilt from the shape tables, once every shape is
+    /// valid, names a distinct box in range, and has that box's bounds, bit for bit.
+    fn shape_column(&self, n: usize) -> Result<Vec<u32>, String> {
+        let mut shape = vec![PLAIN; n];
+        let tables: [(&str, u32, Vec<Shape>, &[u32]); 2] = [
+            (
+                "circle",
+                1,
+                self.circles.iter().map(|&c| Shape::Circle(c)).collect(),
+                &self.circle_boxes,
+            ),
+            (
+                "oriented rectangle",
+                2,
+                self.obbs.iter().map(|&o| Shape::Obb2(o)).collect(),
+                &self.obb_boxes,
+            ),
+        ];
+        for (what, kind, shapes, boxes) in tables {
+            if shapes.len() != boxes.len() {
+                return Err(format!(
+                    "{} {what}s but {} {what} box indices",
+                    shapes.len(),
+                    boxes.len()
+                ));
+            }
+            if shapes.len() > SHAPE_INDEX as usize {
+                return Err(format!("{} {what}s, more than 2^30 - 1", shapes.len()));
+            }
+            for (k, (sh, &b)) in shapes.iter().zip(boxes).enumerate() {
+                let i = b as usize;
+                if i >= n {
+                    return Err(format!("{what} {k} names box {b}, of {n}"));
+                }
+                if shape[i] != PLAIN {
+                    return Err(format!("box {b} has two shapes ({what} {k} and another)"));
+                }
+                if let Err(e) = sh.check(k) {
+                    return Err(format!("{what} {k}: {e}"));
+                }
+                let bounds = sh.bounds();
+                let column = [self.min_x[i], self.min_y[i], self.max_x[i], self.max_y[i]];
+                let derived = [bounds.min.x, bounds.min.y, bounds.max.x, bounds.max.y];
+                if column.map(f32::to_bits) != derived.map(f32::to_bits) {
+                    return Err(format!(
+                        "box {b}'s bounds {column:?} are not those of its {what} {derived:?}"
+                    ));
+                }
+                shape[i] = (kind << KIND_SHIFT) | k as u32;
+            }
+        }
+        Ok(shape)
+    }
+
     /// The store, once every invariant holds; else the first defect.
     fn into_store(self) -> Result<BoxStore, String> {
         let n = self.handles.len();
@@ -207,6 +278,8 @@ impl StoreFields {
                 return Err(format!("motion at dense index {i} is NaN or infinite"));
             }
         }
+
+        let shape = self.shape_column(n)?;
 
         let mut slots: Vec<Slot> = self
             .generations
@@ -292,6 +365,11 @@ impl StoreFields {
             mask: self.mask,
             owner: self.owner,
             handle: self.handles,
+            shape,
+            circles: self.circles,
+            circle_box: self.circle_boxes,
+            obbs: self.obbs,
+            obb_box: self.obb_boxes,
             slots,
             free_head: self.free.first().copied().unwrap_or(NO_SLOT),
         })

@@ -1,0 +1,138 @@
+//! The shape of a box in a [`BoxStore`](crate::BoxStore): an axis-aligned box, a disc or
+//! an oriented rectangle.
+
+use super::{Aabb, Circle, Obb2};
+use crate::error::Error;
+
+/// What a box in a [`BoxStore`](crate::BoxStore) is, for the frame's exact tests and the
+/// scene queries: its bounds (what the broad phase sweeps) are derived from it, so a disc
+/// cannot be given a wrong box.
+///
+/// - [`Shape::Aabb`]: the box itself (the default: what [`BoxStore::insert`](crate::BoxStore::insert) stores).
+/// - [`Shape::Circle`]: a disc, closed (a round bullet, a player's hitbox); its bounds are
+///   `center ± radius`.
+/// - [`Shape::Obb2`]: an oriented rectangle (a laser, a sword swing); its bounds are
+///   [`Obb2::aabb`]. Over a frame it translates by the box's motion; its rotation is held
+///   for the frame.
+///
+/// ```
+/// use hantei::{Circle, Shape};
+/// use glam::Vec2;
+/// let bullet = Shape::Circle(Circle::new(Vec2::new(10.0, 5.0), 2.0));
+/// let b = bullet.bounds(); // 8..12 × 3..7, two ulps wider on each side
+/// assert!(b.min.x < 8.0 && b.min.x > 7.9999 && b.max.y > 7.0 && b.max.y < 7.0001);
+/// assert!(Shape::Circle(Circle::new(Vec2::ZERO, -1.0)).validate().is_err());
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum Shape {
+    /// An axis-aligned box.
+    Aabb(Aabb),
+    /// A disc.
+    Circle(Circle),
+    /// An oriented rectangle.
+    Obb2(Obb2),
+}
+
+/// Which kind a [`Shape`] is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[repr(u8)]
+pub enum ShapeKind {
+    /// [`Shape::Aabb`].
+    Aabb = 0,
+    /// [`Shape::Circle`].
+    Circle = 1,
+    /// [`Shape::Obb2`].
+    Obb2 = 2,
+}
+
+impl Default for Shape {
+    fn default() -> Self {
+        Shape::Aabb(Aabb::default())
+    }
+}
+
+impl From<Aabb> for Shape {
+    fn from(b: Aabb) -> Self {
+        Shape::Aabb(b)
+    }
+}
+
+impl From<Circle> for Shape {
+    fn from(c: Circle) -> Self {
+        Shape::Circle(c)
+    }
+}
+
+impl From<Obb2> for Shape {
+    fn from(o: Obb2) -> Self {
+        Shape::Obb2(o)
+    }
+}
+
+impl Shape {
+    /// Its kind.
+    #[must_use]
+    pub fn kind(&self) -> ShapeKind {
+        match self {
+            Shape::Aabb(_) => ShapeKind::Aabb,
+            Shape::Circle(_) => ShapeKind::Circle,
+            Shape::Obb2(_) => ShapeKind::Obb2,
+        }
+    }
+
+    /// An axis-aligned box containing it: what the broad phase tests. For an
+    /// [`Shape::Aabb`] the box itself; for a disc or an oriented rectangle its bounds
+    /// ([`Circle::aabb`], [`Obb2::aabb`]) grown outward by two ulps on each side, so that
+    /// they contain the exact shape despite the rounding of `center ± extent` (a contact
+    /// exactly at the rim is then never lost in the broad phase).
+    #[must_use]
+    pub fn bounds(&self) -> Aabb {
+        let grow = |b: Aabb| {
+            let down = |x: f32| x.next_down().next_down();
+            let up = |x: f32| x.next_up().next_up();
+            Aabb::from_coords(down(b.min.x), down(b.min.y), up(b.max.x), up(b.max.y))
+        };
+        match self {
+            Shape::Aabb(b) => *b,
+            Shape::Circle(c) => grow(c.aabb()),
+            Shape::Obb2(o) => grow(o.aabb()),
+        }
+    }
+
+    /// The shape moved by `offset` (the rotation kept).
+    #[must_use]
+    pub fn translated(&self, offset: glam::Vec2) -> Shape {
+        match self {
+            Shape::Aabb(b) => Shape::Aabb(b.translated(offset)),
+            Shape::Circle(c) => Shape::Circle(Circle::new(c.center + offset, c.radius)),
+            Shape::Obb2(o) => Shape::Obb2(Obb2::new(o.center + offset, o.axis, o.half_extents)),
+        }
+    }
+
+    /// Checks the shape and its bounds.
+    ///
+    /// # Errors
+    /// [`Error::InvalidBox`] for a NaN, infinite or inverted box, or a finite shape whose
+    /// bounds overflow `f32`; [`Error::InvalidShape`] for a disc with a NaN, infinite or
+    /// negative value, or an oriented rectangle whose values are not finite, whose half
+    /// extents are negative or whose axis is not a unit vector ([`Obb2::validate`]). The
+    /// error names index 0; bulk calls rename it.
+    pub fn validate(&self) -> Result<(), Error> {
+        self.check(0)
+    }
+
+    /// [`Shape::validate`], naming `index`.
+    pub(crate) fn check(&self, index: usize) -> Result<(), Error> {
+        let reason = match self {
+            Shape::Aabb(_) => None,
+            Shape::Circle(c) => c.validate().err(),
+            Shape::Obb2(o) => o.validate().err(),
+        };
+        if let Some(reason) = reason {
+            return Err(Error::InvalidShape { index, reason });
+        }
+        self.bounds().check(index)
+    }
+}
