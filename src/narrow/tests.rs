@@ -130,6 +130,48 @@ fn obb3(rng: &mut Rng) -> Obb3 {
     b
 }
 
+/// The quarter turns: boxes so turned have exact world extents, so they can touch.
+const QUARTERS: [Vec2; 4] = [Vec2::X, Vec2::Y, Vec2::NEG_X, Vec2::NEG_Y];
+
+fn grid(rng: &mut Rng) -> f32 {
+    (rng.below(17) as f32 - 8.0) * 0.25
+}
+
+/// A box to sweep: often a quarter turn on the grid (to be touched exactly), else any.
+fn sweep_obb2(rng: &mut Rng) -> Obb2 {
+    if rng.below(2) == 0 {
+        let c = Vec2::new(grid(rng), grid(rng));
+        Obb2::new(
+            c,
+            QUARTERS[rng.below(4) as usize],
+            Vec2::new(size(rng), size(rng)),
+        )
+    } else {
+        obb2(rng)
+    }
+}
+
+/// A quarter-turned box touching the box of center `c` and world half extents `e` on a
+/// side or at a corner (exactly, on the grid).
+fn touching_obb2(rng: &mut Rng, c: Vec2, e: Vec2) -> Obb2 {
+    let axis = QUARTERS[rng.below(4) as usize];
+    let h = Vec2::new(size(rng), size(rng));
+    let eb = if axis.x != 0.0 {
+        h
+    } else {
+        Vec2::new(h.y, h.x)
+    };
+    let mut sign = || if rng.below(2) == 0 { 1.0 } else { -1.0 };
+    let (sx, sy) = (sign(), sign());
+    let touch = Vec2::new(c.x + sx * (e.x + eb.x), c.y + sy * (e.y + eb.y));
+    let center = match rng.below(3) {
+        0 => Vec2::new(touch.x, c.y + grid(rng)),
+        1 => Vec2::new(c.x + grid(rng), touch.y),
+        _ => touch,
+    };
+    Obb2::new(center, axis, h)
+}
+
 /// Eight lanes of inputs for every kernel.
 #[derive(Clone)]
 struct Inputs {
@@ -144,6 +186,9 @@ struct Inputs {
     obb2_b: [Obb2; LANES],
     obb3_a: [Obb3; LANES],
     obb3_b: [Obb3; LANES],
+    sweep_obb2_a: [Obb2; LANES],
+    sweep_obb2_b: [Obb2; LANES],
+    aabb_obb2_b: [Obb2; LANES],
 }
 
 impl Inputs {
@@ -193,7 +238,36 @@ impl Inputs {
             obb2_b: core::array::from_fn(|_| obb2(rng)),
             obb3_a: core::array::from_fn(|_| obb3(rng)),
             obb3_b: core::array::from_fn(|_| obb3(rng)),
+            sweep_obb2_a: [Obb2::default(); LANES],
+            sweep_obb2_b: [Obb2::default(); LANES],
+            aabb_obb2_b: [Obb2::default(); LANES],
         }
+        .with_obb2_sweeps(rng)
+    }
+
+    /// The swept oriented boxes' lanes, drawn after every other kernel's.
+    fn with_obb2_sweeps(mut self, rng: &mut Rng) -> Self {
+        for i in 0..LANES {
+            let a = sweep_obb2(rng);
+            self.sweep_obb2_a[i] = a;
+            self.sweep_obb2_b[i] = if a.axis.x.abs() + a.axis.y.abs() == 1.0 && rng.below(2) == 0 {
+                let e = if a.axis.x != 0.0 {
+                    a.half_extents
+                } else {
+                    Vec2::new(a.half_extents.y, a.half_extents.x)
+                };
+                touching_obb2(rng, a.center, e)
+            } else {
+                sweep_obb2(rng)
+            };
+            let b = &self.box_a[i];
+            self.aabb_obb2_b[i] = if rng.below(3) == 0 {
+                touching_obb2(rng, (b.min + b.max) * 0.5, (b.max - b.min) * 0.5)
+            } else {
+                sweep_obb2(rng)
+            };
+        }
+        self
     }
 }
 
@@ -205,6 +279,8 @@ struct Outputs {
     aabb_circle: u32,
     sweep: [Sweep; LANES],
     sweep_circle: [Sweep; LANES],
+    sweep_obb2: [Sweep; LANES],
+    sweep_aabb_obb2: [Sweep; LANES],
     cast: [Sweep; LANES],
     obb2: [Option<Mtv2>; LANES],
     obb3: [Option<Mtv3>; LANES],
@@ -240,6 +316,20 @@ impl SimdTask for &Inputs {
             aabb_circle: wide::overlap_aabb_circle(&a, &cb).bitmask(),
             sweep: wide::sweep_aabb_aabb(&a, &ma, &b, &mb).to_array(),
             sweep_circle: wide::sweep_circle_circle(&ca, &ma, &cb, &mb).to_array(),
+            sweep_obb2: wide::sweep_obb2_obb2(
+                &Obb2W::<W>::from_array(&self.sweep_obb2_a),
+                &ma,
+                &Obb2W::from_array(&self.sweep_obb2_b),
+                &mb,
+            )
+            .to_array(),
+            sweep_aabb_obb2: wide::sweep_aabb_obb2(
+                &a,
+                &ma,
+                &Obb2W::from_array(&self.aabb_obb2_b),
+                &mb,
+            )
+            .to_array(),
             cast: wide::cast_point_aabb(&RayW::<W>::from_array(&self.ray), &b).to_array(),
             obb2: core::array::from_fn(|i| o2.lane(i)),
             obb3: core::array::from_fn(|i| o3.lane(i)),
@@ -263,6 +353,17 @@ fn scalar_outputs(x: &Inputs) -> Outputs {
                 &x.circle_b[i],
                 x.motion_b[i],
             )
+        }),
+        sweep_obb2: core::array::from_fn(|i| {
+            scalar::sweep_obb2_obb2(
+                &x.sweep_obb2_a[i],
+                x.motion_a[i],
+                &x.sweep_obb2_b[i],
+                x.motion_b[i],
+            )
+        }),
+        sweep_aabb_obb2: core::array::from_fn(|i| {
+            scalar::sweep_aabb_obb2(&x.box_a[i], x.motion_a[i], &x.aabb_obb2_b[i], x.motion_b[i])
         }),
         cast: core::array::from_fn(|i| scalar::cast_point_aabb(&x.ray[i], &x.box_b[i])),
         obb2: core::array::from_fn(|i| scalar::overlap_obb2_obb2(&x.obb2_a[i], &x.obb2_b[i])),
@@ -360,6 +461,28 @@ fn check(x: &Inputs, round: usize) {
                 want.sweep_circle[i]
             );
             assert!(
+                same_sweep(&got.sweep_obb2[i], &want.sweep_obb2[i]),
+                "{}: {:?} {:?} {:?} {:?}: got {:?} want {:?}",
+                ctx("sweep_obb2", i),
+                x.sweep_obb2_a[i],
+                x.motion_a[i],
+                x.sweep_obb2_b[i],
+                x.motion_b[i],
+                got.sweep_obb2[i],
+                want.sweep_obb2[i]
+            );
+            assert!(
+                same_sweep(&got.sweep_aabb_obb2[i], &want.sweep_aabb_obb2[i]),
+                "{}: {:?} {:?} {:?} {:?}: got {:?} want {:?}",
+                ctx("sweep_aabb_obb2", i),
+                x.box_a[i],
+                x.motion_a[i],
+                x.aabb_obb2_b[i],
+                x.motion_b[i],
+                got.sweep_aabb_obb2[i],
+                want.sweep_aabb_obb2[i]
+            );
+            assert!(
                 same_sweep(&got.cast[i], &want.cast[i]),
                 "{}: {:?} {:?}: got {:?} want {:?}",
                 ctx("cast", i),
@@ -393,7 +516,7 @@ fn check(x: &Inputs, round: usize) {
 #[test]
 fn every_level_matches_scalar_bit_for_bit() {
     let mut rng = Rng::new(0x5eed_0003);
-    let mut hits = [0usize; 9];
+    let mut hits = [0usize; 13];
     for round in 0..6000 {
         let x = Inputs::random(&mut rng);
         check(&x, round);
@@ -412,6 +535,16 @@ fn every_level_matches_scalar_bit_for_bit() {
             .iter()
             .filter(|s| s.is_hit() && s.t == 0.0)
             .count();
+        let hit_t0 = |s: &[Sweep; LANES]| {
+            let hit = s.iter().filter(|s| s.is_hit());
+            (hit.clone().count(), hit.filter(|s| s.t == 0.0).count())
+        };
+        let (h, h0) = hit_t0(&w.sweep_obb2);
+        hits[9] += h;
+        hits[10] += h0;
+        let (h, h0) = hit_t0(&w.sweep_aabb_obb2);
+        hits[11] += h;
+        hits[12] += h0;
     }
     // Every kernel both hit and missed a fair share, corners and edge-edge MTVs included.
     for (k, &h) in hits.iter().enumerate() {

@@ -38,7 +38,7 @@
 //! | `side.rs` | `Side` / `SideWith`: one side of a run of pairs, indices checked once, shapes gathered eight at a time |
 //! | `shapes.rs` | `PairTest` (a scalar reference and its lane kernel on one pair of shapes) and `Shapes`, which runs it over two inputs |
 //! | `sweep.rs` | what the swept tests share: `PairSweep` records packed in lanes |
-//! | `overlap.rs`, `sweep_aabb_aabb.rs`, `sweep_circle_circle.rs`, `cast_point_aabb.rs`, `obb2_obb2.rs`, `obb3_obb3.rs` | one kernel's batch glue each, named as its scalar and wide twins in `narrow::scalar` and `narrow::wide` |
+//! | `overlap.rs`, `sweep_aabb_aabb.rs`, `sweep_circle_circle.rs`, `sweep_obb2_obb2.rs`, `sweep_aabb_obb2.rs`, `cast_point_aabb.rs`, `obb2_obb2.rs`, `obb3_obb3.rs` | one kernel's batch glue each, named as its scalar and wide twins in `narrow::scalar` and `narrow::wide` |
 //!
 //! A new kernel is a scalar reference (`narrow/scalar/<name>.rs`), its lane twin
 //! (`narrow/wide/<name>.rs`), a `PairTest` impl here (`<name>.rs`) and an entry point on
@@ -59,7 +59,9 @@ mod shapes;
 mod side;
 mod sweep;
 mod sweep_aabb_aabb;
+mod sweep_aabb_obb2;
 mod sweep_circle_circle;
+mod sweep_obb2_obb2;
 
 use cast_point_aabb::CastPointAabb;
 use chunk::run_batch;
@@ -68,7 +70,9 @@ use obb3_obb3::Obb3Obb3;
 use overlap::{AabbAabb, AabbCircle, CircleCircle};
 use shapes::Shapes;
 use sweep_aabb_aabb::SweepAabbAabb;
+use sweep_aabb_obb2::SweepAabbObb2;
 use sweep_circle_circle::SweepCircleCircle;
+use sweep_obb2_obb2::SweepObb2Obb2;
 
 /// Pairs per chunk: the unit of parallel work and of index checking.
 pub const CHUNK: usize = 4096;
@@ -386,6 +390,114 @@ impl NarrowPhase {
             &mut self.mtv2,
         )?;
         Ok(&self.mtv2[..n])
+    }
+
+    /// Sweeps every pair of moving 2D oriented boxes over one frame and keeps the hits and
+    /// the overlaps (misses are left out), in pair order
+    /// ([`scalar::sweep_obb2_obb2`](fn@super::scalar::sweep_obb2_obb2): the separating axis
+    /// test for translating boxes, so no speed tunnels; rotations are held for the frame;
+    /// in each answer `a` is `Pair::a`).
+    ///
+    /// ```
+    /// use hantei::{Obb2, Pair};
+    /// use hantei::narrow::NarrowPhase;
+    /// use hantei::narrow::columns::{MotionSoa, Obb2Soa};
+    /// use glam::Vec2;
+    /// let boxes = [
+    ///     Obb2::new(Vec2::ZERO, Vec2::X, Vec2::new(0.5, 0.5)), // a bullet
+    ///     // A rotated laser, 20 long and 0.2 thick, crossing the bullet's path at x = 10.
+    ///     Obb2::from_angle(Vec2::new(10.0, 0.0), Vec2::new(10.0, 0.1), 1.3),
+    ///     Obb2::new(Vec2::new(0.0, 30.0), Vec2::X, Vec2::new(0.5, 0.5)), // far above it
+    /// ];
+    /// let motions = [Vec2::new(1e4, 0.0), Vec2::ZERO, Vec2::new(1e4, 0.0)];
+    /// let pairs = [Pair::new(0, 1), Pair::new(2, 1)];
+    /// let mut narrow = NarrowPhase::new();
+    /// let hits = narrow.sweep_obb2_obb2(&boxes[..], &motions[..], &pairs)?.to_vec();
+    /// assert_eq!(hits.len(), 1);
+    /// assert_eq!(hits[0].pair, Pair::new(0, 1));
+    /// // Columns give the same bits.
+    /// let (cols, moves) = (Obb2Soa::from(&boxes[..]), MotionSoa::from(&motions[..]));
+    /// assert_eq!(narrow.sweep_obb2_obb2(cols.columns(), moves.columns(), &pairs)?, &hits[..]);
+    /// # Ok::<(), hantei::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`Error::LengthMismatch`] for columns of different lengths or motions that do not
+    /// match the boxes; [`Error::PairOutOfRange`] for a pair index out of range;
+    /// [`Error::TooManyBoxes`] for more than [`crate::MAX_BOXES`] boxes.
+    pub fn sweep_obb2_obb2(
+        &mut self,
+        boxes: impl Obb2Input,
+        motions: impl MotionInput,
+        pairs: &[Pair],
+    ) -> Result<&[PairSweep], Error> {
+        let n = boxes.checked_len()?;
+        check_len("motions (one per box)", n, motions.checked_len()?)?;
+        let n = run_batch(
+            &self.config,
+            &SweepObb2Obb2 { boxes, motions },
+            pairs,
+            &mut self.sweeps,
+        )?;
+        Ok(&self.sweeps[..n])
+    }
+
+    /// Sweeps moving axis-aligned boxes against moving 2D oriented boxes over one frame and
+    /// keeps the hits and the overlaps (misses are left out), in pair order
+    /// ([`scalar::sweep_aabb_obb2`](fn@super::scalar::sweep_aabb_obb2)): `Pair::a` indexes
+    /// `aabbs` (moved by `aabb_motions`), `Pair::b` indexes `obbs` (moved by
+    /// `obb_motions`).
+    ///
+    /// ```
+    /// use hantei::{Aabb, Obb2, Pair};
+    /// use hantei::narrow::NarrowPhase;
+    /// use glam::Vec2;
+    /// let players = [Aabb::from_coords(-0.5, 3.0, 0.5, 4.0)];
+    /// let slopes = [
+    ///     Obb2::from_angle(Vec2::ZERO, Vec2::ONE, 0.5),
+    ///     Obb2::from_angle(Vec2::new(9.0, 0.0), Vec2::ONE, 0.5),
+    /// ];
+    /// let mut narrow = NarrowPhase::new();
+    /// let hits = narrow.sweep_aabb_obb2(
+    ///     &players[..],
+    ///     &[Vec2::new(0.0, -10.0)][..],
+    ///     &slopes[..],
+    ///     &[Vec2::ZERO; 2][..],
+    ///     &[Pair::new(0, 0), Pair::new(0, 1)],
+    /// )?;
+    /// assert_eq!(hits.len(), 1);
+    /// assert_eq!(hits[0].pair, Pair::new(0, 0));
+    /// # Ok::<(), hantei::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`Error::LengthMismatch`] for columns of different lengths or motions that do not
+    /// match their boxes; [`Error::PairOutOfRange`] for a pair index out of range;
+    /// [`Error::TooManyBoxes`] for more than [`crate::MAX_BOXES`] boxes on a side.
+    pub fn sweep_aabb_obb2(
+        &mut self,
+        aabbs: impl AabbInput,
+        aabb_motions: impl MotionInput,
+        obbs: impl Obb2Input,
+        obb_motions: impl MotionInput,
+        pairs: &[Pair],
+    ) -> Result<&[PairSweep], Error> {
+        let n = aabbs.checked_len()?;
+        check_len("AABB motions (one per box)", n, aabb_motions.checked_len()?)?;
+        let n = obbs.checked_len()?;
+        check_len("OBB motions (one per box)", n, obb_motions.checked_len()?)?;
+        let n = run_batch(
+            &self.config,
+            &SweepAabbObb2 {
+                aabbs,
+                aabb_motions,
+                obbs,
+                obb_motions,
+            },
+            pairs,
+            &mut self.sweeps,
+        )?;
+        Ok(&self.sweeps[..n])
     }
 
     /// The pairs of 3D oriented boxes that overlap (closed), with their minimum
