@@ -177,6 +177,10 @@ fn no_tunnelling_at_any_speed_near_the_origin_and_near_a_million() {
                 assert_ne!(s.status, Miss, "tunnelled: {what} (closest {closest})");
                 let at_start = closest64(start, Vec2::ZERO, target.center);
                 assert!(s.status == Hit || at_start <= reach + margin, "{what}");
+                if s.status == Hit {
+                    // Flush, first, and never inside, near 10^6 too.
+                    check_first_contact(&bullet, m, &target, Vec2::ZERO, &s);
+                }
                 crossings += 1;
             } else if closest > reach + margin {
                 assert_eq!(s.status, Miss, "hit from afar: {what} (closest {closest})");

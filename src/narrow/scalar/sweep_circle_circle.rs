@@ -7,9 +7,11 @@ use crate::math::Circle;
 use crate::narrow::{Sweep, SweepStatus};
 use glam::Vec2;
 
-/// How far past touching the stop places `a`: `2⁻²⁰` times the magnitude of the centers
-/// and the radius sum (see `sweep_circle_circle`, "Stop").
-pub(crate) const NUDGE: f32 = 1.0 / 1_048_576.0;
+/// How far past touching the stop places `a`, per unit of `|d| + s` (`2⁻²¹`) and per unit
+/// of `a`'s coordinates (`2⁻²²`; see `sweep_circle_circle`, "Stop").
+pub(crate) const NUDGE: f32 = 1.0 / 2_097_152.0;
+/// See [`NUDGE`].
+pub(crate) const NUDGE_AT: f32 = 1.0 / 4_194_304.0;
 
 /// Sweeps disc `a` moving by `motion_a` against disc `b` moving by `motion_b` over one
 /// frame: whether and when they first touch, the contact normal, and how far `a` may
@@ -48,11 +50,15 @@ pub(crate) const NUDGE: f32 = 1.0 / 1_048_576.0;
 ///
 /// # Stop
 /// The displacement of `a` relative to `b` that leaves it flush: `a` placed along the
-/// normal at the radius sum plus a nudge of `(|a.x| + |a.y| + |b.x| + |b.y| + s)·2⁻²⁰`,
-/// `stop = n·(s + nudge) - d`, so that `a.center + stop` (rounded to `f32`) is at least
-/// `s` from `b.center`: **no penetration**, whatever the angle of approach (backing off
-/// along `v` alone gives nothing when `a` grazes `b`). It differs from `t·v` by about the
-/// nudge.
+/// normal at the radius sum plus a nudge, `stop = n·(s + nudge) - d`, so that
+/// `a.center + stop` (rounded to `f32`) is at least `s` from `b.center`: **no
+/// penetration**, whatever the angle of approach (backing off along `v` alone gives
+/// nothing when `a` grazes `b`). The nudge covers the roundings: of `n` and `n·(s + ..) -
+/// d`, a few ulps of `|d| + s` (`(|d.x| + |d.y| + s)·2⁻²¹`), and of the game's
+/// `a.center + stop`, half an ulp of `a`'s coordinates (`(|a.x| + |a.y|)·2⁻²²`); where
+/// `b` sits in the world does not matter. So the stop differs from `t·v` by well under a
+/// unit near `10⁶` and by about `2⁻²⁰` of the radius sum near the origin. (With no nudge
+/// the tests find stops a few ulps inside.)
 ///
 /// # Bad input and range
 /// A NaN or infinite value or a negative radius is a [`Miss`](SweepStatus::Miss). The
@@ -135,10 +141,9 @@ pub fn sweep_circle_circle(a: &Circle, motion_a: Vec2, b: &Circle, motion_b: Vec
     } else {
         ((0.0 - vx) / speed, (0.0 - vy) / speed)
     };
-    let nudge = ((((a.center.x.abs() + a.center.y.abs()) + b.center.x.abs()) + b.center.y.abs())
-        + s)
-        * NUDGE;
-    let reach = s + nudge;
+    let at = (a.center.x.abs() + a.center.y.abs()) * NUDGE_AT;
+    let gap = ((dx.abs() + dy.abs()) + s) * NUDGE;
+    let reach = s + (at + gap);
     Sweep {
         status: SweepStatus::Hit,
         t,

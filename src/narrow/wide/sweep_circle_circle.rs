@@ -6,7 +6,7 @@
 //! that far) and kept only where the lane is a hit.
 
 use super::{CircleW, F32W, MaskW, SweepW, Vec2W, all_finite};
-use crate::narrow::scalar::sweep_circle_circle::NUDGE;
+use crate::narrow::scalar::sweep_circle_circle::{NUDGE, NUDGE_AT};
 
 /// Lane `i`: disc `a` moving by `ma` against disc `b` moving by `mb` over one frame.
 #[inline(always)]
@@ -57,8 +57,9 @@ pub fn sweep_circle_circle<W: F32W>(
     let has_len = len.gt(zero);
     let nx = W::select(has_len, px / len, (zero - vx) / speed);
     let ny = W::select(has_len, py / len, (zero - vy) / speed);
-    let nudge = ((((a.x.abs() + a.y.abs()) + b.x.abs()) + b.y.abs()) + s) * W::splat(NUDGE);
-    let reach = s + nudge;
+    let at = (a.x.abs() + a.y.abs()) * W::splat(NUDGE_AT);
+    let gap = ((dx.abs() + dy.abs()) + s) * W::splat(NUDGE);
+    let reach = s + (at + gap);
     SweepW {
         is_hit,
         is_overlapping,
