@@ -3,7 +3,7 @@
 //! to stream the inputs through memory.
 //!
 //! parry's calls: `intersection_test` on cuboids (AABB, oriented boxes) and balls,
-//! `cast_shapes` on cuboids for the swept test, `Cuboid::cast_local_ray` (in the box's
+//! `cast_shapes` on cuboids for the swept tests (AABB, oriented boxes), `Cuboid::cast_local_ray` (in the box's
 //! frame, max time 1) for the moving point; for AABBs also `bounding_volume::Aabb::
 //! intersects` (`parry_bv`), its cheapest AABB test.
 //!
@@ -522,6 +522,149 @@ fn bench_obb2(c: &mut Criterion) {
     }
 }
 
+/// A moving oriented box near another (`axis_aligned`: the first one is not turned).
+fn gen_sweep_obb2(rng: &mut Rng, axis_aligned: bool) -> ((Obb2, Vec2), (Obb2, Vec2)) {
+    let c = center(rng);
+    let mut a = random_obb2(rng, c);
+    if axis_aligned {
+        a.axis = Vec2::X;
+    }
+    let cb = near(rng, c, 14.0);
+    let b = random_obb2(rng, cb);
+    let mut m = || Vec2::new(rng.range_f32(-8.0, 8.0), rng.range_f32(-8.0, 8.0));
+    ((a, m()), (b, m()))
+}
+
+/// parry's pose, shape and velocity of a moving oriented box.
+fn parry_obb2(
+    (b, m): &(Obb2, Vec2),
+) -> (
+    parry2d::math::Pose,
+    parry2d::shape::Cuboid,
+    parry2d::math::Vector,
+) {
+    let angle = b.axis.y.atan2(b.axis.x);
+    (
+        parry2d::math::Pose::new(p2(b.center), angle),
+        parry2d::shape::Cuboid::new(p2(b.half_extents)),
+        p2(*m),
+    )
+}
+
+/// parry's `cast_shapes` on cuboids for every pair, counting the hits.
+fn parry_casts(
+    a: &[(
+        parry2d::math::Pose,
+        parry2d::shape::Cuboid,
+        parry2d::math::Vector,
+    )],
+    b: &[(
+        parry2d::math::Pose,
+        parry2d::shape::Cuboid,
+        parry2d::math::Vector,
+    )],
+    pairs: &[Pair],
+) -> usize {
+    use parry2d::query::{ShapeCastOptions, cast_shapes};
+    let options = ShapeCastOptions::with_max_time_of_impact(1.0);
+    pairs
+        .iter()
+        .filter(|p| {
+            let (pa, ca, va) = &a[p.a as usize];
+            let (pb, cb, vb) = &b[p.b as usize];
+            cast_shapes(pa, *va, ca, pb, *vb, cb, options)
+                .unwrap()
+                .is_some()
+        })
+        .count()
+}
+
+fn bench_sweep_obb2(c: &mut Criterion) {
+    for (name, n) in SIZES {
+        let (shapes, pairs) = pairs_of(
+            n,
+            8,
+            |rng| gen_sweep_obb2(rng, false),
+            |(a, ma), (b, mb)| scalar::sweep_obb2_obb2(a, *ma, b, *mb).is_hit(),
+        );
+        let boxes: Vec<Obb2> = shapes.iter().map(|s| s.0).collect();
+        let motions: Vec<Vec2> = shapes.iter().map(|s| s.1).collect();
+        let (bs, ms) = (Obb2Soa::from(&boxes[..]), MotionSoa::from(&motions[..]));
+        let parry: Vec<_> = shapes.iter().map(parry_obb2).collect();
+        let mut g = c.benchmark_group(format!("sweep_obb2_obb2/{name}"));
+        g.throughput(Throughput::Elements(n as u64));
+        ours(&mut g, |np, records| {
+            if records {
+                np.sweep_obb2_obb2(&boxes[..], &motions[..], black_box(&pairs))
+                    .unwrap()
+                    .len()
+            } else {
+                np.sweep_obb2_obb2(bs.columns(), ms.columns(), black_box(&pairs))
+                    .unwrap()
+                    .len()
+            }
+        });
+        g.bench_function(BenchmarkId::from_parameter("parry"), |b| {
+            b.iter(|| parry_casts(&parry, &parry, &pairs))
+        });
+        g.finish();
+    }
+}
+
+fn bench_sweep_aabb_obb2(c: &mut Criterion) {
+    for (name, n) in SIZES {
+        // Pair `k` is (AABB k, OBB k): the shapes of each side in pair order.
+        let (shapes, _) = pairs_of(
+            n,
+            9,
+            |rng| gen_sweep_obb2(rng, true),
+            |(a, ma), (b, mb)| scalar::sweep_aabb_obb2(&a.aabb(), *ma, b, *mb).is_hit(),
+        );
+        let (a_side, b_side): (Vec<_>, Vec<_>) = shapes.chunks(2).map(|ab| (ab[0], ab[1])).unzip();
+        let pairs: Vec<Pair> = (0..n as u32).map(|k| Pair::new(k, k)).collect();
+        let aabbs: Vec<Aabb> = a_side.iter().map(|s| s.0.aabb()).collect();
+        let aabb_motions: Vec<Vec2> = a_side.iter().map(|s| s.1).collect();
+        let obbs: Vec<Obb2> = b_side.iter().map(|s| s.0).collect();
+        let obb_motions: Vec<Vec2> = b_side.iter().map(|s| s.1).collect();
+        let (als, ams) = (
+            AabbSoa::from(&aabbs[..]),
+            MotionSoa::from(&aabb_motions[..]),
+        );
+        let (os, oms) = (Obb2Soa::from(&obbs[..]), MotionSoa::from(&obb_motions[..]));
+        let parry_a: Vec<_> = a_side.iter().map(parry_obb2).collect();
+        let parry_b: Vec<_> = b_side.iter().map(parry_obb2).collect();
+        let mut g = c.benchmark_group(format!("sweep_aabb_obb2/{name}"));
+        g.throughput(Throughput::Elements(n as u64));
+        ours(&mut g, |np, records| {
+            if records {
+                np.sweep_aabb_obb2(
+                    &aabbs[..],
+                    &aabb_motions[..],
+                    &obbs[..],
+                    &obb_motions[..],
+                    black_box(&pairs),
+                )
+                .unwrap()
+                .len()
+            } else {
+                np.sweep_aabb_obb2(
+                    als.columns(),
+                    ams.columns(),
+                    os.columns(),
+                    oms.columns(),
+                    black_box(&pairs),
+                )
+                .unwrap()
+                .len()
+            }
+        });
+        g.bench_function(BenchmarkId::from_parameter("parry"), |b| {
+            b.iter(|| parry_casts(&parry_a, &parry_b, &pairs))
+        });
+        g.finish();
+    }
+}
+
 fn bench_obb3(c: &mut Criterion) {
     use parry3d::{
         math::{Pose, Rot3},
@@ -607,6 +750,8 @@ fn print_table() {
         "cast_point_aabb",
         "obb2_obb2",
         "obb3_obb3",
+        "sweep_obb2_obb2",
+        "sweep_aabb_obb2",
     ];
     let cols = [
         "scalar", "portable", "avx2", "avx512", "records", "parry", "floor",
@@ -667,6 +812,8 @@ fn main() {
     bench_ray(&mut c);
     bench_obb2(&mut c);
     bench_obb3(&mut c);
+    bench_sweep_obb2(&mut c);
+    bench_sweep_aabb_obb2(&mut c);
     c.final_summary();
     print_table();
 }

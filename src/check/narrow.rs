@@ -21,9 +21,10 @@
 //!
 //! # Input layout
 //! ```text
-//!  byte 0     kernel (mod 8): overlap_aabb_aabb, overlap_circle_circle,
+//!  byte 0     kernel (mod 10): overlap_aabb_aabb, overlap_circle_circle,
 //!             overlap_aabb_circle, sweep_aabb_aabb, cast_point_aabb,
-//!             overlap_obb2_obb2, overlap_obb3_obb3, sweep_circle_circle
+//!             overlap_obb2_obb2, overlap_obb3_obb3, sweep_circle_circle,
+//!             sweep_obb2_obb2, sweep_aabb_obb2
 //!  byte 1     scale of the grid values
 //!  then       per lane: the `a` shape, the `b` shape (and for sweeps both motions)
 //!  then       extra pairs: a count byte (mod 16), two index bytes each
@@ -57,9 +58,13 @@ pub enum Kernel {
     Obb3Obb3,
     /// `sweep_circle_circle`.
     SweepCircleCircle,
+    /// `sweep_obb2_obb2`.
+    SweepObb2Obb2,
+    /// `sweep_aabb_obb2`.
+    SweepAabbObb2,
 }
 
-const KERNELS: [Kernel; 8] = [
+const KERNELS: [Kernel; 10] = [
     Kernel::AabbAabb,
     Kernel::CircleCircle,
     Kernel::AabbCircle,
@@ -68,6 +73,8 @@ const KERNELS: [Kernel; 8] = [
     Kernel::Obb2Obb2,
     Kernel::Obb3Obb3,
     Kernel::SweepCircleCircle,
+    Kernel::SweepObb2Obb2,
+    Kernel::SweepAabbObb2,
 ];
 
 /// One answer per lane (or per pair), of whichever type the kernel answers.
@@ -197,6 +204,8 @@ enum Lanes {
         [Circle; LANES],
         [Vec2; LANES],
     ),
+    SweepObb2([Obb2; LANES], [Vec2; LANES], [Obb2; LANES], [Vec2; LANES]),
+    SweepAabbObb2([Aabb; LANES], [Vec2; LANES], [Obb2; LANES], [Vec2; LANES]),
 }
 
 /// Pair indices at the index limit, drawn after the in-range ones and one past the end.
@@ -257,6 +266,40 @@ fn obb2(r: &mut Bytes<'_>, scale: f32) -> Obb2 {
         }
     };
     Obb2::new(center, axis, half)
+}
+
+/// Now and then a quarter-turned box touching the box of center `c` and world half
+/// extents `e` on its side (exactly, on the grid), else any box.
+fn obb2_near(r: &mut Bytes<'_>, scale: f32, c: Vec2, e: Vec2) -> Obb2 {
+    let b = obb2(r, scale);
+    let mode = r.u8();
+    if mode < 0x60 {
+        let axis = [Vec2::X, Vec2::Y, Vec2::NEG_X, Vec2::NEG_Y][usize::from(mode & 3)];
+        let h = b.half_extents;
+        let eb = if axis.x != 0.0 {
+            h
+        } else {
+            Vec2::new(h.y, h.x)
+        };
+        let side = if mode & 4 == 0 { 1.0 } else { -1.0 };
+        let center = if mode & 8 == 0 {
+            Vec2::new(c.x + side * (e.x + eb.x), b.center.y)
+        } else {
+            Vec2::new(b.center.x, c.y + side * (e.y + eb.y))
+        };
+        Obb2::new(center, axis, h)
+    } else {
+        b
+    }
+}
+
+/// A quarter-turned box's world half extents (its own for others: only a hint).
+fn world_half(b: &Obb2) -> Vec2 {
+    if b.axis.y.abs() == 1.0 {
+        Vec2::new(b.half_extents.y, b.half_extents.x)
+    } else {
+        b.half_extents
+    }
 }
 
 /// Scales that overflow or underflow a squared length in `f32` (normalising must not).
@@ -361,6 +404,29 @@ fn decode(r: &mut Bytes<'_>) -> (Kernel, Lanes) {
             }
             Lanes::SweepCircle(ca, ma, cb, mb)
         }
+        Kernel::SweepObb2Obb2 => {
+            let (mut oa, mut ob) = ([Obb2::default(); LANES], [Obb2::default(); LANES]);
+            let (mut ma, mut mb) = ([Vec2::ZERO; LANES], [Vec2::ZERO; LANES]);
+            for i in 0..LANES {
+                oa[i] = obb2(r, scale);
+                ob[i] = obb2_near(r, scale, oa[i].center, world_half(&oa[i]));
+                ma[i] = vec2(r, scale);
+                mb[i] = if r.u8() < 0x30 { ma[i] } else { vec2(r, scale) };
+            }
+            Lanes::SweepObb2(oa, ma, ob, mb)
+        }
+        Kernel::SweepAabbObb2 => {
+            let mut ob = [Obb2::default(); LANES];
+            let (mut ma, mut mb) = ([Vec2::ZERO; LANES], [Vec2::ZERO; LANES]);
+            for i in 0..LANES {
+                let a = aabb(r);
+                a_boxes[i] = a;
+                ob[i] = obb2_near(r, scale, (a.min + a.max) * 0.5, (a.max - a.min) * 0.5);
+                ma[i] = vec2(r, scale);
+                mb[i] = if r.u8() < 0x30 { ma[i] } else { vec2(r, scale) };
+            }
+            Lanes::SweepAabbObb2(a_boxes, ma, ob, mb)
+        }
         Kernel::CastPointAabb => {
             let mut rays = [Ray::default(); LANES];
             for i in 0..LANES {
@@ -410,6 +476,14 @@ fn reference(lanes: &Lanes) -> Answers {
         Lanes::Obb2(a, b) => {
             Answers::Mtv2(l.map(|i| scalar::overlap_obb2_obb2(&a[i], &b[i])).collect())
         }
+        Lanes::SweepObb2(a, ma, b, mb) => Answers::Sweep(
+            l.map(|i| scalar::sweep_obb2_obb2(&a[i], ma[i], &b[i], mb[i]))
+                .collect(),
+        ),
+        Lanes::SweepAabbObb2(a, ma, b, mb) => Answers::Sweep(
+            l.map(|i| scalar::sweep_aabb_obb2(&a[i], ma[i], &b[i], mb[i]))
+                .collect(),
+        ),
         Lanes::Obb3(ab) => {
             let (a, b) = &**ab;
             Answers::Mtv3(l.map(|i| scalar::overlap_obb3_obb3(&a[i], &b[i])).collect())
@@ -474,6 +548,26 @@ impl SimdTask for WideTask<'_> {
                 let m = wide::overlap_obb2_obb2(&Obb2W::<W>::from_array(a), &Obb2W::from_array(b));
                 Answers::Mtv2((0..LANES).map(|i| m.lane(i)).collect())
             }
+            Lanes::SweepObb2(a, ma, b, mb) => Answers::Sweep(
+                wide::sweep_obb2_obb2(
+                    &Obb2W::<W>::from_array(a),
+                    &Vec2W::from_array(ma),
+                    &Obb2W::from_array(b),
+                    &Vec2W::from_array(mb),
+                )
+                .to_array()
+                .to_vec(),
+            ),
+            Lanes::SweepAabbObb2(a, ma, b, mb) => Answers::Sweep(
+                wide::sweep_aabb_obb2(
+                    &AabbW::<W>::from_array(a),
+                    &Vec2W::from_array(ma),
+                    &Obb2W::from_array(b),
+                    &Vec2W::from_array(mb),
+                )
+                .to_array()
+                .to_vec(),
+            ),
             Lanes::Obb3(ab) => {
                 let (a, b) = &**ab;
                 let m = wide::overlap_obb3_obb3(&Obb3W::<W>::from_array(a), &Obb3W::from_array(b));
@@ -561,6 +655,28 @@ fn batch(
                 Answers::Mtv2(hits.iter().map(|h| Some(h.mtv)).collect()),
             )
         }
+        Lanes::SweepObb2(a, ma, b, mb) => {
+            let (boxes, motions) = (cat(a, b), cat(ma, mb));
+            sweeps(if records {
+                narrow.sweep_obb2_obb2(&boxes[..], &motions[..], pairs)?
+            } else {
+                let (boxes, motions) = (Obb2Soa::from(&boxes[..]), MotionSoa::from(&motions[..]));
+                narrow.sweep_obb2_obb2(boxes.columns(), motions.columns(), pairs)?
+            })
+        }
+        Lanes::SweepAabbObb2(a, ma, b, mb) => sweeps(if records {
+            narrow.sweep_aabb_obb2(&a[..], &ma[..], &b[..], &mb[..], pairs)?
+        } else {
+            let (aabbs, aabb_motions) = (AabbSoa::from(&a[..]), MotionSoa::from(&ma[..]));
+            let (obbs, obb_motions) = (Obb2Soa::from(&b[..]), MotionSoa::from(&mb[..]));
+            narrow.sweep_aabb_obb2(
+                aabbs.columns(),
+                aabb_motions.columns(),
+                obbs.columns(),
+                obb_motions.columns(),
+                pairs,
+            )?
+        }),
         Lanes::Obb3(ab) => {
             let (a, b) = &**ab;
             let shapes = cat(a, b);
@@ -580,7 +696,10 @@ fn batch(
 /// Whether `a` and `b` index one set of columns (`a` lanes first, then `b` lanes), or
 /// two (each of `LANES` entries).
 fn shared_columns(kernel: Kernel) -> bool {
-    !matches!(kernel, Kernel::AabbCircle | Kernel::CastPointAabb)
+    !matches!(
+        kernel,
+        Kernel::AabbCircle | Kernel::CastPointAabb | Kernel::SweepAabbObb2
+    )
 }
 
 /// The scalar answer for an arbitrary pair of the batch's columns.
@@ -621,6 +740,14 @@ fn reference_pair(lanes: &Lanes, p: Pair) -> Answers {
         Lanes::Obb2(a, b) => {
             let o = |i: usize| if i < LANES { a[i] } else { b[i - LANES] };
             Answers::Mtv2(vec![scalar::overlap_obb2_obb2(&o(i), &o(j))])
+        }
+        Lanes::SweepObb2(a, ma, b, mb) => {
+            let o = |i: usize| if i < LANES { a[i] } else { b[i - LANES] };
+            let m = |i: usize| if i < LANES { ma[i] } else { mb[i - LANES] };
+            Answers::Sweep(vec![scalar::sweep_obb2_obb2(&o(i), m(i), &o(j), m(j))])
+        }
+        Lanes::SweepAabbObb2(a, ma, b, mb) => {
+            Answers::Sweep(vec![scalar::sweep_aabb_obb2(&a[i], ma[i], &b[j], mb[j])])
         }
         Lanes::Obb3(ab) => {
             let (a, b) = &**ab;

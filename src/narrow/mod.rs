@@ -26,6 +26,8 @@
 //! | `cast_point_aabb` | [`Ray`](crate::Ray) (moving point) × [`Aabb`](crate::Aabb) | [`Sweep`] | the same slabs; box × box = point × grown box |
 //! | `overlap_obb2_obb2` | [`Obb2`](crate::Obb2) × [`Obb2`](crate::Obb2) | `Option<`[`Mtv2`]`>` | separating axis theorem, 4 axes |
 //! | `overlap_obb3_obb3` | [`Obb3`](crate::Obb3) × [`Obb3`](crate::Obb3) | `Option<`[`Mtv3`]`>` | separating axis theorem, 15 axes, face axes first |
+//! | `sweep_obb2_obb2` | moving [`Obb2`](crate::Obb2) × moving [`Obb2`](crate::Obb2) | [`Sweep`] | separating axis theorem over time: per-axis entry/exit times on the 4 edge normals |
+//! | `sweep_aabb_obb2` | moving [`Aabb`](crate::Aabb) × moving [`Obb2`](crate::Obb2) | [`Sweep`] | the same, `a`'s axes the world's |
 //!
 //! # Conventions
 //! - **Closed**: touching counts as overlap everywhere (a point on an edge, two circles
@@ -108,8 +110,11 @@ pub enum SweepStatus {
 
 /// The answer of a swept test ([`scalar::sweep_aabb_aabb`](fn@scalar::sweep_aabb_aabb),
 /// [`scalar::sweep_circle_circle`](fn@scalar::sweep_circle_circle),
-/// [`scalar::cast_point_aabb`]). For discs the normal is the unit vector from `b`'s
-/// center to `a`'s at contact, and the stop places `a` along it just past touching.
+/// [`scalar::cast_point_aabb`], [`scalar::sweep_obb2_obb2`](fn@scalar::sweep_obb2_obb2),
+/// [`scalar::sweep_aabb_obb2`](fn@scalar::sweep_aabb_obb2)). For discs the normal is the
+/// unit vector from `b`'s center to `a`'s at contact, and the stop places `a` along it
+/// just past touching; for oriented boxes the normal is the unit separating axis that
+/// closed last (pointing toward `a`) and the stop is `t·v` backed off along it.
 ///
 /// | status | `t` | `normal` | `stop` |
 /// |---|---|---|---|

@@ -100,7 +100,7 @@ pub(crate) fn sweep_core<W: F32W>(
     let nx = W::select(is_toward, lx, -lx);
     let ny = W::select(is_toward, ly, -ly);
     let t = enter.max(zero);
-    let nudge = (((((ca.x.abs() + ca.y.abs()) + b.center.x.abs()) + b.center.y.abs())
+    let nudge = (((((ca.x.abs() + ca.y.abs()) + dx.abs()) + dy.abs())
         + ((ha.x + ha.y) + (hb.x + hb.y)))
         + (v.x.abs() + v.y.abs()))
         * W::splat(NUDGE);
