@@ -189,6 +189,19 @@ struct Inputs {
     sweep_obb2_a: [Obb2; LANES],
     sweep_obb2_b: [Obb2; LANES],
     aabb_obb2_b: [Obb2; LANES],
+    circle_box: [Circle; LANES],
+}
+
+/// A disc against `b`: often touching a face or a corner exactly (a 3-4-5 triangle on
+/// the grid), else anywhere.
+fn circle_at(rng: &mut Rng, b: &Aabb) -> Circle {
+    let r = (rng.below(8) as f32) * 0.5;
+    match rng.below(4) {
+        0 => Circle::new(Vec2::new(b.min.x - r, b.max.y), r),
+        1 => Circle::new(Vec2::new(b.max.x, b.min.y - r), r),
+        2 => Circle::new(b.max + Vec2::new(3.0, 4.0) * 0.5, 2.5),
+        _ => circle(rng),
+    }
 }
 
 impl Inputs {
@@ -241,6 +254,7 @@ impl Inputs {
             sweep_obb2_a: [Obb2::default(); LANES],
             sweep_obb2_b: [Obb2::default(); LANES],
             aabb_obb2_b: [Obb2::default(); LANES],
+            circle_box: core::array::from_fn(|i| circle_at(rng, &box_a[i])),
         }
         .with_obb2_sweeps(rng)
     }
@@ -284,6 +298,8 @@ struct Outputs {
     cast: [Sweep; LANES],
     obb2: [Option<Mtv2>; LANES],
     obb3: [Option<Mtv3>; LANES],
+    sweep_aabb_circle: [Sweep; LANES],
+    sweep_circle_obb2: [Sweep; LANES],
 }
 
 impl SimdTask for &Inputs {
@@ -333,6 +349,20 @@ impl SimdTask for &Inputs {
             cast: wide::cast_point_aabb(&RayW::<W>::from_array(&self.ray), &b).to_array(),
             obb2: core::array::from_fn(|i| o2.lane(i)),
             obb3: core::array::from_fn(|i| o3.lane(i)),
+            sweep_aabb_circle: wide::sweep_aabb_circle(
+                &a,
+                &ma,
+                &CircleW::from_array(&self.circle_box),
+                &mb,
+            )
+            .to_array(),
+            sweep_circle_obb2: wide::sweep_circle_obb2(
+                &ca,
+                &ma,
+                &Obb2W::from_array(&self.obb2_b),
+                &mb,
+            )
+            .to_array(),
         }
     }
 }
@@ -368,6 +398,12 @@ fn scalar_outputs(x: &Inputs) -> Outputs {
         cast: core::array::from_fn(|i| scalar::cast_point_aabb(&x.ray[i], &x.box_b[i])),
         obb2: core::array::from_fn(|i| scalar::overlap_obb2_obb2(&x.obb2_a[i], &x.obb2_b[i])),
         obb3: core::array::from_fn(|i| scalar::overlap_obb3_obb3(&x.obb3_a[i], &x.obb3_b[i])),
+        sweep_aabb_circle: core::array::from_fn(|i| {
+            scalar::sweep_aabb_circle(&x.box_a[i], x.motion_a[i], &x.circle_box[i], x.motion_b[i])
+        }),
+        sweep_circle_obb2: core::array::from_fn(|i| {
+            scalar::sweep_circle_obb2(&x.circle_a[i], x.motion_a[i], &x.obb2_b[i], x.motion_b[i])
+        }),
     }
 }
 
@@ -509,6 +545,28 @@ fn check(x: &Inputs, round: usize) {
                 got.obb3[i],
                 want.obb3[i]
             );
+            assert!(
+                same_sweep(&got.sweep_aabb_circle[i], &want.sweep_aabb_circle[i]),
+                "{}: {:?} {:?} {:?} {:?}: got {:?} want {:?}",
+                ctx("sweep_aabb_circle", i),
+                x.box_a[i],
+                x.motion_a[i],
+                x.circle_box[i],
+                x.motion_b[i],
+                got.sweep_aabb_circle[i],
+                want.sweep_aabb_circle[i]
+            );
+            assert!(
+                same_sweep(&got.sweep_circle_obb2[i], &want.sweep_circle_obb2[i]),
+                "{}: {:?} {:?} {:?} {:?}: got {:?} want {:?}",
+                ctx("sweep_circle_obb2", i),
+                x.circle_a[i],
+                x.motion_a[i],
+                x.obb2_b[i],
+                x.motion_b[i],
+                got.sweep_circle_obb2[i],
+                want.sweep_circle_obb2[i]
+            );
         }
     }
 }
@@ -516,7 +574,7 @@ fn check(x: &Inputs, round: usize) {
 #[test]
 fn every_level_matches_scalar_bit_for_bit() {
     let mut rng = Rng::new(0x5eed_0003);
-    let mut hits = [0usize; 13];
+    let mut hits = [0usize; 17];
     for round in 0..6000 {
         let x = Inputs::random(&mut rng);
         check(&x, round);
@@ -545,6 +603,15 @@ fn every_level_matches_scalar_bit_for_bit() {
         let (h, h0) = hit_t0(&w.sweep_aabb_obb2);
         hits[11] += h;
         hits[12] += h0;
+        let round_hit = |s: &&Sweep| s.is_hit() && s.normal.x != 0.0 && s.normal.y != 0.0;
+        hits[13] += w.sweep_aabb_circle.iter().filter(|s| s.is_hit()).count();
+        hits[14] += w.sweep_aabb_circle.iter().filter(round_hit).count();
+        hits[15] += w
+            .sweep_aabb_circle
+            .iter()
+            .filter(|s| s.is_hit() && s.t == 0.0)
+            .count();
+        hits[16] += w.sweep_circle_obb2.iter().filter(|s| s.is_hit()).count();
     }
     // Every kernel both hit and missed a fair share, corners and edge-edge MTVs included.
     for (k, &h) in hits.iter().enumerate() {

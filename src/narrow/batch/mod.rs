@@ -38,7 +38,7 @@
 //! | `side.rs` | `Side` / `SideWith`: one side of a run of pairs, indices checked once, shapes gathered eight at a time |
 //! | `shapes.rs` | `PairTest` (a scalar reference and its lane kernel on one pair of shapes) and `Shapes`, which runs it over two inputs |
 //! | `sweep.rs` | what the swept tests share: `PairSweep` records packed in lanes |
-//! | `overlap.rs`, `sweep_aabb_aabb.rs`, `sweep_circle_circle.rs`, `sweep_obb2_obb2.rs`, `sweep_aabb_obb2.rs`, `cast_point_aabb.rs`, `obb2_obb2.rs`, `obb3_obb3.rs` | one kernel's batch glue each, named as its scalar and wide twins in `narrow::scalar` and `narrow::wide` |
+//! | `overlap.rs`, `sweep_aabb_aabb.rs`, `sweep_aabb_circle.rs`, `sweep_aabb_obb2.rs`, `sweep_circle_circle.rs`, `sweep_circle_obb2.rs`, `sweep_obb2_obb2.rs`, `cast_point_aabb.rs`, `obb2_obb2.rs`, `obb3_obb3.rs` | one kernel's batch glue each, named as its scalar and wide twins in `narrow::scalar` and `narrow::wide` |
 //!
 //! A new kernel is a scalar reference (`narrow/scalar/<name>.rs`), its lane twin
 //! (`narrow/wide/<name>.rs`), a `PairTest` impl here (`<name>.rs`) and an entry point on
@@ -59,8 +59,10 @@ mod shapes;
 mod side;
 mod sweep;
 mod sweep_aabb_aabb;
+mod sweep_aabb_circle;
 mod sweep_aabb_obb2;
 mod sweep_circle_circle;
+mod sweep_circle_obb2;
 mod sweep_obb2_obb2;
 
 use cast_point_aabb::CastPointAabb;
@@ -70,8 +72,10 @@ use obb3_obb3::Obb3Obb3;
 use overlap::{AabbAabb, AabbCircle, CircleCircle};
 use shapes::Shapes;
 use sweep_aabb_aabb::SweepAabbAabb;
+use sweep_aabb_circle::SweepAabbCircle;
 use sweep_aabb_obb2::SweepAabbObb2;
 use sweep_circle_circle::SweepCircleCircle;
+use sweep_circle_obb2::SweepCircleObb2;
 use sweep_obb2_obb2::SweepObb2Obb2;
 
 /// Pairs per chunk: the unit of parallel work and of index checking.
@@ -342,6 +346,127 @@ impl NarrowPhase {
             pairs,
             &mut self.sweeps,
         )?;
+        Ok(&self.sweeps[..n])
+    }
+
+    /// Sweeps every pair of a moving box and a moving disc over one frame and keeps the
+    /// hits and the overlaps (misses are left out), in pair order
+    /// ([`scalar::sweep_aabb_circle`](fn@super::scalar::sweep_aabb_circle): the box
+    /// against the disc's rounded outline, exact first roots at the corners, so no speed
+    /// tunnels): `Pair::a` indexes `boxes` (and `box_motions`), `Pair::b` indexes
+    /// `circles` (and `circle_motions`); in each answer `a` is the box.
+    ///
+    /// ```
+    /// use hantei::{Aabb, Circle, Pair};
+    /// use hantei::narrow::NarrowPhase;
+    /// use glam::Vec2;
+    /// let walls = [Aabb::from_coords(10.0, -5.0, 12.0, 5.0)];
+    /// let bullets = [
+    ///     Circle::new(Vec2::ZERO, 1.0),             // flies into the wall
+    ///     Circle::new(Vec2::new(7.8, 10.8), 1.0),   // passes beyond its corner
+    /// ];
+    /// let bullet_motions = [Vec2::new(20.0, 0.0), Vec2::new(10.0, -10.0)];
+    /// let hits = NarrowPhase::new().sweep_aabb_circle(
+    ///     &walls[..],
+    ///     &[Vec2::ZERO][..],
+    ///     &bullets[..],
+    ///     &bullet_motions[..],
+    ///     &[Pair::new(0, 0), Pair::new(0, 1)],
+    /// )?.to_vec();
+    /// assert_eq!(hits.len(), 1);
+    /// assert_eq!((hits[0].pair, hits[0].sweep.t), (Pair::new(0, 0), 0.45));
+    /// assert_eq!(hits[0].sweep.normal, Vec2::new(1.0, 0.0)); // from the bullet to the wall
+    /// # Ok::<(), hantei::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`Error::LengthMismatch`] for columns of different lengths or motions that do not
+    /// match their shapes; [`Error::PairOutOfRange`] for a pair index out of range;
+    /// [`Error::TooManyBoxes`] for an input of more than [`crate::MAX_BOXES`] shapes.
+    pub fn sweep_aabb_circle(
+        &mut self,
+        boxes: impl AabbInput,
+        box_motions: impl MotionInput,
+        circles: impl CircleInput,
+        circle_motions: impl MotionInput,
+        pairs: &[Pair],
+    ) -> Result<&[PairSweep], Error> {
+        let n = boxes.checked_len()?;
+        check_len("box motions (one per box)", n, box_motions.checked_len()?)?;
+        let n = circles.checked_len()?;
+        check_len(
+            "circle motions (one per circle)",
+            n,
+            circle_motions.checked_len()?,
+        )?;
+        let kernel = SweepAabbCircle {
+            boxes,
+            box_motions,
+            circles,
+            circle_motions,
+        };
+        let n = run_batch(&self.config, &kernel, pairs, &mut self.sweeps)?;
+        Ok(&self.sweeps[..n])
+    }
+
+    /// Sweeps every pair of a moving disc and a moving oriented box (rotation held for
+    /// the frame) and keeps the hits and the overlaps (misses are left out), in pair
+    /// order ([`scalar::sweep_circle_obb2`](fn@super::scalar::sweep_circle_obb2): the
+    /// rounded-box sweep in each box's frame): `Pair::a` indexes `circles` (and
+    /// `circle_motions`), `Pair::b` indexes `boxes` (and `box_motions`); in each answer
+    /// `a` is the disc.
+    ///
+    /// ```
+    /// use hantei::{Circle, Obb2, Pair};
+    /// use hantei::narrow::NarrowPhase;
+    /// use glam::Vec2;
+    /// // A rotated laser and two fast round bullets, one crossing it, one passing its end.
+    /// let turn = core::f32::consts::FRAC_PI_4;
+    /// let lasers = [Obb2::from_angle(Vec2::ZERO, Vec2::new(20.0, 0.1), turn)];
+    /// let bullets = [
+    ///     Circle::new(Vec2::new(-10.0, 10.0), 0.5),
+    ///     Circle::new(Vec2::new(6.0, 26.0), 0.5),
+    /// ];
+    /// let motions = [Vec2::new(1.0e5, -1.0e5); 2];
+    /// let hits = NarrowPhase::new().sweep_circle_obb2(
+    ///     &bullets[..],
+    ///     &motions[..],
+    ///     &lasers[..],
+    ///     &[Vec2::ZERO][..],
+    ///     &[Pair::new(0, 0), Pair::new(1, 0)],
+    /// )?.to_vec();
+    /// assert_eq!(hits.len(), 1);
+    /// assert_eq!(hits[0].pair, Pair::new(0, 0));
+    /// # Ok::<(), hantei::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`Error::LengthMismatch`] for columns of different lengths or motions that do not
+    /// match their shapes; [`Error::PairOutOfRange`] for a pair index out of range;
+    /// [`Error::TooManyBoxes`] for an input of more than [`crate::MAX_BOXES`] shapes.
+    pub fn sweep_circle_obb2(
+        &mut self,
+        circles: impl CircleInput,
+        circle_motions: impl MotionInput,
+        boxes: impl Obb2Input,
+        box_motions: impl MotionInput,
+        pairs: &[Pair],
+    ) -> Result<&[PairSweep], Error> {
+        let n = circles.checked_len()?;
+        check_len(
+            "circle motions (one per circle)",
+            n,
+            circle_motions.checked_len()?,
+        )?;
+        let n = boxes.checked_len()?;
+        check_len("box motions (one per box)", n, box_motions.checked_len()?)?;
+        let kernel = SweepCircleObb2 {
+            circles,
+            circle_motions,
+            boxes,
+            box_motions,
+        };
+        let n = run_batch(&self.config, &kernel, pairs, &mut self.sweeps)?;
         Ok(&self.sweeps[..n])
     }
 

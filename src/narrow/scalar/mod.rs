@@ -17,8 +17,10 @@ mod obb2_obb2;
 pub(crate) mod obb3_obb3;
 mod ray_aabb;
 pub(crate) mod sweep_aabb_aabb;
+pub(crate) mod sweep_aabb_circle;
 mod sweep_aabb_obb2;
 pub(crate) mod sweep_circle_circle;
+mod sweep_circle_obb2;
 pub(crate) mod sweep_obb2_obb2;
 
 pub use aabb_aabb::overlap_aabb_aabb;
@@ -28,8 +30,10 @@ pub use obb2_obb2::overlap_obb2_obb2;
 pub use obb3_obb3::overlap_obb3_obb3;
 pub use ray_aabb::cast_point_aabb;
 pub use sweep_aabb_aabb::sweep_aabb_aabb;
+pub use sweep_aabb_circle::sweep_aabb_circle;
 pub use sweep_aabb_obb2::sweep_aabb_obb2;
 pub use sweep_circle_circle::sweep_circle_circle;
+pub use sweep_circle_obb2::sweep_circle_obb2;
 pub use sweep_obb2_obb2::sweep_obb2_obb2;
 
 /// `if a < b { a } else { b }` (the lane `min`: returns `b` when either is NaN).

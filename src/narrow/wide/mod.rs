@@ -29,8 +29,10 @@ mod obb2_obb2;
 mod obb3_obb3;
 mod ray_aabb;
 mod sweep_aabb_aabb;
+mod sweep_aabb_circle;
 mod sweep_aabb_obb2;
 mod sweep_circle_circle;
+mod sweep_circle_obb2;
 mod sweep_obb2_obb2;
 
 pub use crate::lanes::{F32W, LANES, MaskW, PortableW};
@@ -41,8 +43,10 @@ pub use obb2_obb2::overlap_obb2_obb2;
 pub use obb3_obb3::overlap_obb3_obb3;
 pub use ray_aabb::cast_point_aabb;
 pub use sweep_aabb_aabb::sweep_aabb_aabb;
+pub use sweep_aabb_circle::sweep_aabb_circle;
 pub use sweep_aabb_obb2::sweep_aabb_obb2;
 pub use sweep_circle_circle::sweep_circle_circle;
+pub use sweep_circle_obb2::sweep_circle_obb2;
 pub use sweep_obb2_obb2::sweep_obb2_obb2;
 
 use crate::math::{Aabb, Circle, Obb2, Obb3, Ray};
