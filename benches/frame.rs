@@ -5,7 +5,12 @@
 //! ```text
 //! cargo bench --bench frame
 //! FRAME_THREADS=1,2,4,8,16 cargo bench --bench frame   # other thread counts
+//! cargo bench --bench frame -- frame_shapes            # round bullets against box bullets
 //! ```
+//!
+//! `frame_shapes/<n>`: the collision step alone on one thread, the same scene with its
+//! bullets as boxes (`boxes`) and as discs inscribed in those boxes (`round`): what a
+//! game pays for exact round hitboxes.
 //!
 //! The scene is [`hantei::frame::DemoFrame`]: bullets in rings and spirals flying
 //! outward, 50 enemies of two boxes each, a player, walls around the arena. Each
@@ -13,8 +18,9 @@
 //! bullets (the copy is not timed).
 
 use criterion::{BatchSize, BenchmarkId, Criterion, criterion_group, criterion_main};
-use hantei::frame::{DemoFrame, Frame};
+use hantei::frame::{DemoFrame, Frame, FrameConfig, layers};
 use hantei::tilemap::BulletResponse;
+use hantei::{Circle, Shape};
 use std::hint::black_box;
 use std::time::Duration;
 
@@ -76,5 +82,42 @@ fn frame(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, frame);
+/// The demo's store with every bullet a disc inscribed in its box.
+fn round_bullets(demo: &DemoFrame) -> hantei::BoxStore {
+    let mut store = demo.store.clone();
+    let bullets = [layers::enemy_bullet(), layers::player_bullet()];
+    for h in demo.store.handles() {
+        let filter = store.props(*h).expect("alive").filter;
+        if bullets.contains(&filter)
+            && let Some(Shape::Aabb(b)) = store.shape(*h)
+        {
+            let disc = Circle::new(b.center(), b.half_extents().min_element());
+            store.update_shape(*h, disc).expect("a valid disc");
+        }
+    }
+    store
+}
+
+fn frame_shapes(c: &mut Criterion) {
+    for (n, label) in [(10_000, "10k"), (100_000, "100k")] {
+        let demo = DemoFrame::new(n, 50, 1);
+        let round = round_bullets(&demo);
+        let mut group = c.benchmark_group(format!("frame_shapes/{label}"));
+        group.sample_size(20);
+        group.warm_up_time(Duration::from_millis(500));
+        group.measurement_time(Duration::from_secs(3));
+        let mut step = Frame::with_config(FrameConfig {
+            parallel: false,
+            ..FrameConfig::default()
+        });
+        for (id, store) in [("boxes", &demo.store), ("round", &round)] {
+            group.bench_function(id, |b| {
+                b.iter(|| black_box(step.step(store).unwrap().contacts.len()))
+            });
+        }
+        group.finish();
+    }
+}
+
+criterion_group!(benches, frame, frame_shapes);
 criterion_main!(benches);

@@ -423,6 +423,68 @@ fn bench_sweep(c: &mut Criterion) {
     }
 }
 
+fn gen_sweep_circle(rng: &mut Rng) -> ((Circle, Vec2), (Circle, Vec2)) {
+    let (a, b) = gen_circle(rng);
+    let b = Circle::new(near(rng, a.center, 14.0), b.radius);
+    let mut m = || Vec2::new(rng.range_f32(-8.0, 8.0), rng.range_f32(-8.0, 8.0));
+    ((a, m()), (b, m()))
+}
+
+fn bench_sweep_circle(c: &mut Criterion) {
+    use parry2d::{
+        math::Pose,
+        query::{ShapeCastOptions, cast_shapes},
+        shape::Ball,
+    };
+    for (name, n) in SIZES {
+        let (shapes, pairs) = pairs_of(n, 9, gen_sweep_circle, |(a, ma), (b, mb)| {
+            scalar::sweep_circle_circle(a, *ma, b, *mb).is_hit()
+        });
+        let circles: Vec<Circle> = shapes.iter().map(|s| s.0).collect();
+        let motions: Vec<Vec2> = shapes.iter().map(|s| s.1).collect();
+        let (cs, ms) = (CircleSoa::from(&circles[..]), MotionSoa::from(&motions[..]));
+        let parry: Vec<(Pose, Ball, parry2d::math::Vector)> = shapes
+            .iter()
+            .map(|(c, m)| {
+                (
+                    Pose::from_translation(p2(c.center)),
+                    Ball::new(c.radius),
+                    p2(*m),
+                )
+            })
+            .collect();
+        let options = ShapeCastOptions::with_max_time_of_impact(1.0);
+        let mut g = c.benchmark_group(format!("sweep_circle_circle/{name}"));
+        g.throughput(Throughput::Elements(n as u64));
+        ours(&mut g, |np, records| {
+            if records {
+                np.sweep_circle_circle(&circles[..], &motions[..], black_box(&pairs))
+                    .unwrap()
+                    .len()
+            } else {
+                np.sweep_circle_circle(cs.columns(), ms.columns(), black_box(&pairs))
+                    .unwrap()
+                    .len()
+            }
+        });
+        g.bench_function(BenchmarkId::from_parameter("parry"), |b| {
+            b.iter(|| {
+                pairs
+                    .iter()
+                    .filter(|p| {
+                        let (pa, ca, va) = &parry[p.a as usize];
+                        let (pb, cb, vb) = &parry[p.b as usize];
+                        cast_shapes(pa, *va, ca, pb, *vb, cb, options)
+                            .unwrap()
+                            .is_some()
+                    })
+                    .count()
+            })
+        });
+        g.finish();
+    }
+}
+
 fn bench_ray(c: &mut Criterion) {
     use parry2d::{query::Ray as PRay, shape::Cuboid};
     for (name, n) in SIZES {
@@ -747,6 +809,7 @@ fn print_table() {
         "circle_circle",
         "aabb_circle",
         "sweep_aabb_aabb",
+        "sweep_circle_circle",
         "cast_point_aabb",
         "obb2_obb2",
         "obb3_obb3",
@@ -809,6 +872,7 @@ fn main() {
     bench_circle(&mut c);
     bench_aabb_circle(&mut c);
     bench_sweep(&mut c);
+    bench_sweep_circle(&mut c);
     bench_ray(&mut c);
     bench_obb2(&mut c);
     bench_obb3(&mut c);

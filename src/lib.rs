@@ -71,6 +71,12 @@
 //!   [`TileMap::contact`] tells it). A zero-size body collides with the interior of the
 //!   union of solid tiles (a point on the seam of two tiles is blocked only when both are
 //!   solid). See the [`tilemap`] conventions.
+//! - **Shapes**: a box in the store is an axis-aligned box (the default), a disc or an
+//!   oriented rectangle ([`Shape`], [`BoxStore::insert_shape`]); its bounds are derived
+//!   from it, the broad phase sweeps the bounds, and the frame and the scene queries
+//!   answer by the true shape (a round bullet beside a box's corner, inside its bounds,
+//!   does not hit). Over a frame a shape translates by its motion; a rectangle's rotation
+//!   is held for the frame.
 //! - **Zero-size boxes** (`min == max` on one or both axes) are valid: a zero-width box is
 //!   a vertical segment, a zero-size box a point, and they pair by the same closed rule
 //!   (a point on another box's edge overlaps it).
@@ -84,9 +90,10 @@
 //!   (boxes of one owner form a compound hitbox and never collide with each other), else
 //!   the box itself; `bodies.a < bodies.b`, and `boxes.0` belongs to `bodies.a`.
 //! - **Sign of a swept normal**: [`Sweep::normal`](narrow::Sweep::normal) is the outward
-//!   normal of the face of `b` that `a` hits, pointing toward `a`, with components in
-//!   `{-1, 0, 1}` (both set for an exact corner hit): a box moving right into a wall gets
-//!   `(-1, 0)`, the wall's left face. A [`Contact`](frame::Contact)'s `normal` is the
+//!   normal of the face of `b` that `a` hits, pointing toward `a`; between two boxes its
+//!   components are in `{-1, 0, 1}` (both set for an exact corner hit): a box moving
+//!   right into a wall gets `(-1, 0)`, the wall's left face. For a disc or a rectangle it
+//!   is the unit normal of `b`'s surface at the contact. A [`Contact`](frame::Contact)'s `normal` is the
 //!   same for its boxes: the face of `boxes.1` that `boxes.0` hit, pointing toward
 //!   `boxes.0`. (The separating-axis tests answer the other way round:
 //!   [`Mtv2::normal`](narrow::Mtv2::normal) points from `a` toward `b`.)
@@ -123,16 +130,20 @@
 //! | you want | look at |
 //! |---|---|
 //! | boxes with handles, layers, owners, motions | [`BoxStore`], [`Filter`], [`Owner`] |
+//! | round bullets, lasers: discs and oriented rectangles | [`Shape`], [`BoxStore::insert_shape`] |
 //! | one call per frame: contacts and events | [`frame::Frame`], [`frame::layers`] |
 //! | all overlapping pairs | [`BroadPhase`] ([`broad`]) |
 //! | the O(N²) reference | [`broad::brute_force_pairs`] |
-//! | exact tests on candidate pairs (swept AABB, circles, rays, OBB SAT) | [`narrow`], [`NarrowPhase`] |
+//! | exact tests on candidate pairs (swept boxes, discs and rectangles, rays, OBB SAT) | [`narrow`], [`NarrowPhase`], [`narrow::scalar::sweep_shapes`] |
 //! | tile maps: move-and-slide, bullets against walls | [`tilemap::TileMap`] |
 //! | region, point, ray and shape queries | [`BoxStore::query_region`], [`BoxStore::ray_cast`], [`BoxStore::shape_cast`] |
 //! | scene files, generators | [`scene`], [`scene::generate`] |
 //! | SIMD flavours and dispatch | [`SimdLevel`] |
 //!
 //! ## Cargo features
+//! - `serde`: Serialize / Deserialize for the public data types, the whole [`BoxStore`]
+//!   (shapes, handles, generations and free list included; checked on the way in) and a
+//!   [`Frame`](frame::Frame)'s event state, for rollback snapshots.
 //! - `force-scalar`: [`SimdLevel::best`], the default level everywhere, is
 //!   [`SimdLevel::Scalar`] (the scalar reference kernels, no SIMD dispatch); CI runs the
 //!   tests so.

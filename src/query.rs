@@ -7,17 +7,20 @@
 //! [`crate::narrow::scalar::sweep_aabb_aabb`](fn@crate::narrow::scalar::sweep_aabb_aabb))
 //! on the few boxes that pass. So a query
 //! costs O(N) with a small constant and needs no structure to build or keep in sync:
-//! the right tool for a few queries per frame. Region and point results come in dense
+//! the right tool for a few queries per frame. Every query answers by the boxes' true
+//! shapes ([`crate::Shape`]): a disc or an oriented rectangle that the region, point,
+//! ray or cast reaches only within its bounds' corners is not reported. Region and point results come in dense
 //! order; casts by time of impact (ties: dense order). Filters follow the broad phase's
 //! rule ([`Filter::pairs_with`]); casts ignore the store boxes' own motions (the scene
 //! is taken as it stands).
 
 use crate::error::Error;
 use crate::lanes::{F32W, LANES, MaskW, SimdLevel, SimdTask, dispatch};
-use crate::math::Aabb;
-use crate::math::Ray;
+use crate::math::{Aabb, Ray, Shape};
 use crate::narrow::SweepStatus;
-use crate::narrow::scalar::{cast_point_aabb, sweep_aabb_aabb};
+use crate::narrow::scalar::{
+    cast_point_aabb, overlap_aabb_circle, sweep_aabb_circle, sweep_aabb_obb2, sweep_shapes,
+};
 use crate::store::{BoxHandle, BoxStore, Filter};
 use glam::Vec2;
 
@@ -138,11 +141,25 @@ impl BoxStore {
         region.check(0)?;
         let (layers, masks, handles) = (self.layers(), self.masks(), self.handles());
         scan_region(self, region, level.supported(), |i| {
-            if filter.pairs_with(Filter::new(layers[i], masks[i])) {
+            if filter.pairs_with(Filter::new(layers[i], masks[i])) && self.shape_touches(i, &region)
+            {
                 out.push(handles[i]);
             }
         });
         Ok(())
+    }
+
+    /// Whether the shape of the box at dense index `i`, whose bounds overlap `region`,
+    /// overlaps it too (closed): a plain box does; a disc by the closest point of the
+    /// region; a rectangle by the separating axes of both (a still sweep).
+    fn shape_touches(&self, i: usize, region: &Aabb) -> bool {
+        match self.shape_at(i) {
+            Some(Shape::Aabb(_)) | None => true,
+            Some(Shape::Circle(c)) => overlap_aabb_circle(region, &c),
+            Some(Shape::Obb2(o)) => {
+                sweep_aabb_obb2(region, Vec2::ZERO, &o, Vec2::ZERO).status != SweepStatus::Miss
+            }
+        }
     }
 
     /// Appends to `out` the handle of every box that contains `point` (boundary
@@ -206,8 +223,19 @@ impl BoxStore {
         self.cast_candidates(
             region,
             filter,
-            |i, b| {
-                let s = cast_point_aabb(&ray, &b);
+            |i, shape| {
+                let s = match shape {
+                    Shape::Aabb(b) => cast_point_aabb(&ray, &b),
+                    // A point is a disc of radius 0, or a box of size 0.
+                    Shape::Circle(c) => {
+                        let point = Aabb::new(ray.origin, ray.origin);
+                        sweep_aabb_circle(&point, ray.motion, &c, Vec2::ZERO)
+                    }
+                    Shape::Obb2(o) => {
+                        let point = Aabb::new(ray.origin, ray.origin);
+                        sweep_aabb_obb2(&point, ray.motion, &o, Vec2::ZERO)
+                    }
+                };
                 (s.status != SweepStatus::Miss).then_some((i, s))
             },
             out,
@@ -226,9 +254,11 @@ impl BoxStore {
         Ok(all.first().copied())
     }
 
-    /// The first box that `shape`, moving by `motion`, meets (closed: touching counts;
-    /// no tunnelling at any speed), or `None`. A shape that starts touching or
-    /// overlapping a box meets it at `t = 0` with status [`SweepStatus::Overlapping`].
+    /// The first box that `shape` (a box, a disc or an oriented rectangle), moving by
+    /// `motion`, meets (closed: touching counts; no tunnelling at any speed), by the
+    /// stored shapes ([`crate::narrow::scalar::sweep_shapes`]), or `None`. A shape that
+    /// starts touching or overlapping a box meets it at `t = 0` with status
+    /// [`SweepStatus::Overlapping`].
     ///
     /// ```
     /// use hantei::{Aabb, BoxStore, Filter};
@@ -242,24 +272,25 @@ impl BoxStore {
     /// ```
     ///
     /// # Errors
-    /// [`Error::InvalidBox`] for an invalid `shape`, [`Error::InvalidMotion`] for a
-    /// non-finite `motion`.
+    /// [`Error::InvalidBox`] or [`Error::InvalidShape`] for an invalid `shape` (see
+    /// [`Shape::validate`]), [`Error::InvalidMotion`] for a non-finite `motion`.
     pub fn shape_cast(
         &self,
-        shape: Aabb,
+        shape: impl Into<Shape>,
         motion: Vec2,
         filter: Filter,
     ) -> Result<Option<CastHit>, Error> {
+        let shape = shape.into();
         shape.check(0)?;
         if !motion.is_finite() {
             return Err(Error::InvalidMotion { index: 0 });
         }
         let mut hits = Vec::new();
         self.cast_candidates(
-            shape.swept(motion),
+            shape.bounds().swept(motion),
             filter,
-            |i, b| {
-                let s = sweep_aabb_aabb(&shape, motion, &b, Vec2::ZERO);
+            |i, stored| {
+                let s = sweep_shapes(&shape, motion, &stored, Vec2::ZERO);
                 (s.status != SweepStatus::Miss).then_some((i, s))
             },
             &mut hits,
@@ -274,7 +305,7 @@ impl BoxStore {
         &self,
         region: Aabb,
         filter: Filter,
-        mut test: impl FnMut(usize, Aabb) -> Option<(usize, crate::narrow::Sweep)>,
+        mut test: impl FnMut(usize, Shape) -> Option<(usize, crate::narrow::Sweep)>,
         out: &mut Vec<CastHit>,
     ) {
         // A finite cast whose swept bounds overflow f32 (near ±3.4e38): clamp them to
@@ -290,8 +321,8 @@ impl BoxStore {
             if !filter.pairs_with(Filter::new(layers[i], masks[i])) {
                 return;
             }
-            let b = self.aabb_at(i).expect("dense index in range");
-            if let Some((i, s)) = test(i, b) {
+            let shape = self.shape_at(i).expect("dense index in range");
+            if let Some((i, s)) = test(i, shape) {
                 out.push(CastHit {
                     handle: handles[i],
                     t: s.t,
@@ -311,6 +342,7 @@ fn sort_hits(hits: &mut [CastHit]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::narrow::scalar::sweep_aabb_aabb;
     use crate::rng::Rng;
     use crate::store::BoxProps;
 

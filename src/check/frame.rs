@@ -1,10 +1,11 @@
 //! The frame pipeline on arbitrary bytes: [`frame_vs_oracle`].
 //!
-//! A small store (up to 64 boxes, with motions, filters from the bullet-hell layers or
-//! arbitrary bits, owners) is stepped twice by a [`Frame`], in between every box moving
+//! A small store (up to 64 boxes, each a plain box, a disc or an oriented rectangle, with
+//! motions, filters from the bullet-hell layers or arbitrary bits, owners: compound
+//! bodies may mix kinds) is stepped twice by a [`Frame`], in between every shape moving
 //! by its motion. Each step must equal the all-pairs oracle ([`oracle`]: every pair of
-//! boxes whose filters agree and whose owners differ through the scalar swept test, the
-//! earliest per body pair), in the same order, for every SIMD level (statuses and pairs
+//! boxes whose filters agree and whose owners differ through the scalar swept test of
+//! their kinds, [`sweep_shapes`], the earliest per body pair), in the same order, for every SIMD level (statuses and pairs
 //! exactly, times within the documented bit-identical bound: the kernels are 0-ulp) and
 //! one or two threads (and with the grouping in chunks of three boxes); and the events
 //! must be the set differences of consecutive steps' body pairs. A store the decoder builds never holds invalid boxes (the store
@@ -15,8 +16,9 @@ use super::bytes::{Bytes, finite};
 use crate::error::Error;
 use crate::frame::{Body, BodyPair, Contact, Frame, FrameConfig, MAX_COORDINATE, layers};
 use crate::lanes::SimdLevel;
+use crate::math::{Circle, Obb2, Shape};
 use crate::narrow::SweepStatus;
-use crate::narrow::scalar::sweep_aabb_aabb;
+use crate::narrow::scalar::sweep_shapes;
 use crate::store::{BoxProps, BoxStore, Filter, Owner};
 use glam::Vec2;
 
@@ -56,13 +58,24 @@ fn decode(data: &[u8]) -> BoxStore {
             k @ 0..=199 => filters[usize::from(k) % filters.len()],
             _ => Filter::new(bytes.u32(), bytes.u32()),
         };
-        let owner = match bytes.u8() % 4 {
+        // The owner byte's high bits choose the shape: the box, the disc inscribed in
+        // it, or a rectangle of its half extents turned by one of four angles.
+        let kind_byte = bytes.u8();
+        let owner = match kind_byte % 4 {
             0 => Owner(u32::from(bytes.u8() % 4)),
             _ => Owner::NONE,
         };
-        // The store refuses nothing here (valid boxes, finite motions).
-        let _ = store.insert_with(
-            b,
+        let shape = match (kind_byte >> 4) % 3 {
+            0 => Shape::Aabb(b),
+            1 => Shape::Circle(Circle::new(b.center(), b.half_extents().min_element())),
+            _ => {
+                let angle = [0.1f32, 0.7, 1.5707964, 2.5][usize::from(kind_byte >> 2) % 4];
+                Shape::Obb2(Obb2::from_angle(b.center(), b.half_extents(), angle))
+            }
+        };
+        // The store refuses only shapes whose bounds leave the finite range.
+        let _ = store.insert_shape(
+            shape,
             BoxProps {
                 filter,
                 owner,
@@ -115,12 +128,15 @@ pub fn oracle(store: &BoxStore) -> Vec<Contact> {
             if !bi.swept(pi.motion).overlaps(&bj.swept(pj.motion)) {
                 continue;
             }
-            let s = sweep_aabb_aabb(
-                &store.aabb_at(i).expect("dense index"),
-                pi.motion,
-                &store.aabb_at(j).expect("dense index"),
-                pj.motion,
-            );
+            // The kinds in canonical order, as the frame runs them.
+            let shape = |k: usize| store.shape_at(k).expect("dense index");
+            let kind = |k: usize| shape(k).kind();
+            let (i, j, pi, pj) = if kind(i) <= kind(j) {
+                (i, j, pi, pj)
+            } else {
+                (j, i, pj, pi)
+            };
+            let s = sweep_shapes(&shape(i), pi.motion, &shape(j), pj.motion);
             if s.status == SweepStatus::Miss {
                 continue;
             }
@@ -283,12 +299,12 @@ pub(crate) fn frame_check(data: &[u8], tamper: &dyn Fn(&mut Vec<Contact>)) -> Re
             return Ok(());
         }
         previous = now;
-        // Move every box by its motion (boxes that would leave the finite range stay).
+        // Move every shape by its motion (shapes that would leave the finite range stay).
         let handles = store.handles().to_vec();
         for h in handles {
-            let b = store.get(h).ok_or("handle died")?;
+            let shape = store.shape(h).ok_or("handle died")?;
             let m = store.props(h).ok_or("handle died")?.motion;
-            let _ = store.update(h, b.translated(m));
+            let _ = store.update_shape(h, shape.translated(m));
         }
     }
     Ok(())

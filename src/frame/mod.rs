@@ -8,8 +8,10 @@
 //!    │    groups whose filters agree: self sweep within a group, bipartite
 //!    │    between two (a grid when one side is small: bullets × targets)
 //!    │ 3. drop pairs of boxes with the same owner (compound hitboxes)
-//!    │ 4. narrow phase: swept AABB test on every candidate (time of impact,
-//!    │    normal; no tunnelling at any speed)                             narrow::batch
+//!    │ 4. narrow phase: the swept test of the two boxes' shapes on every
+//!    │    candidate (time of impact, normal; no tunnelling at any speed):
+//!    │    plain boxes all through the swept AABB batch; with discs or
+//!    │    rectangles in the store, each pair through the batch of its kinds   kinds.rs
 //!    │ 5. one contact per pair of bodies, the earliest
 //!    ▼ 6. events: began / stayed / ended against the previous frame
 //!  FrameReport { contacts, began, stayed, ended, timings }
@@ -33,6 +35,7 @@
 mod clock;
 mod demo;
 mod groups;
+mod kinds;
 pub mod layers;
 mod snapshot;
 
@@ -43,11 +46,12 @@ use crate::broad::{BroadConfig, BroadPhase, Pair};
 use crate::error::Error;
 use crate::lanes::SimdLevel;
 use crate::narrow::columns::{AabbColumns, MotionColumns};
-use crate::narrow::{NarrowConfig, NarrowPhase, SweepStatus};
+use crate::narrow::{NarrowConfig, NarrowPhase, Sweep, SweepStatus};
 use crate::store::{BoxHandle, BoxStore, Owner};
 use clock::Stamp;
 use glam::Vec2;
 use groups::Grouping;
+use kinds::KindBatches;
 use std::time::Duration;
 
 /// The largest coordinate a box may reach with its motion in a frame (`±10³⁷`). Beyond
@@ -129,6 +133,28 @@ pub struct Contact {
     pub normal: Vec2,
 }
 
+impl Contact {
+    /// The contact of the boxes at dense indices `i` and `j` from their sweep `s` (seen
+    /// from `i`), its bodies in order.
+    fn new(store: &BoxStore, i: usize, j: usize, s: &Sweep) -> Contact {
+        let (bi, bj) = (Body::of(store, i), Body::of(store, j));
+        let (hi, hj) = (store.handles()[i], store.handles()[j]);
+        let (bodies, boxes, normal) = if bi <= bj {
+            (BodyPair { a: bi, b: bj }, (hi, hj), s.normal)
+        } else {
+            // `ZERO - n`, not `-n`: a zero normal stays +0.0 whichever way round.
+            (BodyPair { a: bj, b: bi }, (hj, hi), Vec2::ZERO - s.normal)
+        };
+        Contact {
+            bodies,
+            boxes,
+            status: s.status,
+            toi: s.t,
+            normal,
+        }
+    }
+}
+
 /// Time spent in one [`Frame::step`], measured with `std::time::Instant`.
 ///
 /// Zero on `wasm32-unknown-unknown`, which has no clock (`Instant::now()` panics there;
@@ -192,6 +218,7 @@ pub struct Frame {
     broad: BroadPhase,
     narrow: NarrowPhase,
     grouping: Grouping,
+    kinds: KindBatches,
     candidates: Vec<Pair>,
     contacts: Vec<Contact>,
     previous: Vec<BodyPair>,
@@ -261,35 +288,25 @@ impl Frame {
         self.broad_phase(store)?;
         self.drop_same_owner(store);
         let t_broad = Stamp::now();
-        let sweeps = self.narrow.sweep_aabb_aabb(
-            AabbColumns::from_store(store),
-            MotionColumns::from_store(store),
-            &self.candidates,
-        )?;
-        let t_narrow = Stamp::now();
         self.contacts.clear();
-        for s in sweeps {
-            let (i, j) = (s.pair.a as usize, s.pair.b as usize);
-            let (bi, bj) = (Body::of(store, i), Body::of(store, j));
-            let (hi, hj) = (store.handles()[i], store.handles()[j]);
-            let (bodies, boxes, normal) = if bi <= bj {
-                (BodyPair { a: bi, b: bj }, (hi, hj), s.sweep.normal)
-            } else {
-                // `ZERO - n`, not `-n`: a zero normal stays +0.0 whichever way round.
-                (
-                    BodyPair { a: bj, b: bi },
-                    (hj, hi),
-                    Vec2::ZERO - s.sweep.normal,
-                )
-            };
-            self.contacts.push(Contact {
-                bodies,
-                boxes,
-                status: s.sweep.status,
-                toi: s.sweep.t,
-                normal,
-            });
+        let contacts = &mut self.contacts;
+        let emit = |i: usize, j: usize, s: &Sweep| contacts.push(Contact::new(store, i, j, s));
+        if store.has_shapes() {
+            // Discs or rectangles: each pair through the batch of its kinds.
+            self.kinds
+                .run(&mut self.narrow, store, &self.candidates, emit)?;
+        } else {
+            let sweeps = self.narrow.sweep_aabb_aabb(
+                AabbColumns::from_store(store),
+                MotionColumns::from_store(store),
+                &self.candidates,
+            )?;
+            let mut emit = emit;
+            sweeps
+                .iter()
+                .for_each(|s| emit(s.pair.a as usize, s.pair.b as usize, &s.sweep));
         }
+        let t_narrow = Stamp::now();
         // One contact per body pair: the earliest (ties: the smaller box handles).
         self.contacts.sort_unstable_by(|x, y| {
             (x.bodies, x.toi.to_bits(), x.boxes).cmp(&(y.bodies, y.toi.to_bits(), y.boxes))

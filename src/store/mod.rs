@@ -667,19 +667,16 @@ impl BoxStore {
     }
 
     /// Each box's `shape` entry, in dense order ([`PLAIN`], or kind and table index).
-    #[allow(dead_code)] // read by the frame's kind batches (next commit)
     pub(crate) fn shape_entries(&self) -> &[u32] {
         &self.shape
     }
 
     /// The discs, in table order, and the dense index of each one's box.
-    #[allow(dead_code)] // read by the frame's kind batches (next commit)
     pub(crate) fn circle_table(&self) -> (&[Circle], &[u32]) {
         (&self.circles, &self.circle_box)
     }
 
     /// The oriented rectangles, in table order, and the dense index of each one's box.
-    #[allow(dead_code)] // read by the frame's kind batches (next commit)
     pub(crate) fn obb_table(&self) -> (&[Obb2], &[u32]) {
         (&self.obbs, &self.obb_box)
     }

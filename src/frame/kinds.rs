@@ -1,0 +1,124 @@
+//! Step 4 of [`Frame::step`](super::Frame::step) when the store holds discs or oriented
+//! rectangles: each candidate pair goes to the batch of its two shapes' kinds, in the
+//! canonical order `aabb < circle < obb2`, indexed into what that batch reads.
+//!
+//! ```text
+//!  candidates (dense index pairs)
+//!    │ per pair: kinds of both boxes (the store's shape column), swapped into
+//!    │ canonical order; each index turned into its input's (dense for boxes, the
+//!    │ shape table's for discs and rectangles)
+//!    ▼
+//!  six batches:  aabb×aabb  aabb×circle  aabb×obb2  circle×circle  circle×obb2  obb2×obb2
+//!    │ each a NarrowPhase swept batch (SIMD, parallel), the boxes read from the store's
+//!    │ columns, the discs and rectangles from its tables, their motions gathered into
+//!    │ table order once per frame
+//!    ▼
+//!  hits, mapped back to dense indices (in batch order; the frame then sorts contacts)
+//! ```
+//!
+//! A store of plain boxes never comes here (one branch in the step).
+
+use crate::broad::Pair;
+use crate::error::Error;
+use crate::math::ShapeKind;
+use crate::narrow::columns::{AabbColumns, MotionColumns};
+use crate::narrow::{NarrowPhase, PairSweep, Sweep};
+use crate::store::{BoxStore, PLAIN, SHAPE_INDEX, kind_of};
+use glam::Vec2;
+
+/// The batch of a pair of kinds (`a <= b`).
+fn batch_of(a: ShapeKind, b: ShapeKind) -> usize {
+    match (a, b) {
+        (ShapeKind::Aabb, ShapeKind::Aabb) => 0,
+        (ShapeKind::Aabb, ShapeKind::Circle) => 1,
+        (ShapeKind::Aabb, ShapeKind::Obb2) => 2,
+        (ShapeKind::Circle, ShapeKind::Circle) => 3,
+        (ShapeKind::Circle, ShapeKind::Obb2) => 4,
+        _ => 5,
+    }
+}
+
+/// The buffers of the six batches, kept between frames.
+#[derive(Debug, Default)]
+pub(crate) struct KindBatches {
+    pairs: [Vec<Pair>; 6],
+    circle_motion: Vec<Vec2>,
+    obb_motion: Vec<Vec2>,
+}
+
+impl KindBatches {
+    /// Runs every candidate through the batch of its kinds; calls `emit(a, b, sweep)`
+    /// with the dense indices of each hit or overlap (`sweep` as seen from `a`).
+    pub(crate) fn run(
+        &mut self,
+        narrow: &mut NarrowPhase,
+        store: &BoxStore,
+        candidates: &[Pair],
+        mut emit: impl FnMut(usize, usize, &Sweep),
+    ) -> Result<(), Error> {
+        let entries = store.shape_entries();
+        for p in &mut self.pairs {
+            p.clear();
+        }
+        for p in candidates {
+            let (mut a, mut b) = (p.a, p.b);
+            let (mut ea, mut eb) = (entries[a as usize], entries[b as usize]);
+            if kind_of(ea) > kind_of(eb) {
+                core::mem::swap(&mut a, &mut b);
+                core::mem::swap(&mut ea, &mut eb);
+            }
+            let index = |dense: u32, e: u32| if e == PLAIN { dense } else { e & SHAPE_INDEX };
+            self.pairs[batch_of(kind_of(ea), kind_of(eb))]
+                .push(Pair::new(index(a, ea), index(b, eb)));
+        }
+        let (mx, my) = (store.motion_x(), store.motion_y());
+        let motion = |d: &u32| Vec2::new(mx[*d as usize], my[*d as usize]);
+        let (circles, circle_box) = store.circle_table();
+        let (obbs, obb_box) = store.obb_table();
+        self.circle_motion.clear();
+        self.circle_motion.extend(circle_box.iter().map(motion));
+        self.obb_motion.clear();
+        self.obb_motion.extend(obb_box.iter().map(motion));
+        let (boxes, box_motion) = (
+            AabbColumns::from_store(store),
+            MotionColumns::from_store(store),
+        );
+        let (cm, om) = (&self.circle_motion[..], &self.obb_motion[..]);
+        let plain = |i: u32| i as usize;
+        let circle = |k: u32| circle_box[k as usize] as usize;
+        let obb = |k: u32| obb_box[k as usize] as usize;
+        let mut out = |hits: &[PairSweep], da: &dyn Fn(u32) -> usize, db: &dyn Fn(u32) -> usize| {
+            for h in hits {
+                emit(da(h.pair.a), db(h.pair.b), &h.sweep);
+            }
+        };
+        let p = &self.pairs;
+        out(
+            narrow.sweep_aabb_aabb(boxes, box_motion, &p[0])?,
+            &plain,
+            &plain,
+        );
+        out(
+            narrow.sweep_aabb_circle(boxes, box_motion, circles, cm, &p[1])?,
+            &plain,
+            &circle,
+        );
+        out(
+            narrow.sweep_aabb_obb2(boxes, box_motion, obbs, om, &p[2])?,
+            &plain,
+            &obb,
+        );
+        out(
+            narrow.sweep_circle_circle(circles, cm, &p[3])?,
+            &circle,
+            &circle,
+        );
+        out(
+            narrow.sweep_circle_obb2(circles, cm, obbs, om, &p[4])?,
+            &circle,
+            &obb,
+        );
+        out(narrow.sweep_obb2_obb2(obbs, om, &p[5])?, &obb, &obb);
+        Ok(())
+    }
+}

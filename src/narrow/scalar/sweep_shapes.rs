@@ -1,0 +1,49 @@
+//! Swept test between any two [`Shape`]s: the kernel of their kinds, in canonical order.
+
+use crate::math::Shape;
+use crate::narrow::Sweep;
+use glam::Vec2;
+
+/// Sweeps shape `a` moving by `motion_a` against shape `b` moving by `motion_b` with the
+/// scalar kernel of their kinds ([`sweep_aabb_aabb`](fn@super::sweep_aabb_aabb),
+/// [`sweep_aabb_circle`](fn@super::sweep_aabb_circle),
+/// [`sweep_aabb_obb2`](fn@super::sweep_aabb_obb2),
+/// [`sweep_circle_circle`](fn@super::sweep_circle_circle),
+/// [`sweep_circle_obb2`](fn@super::sweep_circle_obb2),
+/// [`sweep_obb2_obb2`](fn@super::sweep_obb2_obb2)); the answer as seen from `a`.
+///
+/// When `a`'s kind comes after `b`'s (`aabb < circle < obb2`) the kernel runs with the
+/// two swapped and its answer is turned around: the normal and the stop negated
+/// (`0 - x`, so a zero stays `+0.0`), the status and time unchanged. This is what
+/// [`Frame::step`](crate::frame::Frame::step) does for every candidate pair, bit for bit.
+///
+/// ```
+/// use hantei::{Aabb, Circle, Shape};
+/// use hantei::narrow::{SweepStatus, scalar::sweep_shapes};
+/// use glam::Vec2;
+/// let bullet = Shape::Circle(Circle::new(Vec2::ZERO, 1.0));
+/// let wall = Shape::Aabb(Aabb::from_coords(10.0, -5.0, 11.0, 5.0));
+/// let s = sweep_shapes(&bullet, Vec2::new(18.0, 0.0), &wall, Vec2::ZERO);
+/// assert_eq!((s.status, s.t, s.normal), (SweepStatus::Hit, 0.5, Vec2::new(-1.0, 0.0)));
+/// ```
+#[must_use]
+pub fn sweep_shapes(a: &Shape, motion_a: Vec2, b: &Shape, motion_b: Vec2) -> Sweep {
+    use Shape::{Aabb, Circle, Obb2};
+    let turned = |s: Sweep| Sweep {
+        normal: Vec2::ZERO - s.normal,
+        stop: Vec2::ZERO - s.stop,
+        ..s
+    };
+    let (ma, mb) = (motion_a, motion_b);
+    match (a, b) {
+        (Aabb(x), Aabb(y)) => super::sweep_aabb_aabb(x, ma, y, mb),
+        (Aabb(x), Circle(y)) => super::sweep_aabb_circle(x, ma, y, mb),
+        (Aabb(x), Obb2(y)) => super::sweep_aabb_obb2(x, ma, y, mb),
+        (Circle(x), Circle(y)) => super::sweep_circle_circle(x, ma, y, mb),
+        (Circle(x), Obb2(y)) => super::sweep_circle_obb2(x, ma, y, mb),
+        (Obb2(x), Obb2(y)) => super::sweep_obb2_obb2(x, ma, y, mb),
+        (Circle(x), Aabb(y)) => turned(super::sweep_aabb_circle(y, mb, x, ma)),
+        (Obb2(x), Aabb(y)) => turned(super::sweep_aabb_obb2(y, mb, x, ma)),
+        (Obb2(x), Circle(y)) => turned(super::sweep_circle_obb2(y, mb, x, ma)),
+    }
+}
