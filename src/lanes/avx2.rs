@@ -531,6 +531,7 @@ unsafe fn records2(p: *const f32, i: &[usize; LANES]) -> [__m256; 2] {
 ///
 /// # Safety
 /// AVX2 must be available and every `c.add(i[k])` readable.
+#[cfg(not(miri))]
 #[inline]
 #[target_feature(enable = "avx2")]
 unsafe fn gather8(c: *const f32, i: &[usize; LANES]) -> __m256 {
@@ -559,4 +560,22 @@ unsafe fn gather8(c: *const f32, i: &[usize; LANES]) -> __m256 {
         );
     }
     v
+}
+
+/// [`gather8`] under Miri, which cannot run inline assembly (`.ci/miri`): the same eight
+/// reads as plain loads, so that Miri still checks the caller's contract (each
+/// `c.add(i[k])` inside `c`'s allocation and readable) on every path that gathers
+/// through it. Compiled only under Miri.
+///
+/// # Safety
+/// As [`gather8`]'s.
+#[cfg(miri)]
+#[inline]
+#[target_feature(enable = "avx2")]
+unsafe fn gather8(c: *const f32, i: &[usize; LANES]) -> __m256 {
+    // SAFETY: the caller's contract: every `c.add(i[k])` is a readable `f32`.
+    unsafe {
+        let at = |k: usize| *c.add(i[k]);
+        _mm256_setr_ps(at(0), at(1), at(2), at(3), at(4), at(5), at(6), at(7))
+    }
 }
