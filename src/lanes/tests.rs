@@ -24,6 +24,13 @@ const SPECIAL: [f32; 16] = [
     f32::EPSILON,
 ];
 
+/// `native` rounds, or `miri` under Miri: `.ci/miri` runs these tests for the `unsafe`
+/// code they reach (every `Avx2W` method, the default gathers), where a round costs about
+/// a thousand times as much and a few reach every path.
+const fn rounds(native: usize, miri: usize) -> usize {
+    if cfg!(miri) { miri } else { native }
+}
+
 fn lanes(rng: &mut Rng) -> [f32; LANES] {
     core::array::from_fn(|_| {
         if rng.below(3) == 0 {
@@ -146,7 +153,8 @@ fn same_bits(x: u32, y: u32) -> bool {
 #[test]
 fn every_level_matches_the_scalar_definition() {
     let mut rng = Rng::new(0x5eed);
-    for round in 0..4000 {
+    // Under Miri: the 32 rounds of special values, and 16 random ones.
+    for round in 0..rounds(4000, 48) {
         let (a, b) = if round < SPECIAL.len() * SPECIAL.len() / 8 {
             // Every special value against every other, eight pairs at a time.
             let k = round * 8;
@@ -229,6 +237,28 @@ fn levels_are_ordered_and_supported() {
     let levels = SimdLevel::available();
     assert!(levels.windows(2).all(|w| w[0] < w[1]));
     assert!(levels.iter().all(|&l| l.supported() == l));
+    // Miri's feature detection sees the build's target features: `.ci/miri` builds once
+    // with the AVX2 ones to reach the AVX2 lanes, which must then be detected (else
+    // that run would quietly test the portable lanes twice).
+    #[cfg(miri)]
+    {
+        let avx2 = cfg!(all(
+            target_feature = "avx2",
+            target_feature = "fma",
+            target_feature = "popcnt",
+            target_feature = "bmi1",
+            target_feature = "bmi2",
+            target_feature = "lzcnt"
+        ));
+        let avx512 = cfg!(all(
+            target_feature = "avx512f",
+            target_feature = "avx512vl",
+            target_feature = "avx512bw",
+            target_feature = "avx512dq"
+        ));
+        assert_eq!(has_avx2(), avx2);
+        assert_eq!(has_avx512(), avx2 && avx512);
+    }
 }
 
 struct Pack {
@@ -255,7 +285,7 @@ impl SimdTask for &Pack {
 #[test]
 fn pack_pairs_left_packs_the_hits_in_order_at_every_level() {
     let mut rng = Rng::new(77);
-    for round in 0..3000 {
+    for round in 0..rounds(3000, 256) {
         let bits = if round < 256 {
             round as u32
         } else {
@@ -298,7 +328,7 @@ impl SimdTask for &Trunc {
 fn trunc_i32_truncates_toward_zero_at_every_level() {
     let mut rng = Rng::new(5);
     let fixed = [0.0, -0.0, 0.99, -0.99, 1.0, -1.5, 2.0e9, -2.0e9];
-    for round in 0..2000 {
+    for round in 0..rounds(2000, 32) {
         let x: [f32; LANES] = if round == 0 {
             fixed
         } else {
@@ -349,7 +379,7 @@ impl SimdTask for &Transpose {
 #[test]
 fn load_transposed_makes_columns_of_records_at_every_level() {
     let mut rng = Rng::new(6);
-    for _ in 0..500 {
+    for _ in 0..rounds(500, 8) {
         let mut s = [0.0; 4 * LANES];
         for c in s.chunks_exact_mut(LANES) {
             c.copy_from_slice(&lanes(&mut rng));
@@ -380,7 +410,7 @@ impl SimdTask for &Untranspose {
 #[test]
 fn store_transposed_makes_records_of_columns_at_every_level() {
     let mut rng = Rng::new(8);
-    for _ in 0..500 {
+    for _ in 0..rounds(500, 8) {
         let cols: [[f32; LANES]; 4] = core::array::from_fn(|_| lanes(&mut rng));
         let want: [[u32; 4]; LANES] =
             core::array::from_fn(|i| core::array::from_fn(|k| cols[k][i].to_bits()));
@@ -409,7 +439,7 @@ impl SimdTask for &SignBits {
 #[test]
 fn sign_bits_reads_the_top_bit_of_every_lane_at_every_level() {
     let mut rng = Rng::new(31);
-    for round in 0..2000u32 {
+    for round in 0..rounds(2000, 272) as u32 {
         // Every 8-bit pattern of top bits first, with random low bits, then random words
         // and the edge values.
         let v: [u32; LANES] = core::array::from_fn(|k| match round {
@@ -479,7 +509,7 @@ impl SimdTask for &Compress {
 #[test]
 fn compress_pairs_left_packs_the_kept_pairs_in_order_at_every_level() {
     let mut rng = Rng::new(78);
-    for round in 0..2000u32 {
+    for round in 0..rounds(2000, 256) as u32 {
         let bits = if round < 256 { round } else { rng.below(256) };
         let src: [[u32; 2]; LANES] =
             core::array::from_fn(|_| [rng.below(u32::MAX), rng.below(u32::MAX)]);
@@ -515,7 +545,7 @@ impl SimdTask for &Records {
 #[test]
 fn compress_records_left_packs_whole_records_in_order_at_every_level() {
     let mut rng = Rng::new(79);
-    for round in 0..2000u32 {
+    for round in 0..rounds(2000, 256) as u32 {
         let bits = if round < 256 { round } else { rng.below(256) };
         let mut word = || match rng.below(4) {
             0 => 0x7FC0_0001 + rng.below(8), // NaNs with payloads
@@ -579,8 +609,10 @@ impl SimdTask for &GatherWide {
 #[test]
 fn gather_columns_reads_every_lane_for_every_column_count_at_every_level() {
     let mut rng = Rng::new(12);
-    for round in 0..300 {
-        let len = 1 + rng.below(if round < 100 { 8 } else { 5000 }) as usize;
+    // Short columns first (every lane near the end), then long ones; fewer under Miri.
+    let (total, short, long) = (rounds(300, 12), rounds(100, 6), rounds(5000, 64));
+    for round in 0..total {
+        let len = 1 + rng.below(if round < short { 8 } else { long as u32 }) as usize;
         let cols: Vec<Vec<f32>> = (0..15)
             .map(|_| {
                 (0..len)
@@ -650,10 +682,11 @@ impl SimdTask for &GatherRecords {
 #[test]
 fn gather_records_reads_every_lane_for_every_record_width_at_every_level() {
     let mut rng = Rng::new(13);
-    for round in 0..300 {
+    let (total, short, long) = (rounds(300, 12), rounds(100, 6), rounds(3000, 32));
+    for round in 0..total {
         // `len` records of the widest kind; the narrower kinds have more, and the test
         // reaches the last record of the widest one (the loads must stay inside it).
-        let len = 2 + rng.below(if round < 100 { 8 } else { 3000 }) as usize;
+        let len = 2 + rng.below(if round < short { 8 } else { long as u32 }) as usize;
         let flat: Vec<f32> = (0..60 * len.div_ceil(4))
             .map(|_| f32::from_bits(rng.below(u32::MAX)))
             .collect();
@@ -705,10 +738,11 @@ impl SimdTask for &SuffixMinLanes {
 #[test]
 fn suffix_min_takes_the_minimum_of_every_later_lane_at_every_level() {
     let mut rng = Rng::new(53);
-    for round in 0..4000 {
+    let total = rounds(4000, 64);
+    for round in 0..total {
         // Special values (NaN, ±0, ±∞) in the first rounds' mix; plain numbers after, where
         // the result is the mathematical minimum.
-        let v = if round < 2000 {
+        let v = if round < total / 2 {
             lanes(&mut rng)
         } else {
             core::array::from_fn(|_| rng.range_f32(-1.0e3, 1.0e3))
