@@ -3,7 +3,9 @@
 //! to stream the inputs through memory.
 //!
 //! parry's calls: `intersection_test` on cuboids (AABB, oriented boxes) and balls,
-//! `cast_shapes` on cuboids for the swept tests (AABB, oriented boxes), `Cuboid::cast_local_ray` (in the box's
+//! `cast_shapes` on cuboids for the swept tests (AABB, oriented boxes; on a cuboid and a
+//! ball for the swept box–disc and disc–oriented-box tests, on balls for discs),
+//! `Cuboid::cast_local_ray` (in the box's
 //! frame, max time 1) for the moving point; for AABBs also `bounding_volume::Aabb::
 //! intersects` (`parry_bv`), its cheapest AABB test.
 //!
@@ -778,6 +780,186 @@ fn bench_obb3(c: &mut Criterion) {
     }
 }
 
+/// Two inputs with their motions, and the pairs `(k, k)`.
+type TwoSided<A, B> = (Vec<A>, Vec<Vec2>, Vec<B>, Vec<Vec2>, Vec<Pair>);
+
+/// Pairs `k = (a[k], b[k])` from two inputs, each with its own motion, kept as a hit or a
+/// miss by a coin; the shapes near each other, motions up to 8 per axis.
+fn two_sided<A, B>(
+    n: usize,
+    seed: u64,
+    mut make: impl FnMut(&mut Rng) -> (A, B),
+    hits: impl Fn(&A, Vec2, &B, Vec2) -> bool,
+) -> TwoSided<A, B> {
+    let mut rng = Rng::new(seed);
+    let (mut a, mut ma, mut b, mut mb) = (
+        Vec::with_capacity(n),
+        Vec::with_capacity(n),
+        Vec::with_capacity(n),
+        Vec::with_capacity(n),
+    );
+    let motion = |rng: &mut Rng| Vec2::new(rng.range_f32(-8.0, 8.0), rng.range_f32(-8.0, 8.0));
+    for _ in 0..n {
+        let want = rng.below(2) == 0;
+        loop {
+            let (x, y) = make(&mut rng);
+            let (mx, my) = (motion(&mut rng), motion(&mut rng));
+            if hits(&x, mx, &y, my) == want {
+                a.push(x);
+                ma.push(mx);
+                b.push(y);
+                mb.push(my);
+                break;
+            }
+        }
+    }
+    let pairs = (0..n as u32).map(|k| Pair::new(k, k)).collect();
+    (a, ma, b, mb, pairs)
+}
+
+fn bench_sweep_aabb_circle(c: &mut Criterion) {
+    use parry2d::{
+        math::Pose,
+        query::{ShapeCastOptions, cast_shapes},
+        shape::{Ball, Cuboid},
+    };
+    for (name, n) in SIZES {
+        let make = |rng: &mut Rng| {
+            let c = center(rng);
+            (
+                random_aabb(rng, c),
+                Circle::new(near(rng, c, 14.0), rng.range_f32(0.5, 4.0)),
+            )
+        };
+        let (boxes, mb, circles, mc, pairs) = two_sided(n, 8, make, |b, mb, c, mc| {
+            scalar::sweep_aabb_circle(b, mb, c, mc).is_hit()
+        });
+        let (bs, cs) = (AabbSoa::from(&boxes[..]), CircleSoa::from(&circles[..]));
+        let (mbs, mcs) = (MotionSoa::from(&mb[..]), MotionSoa::from(&mc[..]));
+        let pb: Vec<(Pose, Cuboid)> = boxes
+            .iter()
+            .map(|b| {
+                (
+                    Pose::from_translation(p2(b.center())),
+                    Cuboid::new(p2(b.half_extents())),
+                )
+            })
+            .collect();
+        let pc: Vec<(Pose, Ball)> = circles
+            .iter()
+            .map(|s| (Pose::from_translation(p2(s.center)), Ball::new(s.radius)))
+            .collect();
+        let options = ShapeCastOptions::with_max_time_of_impact(1.0);
+        let mut g = c.benchmark_group(format!("sweep_aabb_circle/{name}"));
+        g.throughput(Throughput::Elements(n as u64));
+        ours(&mut g, |np, records| {
+            if records {
+                np.sweep_aabb_circle(
+                    &boxes[..],
+                    &mb[..],
+                    &circles[..],
+                    &mc[..],
+                    black_box(&pairs),
+                )
+                .unwrap()
+                .len()
+            } else {
+                let (b, c) = (bs.columns(), cs.columns());
+                np.sweep_aabb_circle(b, mbs.columns(), c, mcs.columns(), black_box(&pairs))
+                    .unwrap()
+                    .len()
+            }
+        });
+        g.bench_function(BenchmarkId::from_parameter("parry"), |b| {
+            b.iter(|| {
+                pairs
+                    .iter()
+                    .filter(|p| {
+                        let (i, j) = (p.a as usize, p.b as usize);
+                        let ((pa, ca), (pc_, cc)) = (&pb[i], &pc[j]);
+                        cast_shapes(pa, p2(mb[i]), ca, pc_, p2(mc[j]), cc, options)
+                            .unwrap()
+                            .is_some()
+                    })
+                    .count()
+            })
+        });
+        g.finish();
+    }
+}
+
+fn bench_sweep_circle_obb2(c: &mut Criterion) {
+    use parry2d::{
+        math::Pose,
+        query::{ShapeCastOptions, cast_shapes},
+        shape::{Ball, Cuboid},
+    };
+    for (name, n) in SIZES {
+        let make = |rng: &mut Rng| {
+            let c = center(rng);
+            (
+                Circle::new(near(rng, c, 14.0), rng.range_f32(0.5, 4.0)),
+                random_obb2(rng, c),
+            )
+        };
+        let (circles, mc, boxes, mb, pairs) = two_sided(n, 9, make, |c, mc, b, mb| {
+            scalar::sweep_circle_obb2(c, mc, b, mb).is_hit()
+        });
+        let (cs, bs) = (CircleSoa::from(&circles[..]), Obb2Soa::from(&boxes[..]));
+        let (mcs, mbs) = (MotionSoa::from(&mc[..]), MotionSoa::from(&mb[..]));
+        let pc: Vec<(Pose, Ball)> = circles
+            .iter()
+            .map(|s| (Pose::from_translation(p2(s.center)), Ball::new(s.radius)))
+            .collect();
+        let pb: Vec<(Pose, Cuboid)> = boxes
+            .iter()
+            .map(|s| {
+                let angle = s.axis.y.atan2(s.axis.x);
+                (
+                    Pose::new(p2(s.center), angle),
+                    Cuboid::new(p2(s.half_extents)),
+                )
+            })
+            .collect();
+        let options = ShapeCastOptions::with_max_time_of_impact(1.0);
+        let mut g = c.benchmark_group(format!("sweep_circle_obb2/{name}"));
+        g.throughput(Throughput::Elements(n as u64));
+        ours(&mut g, |np, records| {
+            if records {
+                np.sweep_circle_obb2(
+                    &circles[..],
+                    &mc[..],
+                    &boxes[..],
+                    &mb[..],
+                    black_box(&pairs),
+                )
+                .unwrap()
+                .len()
+            } else {
+                let (c, b) = (cs.columns(), bs.columns());
+                np.sweep_circle_obb2(c, mcs.columns(), b, mbs.columns(), black_box(&pairs))
+                    .unwrap()
+                    .len()
+            }
+        });
+        g.bench_function(BenchmarkId::from_parameter("parry"), |b| {
+            b.iter(|| {
+                pairs
+                    .iter()
+                    .filter(|p| {
+                        let (i, j) = (p.a as usize, p.b as usize);
+                        let ((pc_, cc), (pa, ca)) = (&pc[i], &pb[j]);
+                        cast_shapes(pc_, p2(mc[i]), cc, pa, p2(mb[j]), ca, options)
+                            .unwrap()
+                            .is_some()
+                    })
+                    .count()
+            })
+        });
+        g.finish();
+    }
+}
+
 /// The fastest of criterion's samples for `group/id` (time per iteration, in ns), if it
 /// ran. On a machine shared with other work the fastest sample is the one least
 /// disturbed; the medians criterion prints are kept in its own report.
@@ -815,6 +997,8 @@ fn print_table() {
         "obb3_obb3",
         "sweep_obb2_obb2",
         "sweep_aabb_obb2",
+        "sweep_aabb_circle",
+        "sweep_circle_obb2",
     ];
     let cols = [
         "scalar", "portable", "avx2", "avx512", "records", "parry", "floor",
@@ -878,6 +1062,8 @@ fn main() {
     bench_obb3(&mut c);
     bench_sweep_obb2(&mut c);
     bench_sweep_aabb_obb2(&mut c);
+    bench_sweep_aabb_circle(&mut c);
+    bench_sweep_circle_obb2(&mut c);
     c.final_summary();
     print_table();
 }

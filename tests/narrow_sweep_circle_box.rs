@@ -203,7 +203,7 @@ fn obb_case(d: &Circle, md: Vec2, o: &Obb2, mo: Vec2) -> (P, P, P, P, f64, [P; 2
 
 /// The first contact: touching at `t` (within `tol`), apart just before, and the
 /// normal unit; all in the box's frame in f64.
-fn check_contact(lo: P, hi: P, c: P, w: P, r: f64, s: &Sweep, tol: f64, what: &str) {
+fn check_contact((lo, hi, c, w, r): (P, P, P, P, f64), s: &Sweep, tol: f64, what: &str) {
     let at = |t: f64| off64(lo, hi, [c[0] + t * w[0], c[1] + t * w[1]]).0;
     let t = f(s.t);
     assert!(
@@ -522,7 +522,7 @@ fn on_a_coarse_grid_the_answers_are_exact() {
                 assert!((s.normal - n).length() < 1e-5, "{what}");
                 corners += usize::from(s.normal.x != 0.0 && s.normal.y != 0.0);
             }
-            check_contact(lo, hi, cc, ww, r, &s, 1e-5 * (1.0 + r), &what);
+            check_contact((lo, hi, cc, ww, r), &s, 1e-5 * (1.0 + r), &what);
             check_aabb_stop(&a, &d, &s, &what);
         }
         counts[s.status as usize] += 1;
@@ -559,7 +559,7 @@ fn scalar_sweeps_match_an_f64_oracle_and_hit_first() {
             assert!(near_tie(lo, hi, cc, ww, r, &[o.t, f(s.t)], tol), "{what}");
         }
         if s.is_hit() {
-            check_contact(lo, hi, cc, ww, r, &s, tol, &what);
+            check_contact((lo, hi, cc, ww, r), &s, tol, &what);
             check_aabb_stop(&a, &d, &s, &what);
         }
         if s.is_hit() && o.status == Hit {
@@ -871,7 +871,7 @@ fn circle_obb2_matches_an_f64_oracle_in_world_space_and_hits_first() {
                 normal: v(n[0] as f32, n[1] as f32),
                 ..s
             };
-            check_contact(lo, hi, cc, ww, r, &local, tol, &what);
+            check_contact((lo, hi, cc, ww, r), &local, tol, &what);
             check_obb_stop(&d, &o, &s, &what);
             if or.status == Hit {
                 let want = [

@@ -21,10 +21,10 @@
 //!
 //! # Input layout
 //! ```text
-//!  byte 0     kernel (mod 10): overlap_aabb_aabb, overlap_circle_circle,
+//!  byte 0     kernel (mod 12): overlap_aabb_aabb, overlap_circle_circle,
 //!             overlap_aabb_circle, sweep_aabb_aabb, cast_point_aabb,
 //!             overlap_obb2_obb2, overlap_obb3_obb3, sweep_circle_circle,
-//!             sweep_obb2_obb2, sweep_aabb_obb2
+//!             sweep_obb2_obb2, sweep_aabb_obb2, sweep_aabb_circle, sweep_circle_obb2
 //!  byte 1     scale of the grid values
 //!  then       per lane: the `a` shape, the `b` shape (and for sweeps both motions)
 //!  then       extra pairs: a count byte (mod 16), two index bytes each
@@ -62,9 +62,13 @@ pub enum Kernel {
     SweepObb2Obb2,
     /// `sweep_aabb_obb2`.
     SweepAabbObb2,
+    /// `sweep_aabb_circle`.
+    SweepAabbCircle,
+    /// `sweep_circle_obb2`.
+    SweepCircleObb2,
 }
 
-const KERNELS: [Kernel; 10] = [
+const KERNELS: [Kernel; 12] = [
     Kernel::AabbAabb,
     Kernel::CircleCircle,
     Kernel::AabbCircle,
@@ -75,6 +79,8 @@ const KERNELS: [Kernel; 10] = [
     Kernel::SweepCircleCircle,
     Kernel::SweepObb2Obb2,
     Kernel::SweepAabbObb2,
+    Kernel::SweepAabbCircle,
+    Kernel::SweepCircleObb2,
 ];
 
 /// One answer per lane (or per pair), of whichever type the kernel answers.
@@ -188,6 +194,9 @@ impl Answers {
     }
 }
 
+/// Discs, their motions, oriented boxes and theirs (`sweep_circle_obb2`'s lanes).
+type CircleObb2Lanes = ([Circle; LANES], [Vec2; LANES], [Obb2; LANES], [Vec2; LANES]);
+
 /// Eight lanes of one kernel's inputs, and (for the batch call) its columns.
 #[derive(Debug, Clone)]
 enum Lanes {
@@ -206,6 +215,8 @@ enum Lanes {
     ),
     SweepObb2([Obb2; LANES], [Vec2; LANES], [Obb2; LANES], [Vec2; LANES]),
     SweepAabbObb2([Aabb; LANES], [Vec2; LANES], [Obb2; LANES], [Vec2; LANES]),
+    SweepAabbCircle([Aabb; LANES], [Vec2; LANES], [Circle; LANES], [Vec2; LANES]),
+    SweepCircleObb2(Box<CircleObb2Lanes>),
 }
 
 /// Pair indices at the index limit, drawn after the in-range ones and one past the end.
@@ -427,6 +438,45 @@ fn decode(r: &mut Bytes<'_>) -> (Kernel, Lanes) {
             }
             Lanes::SweepAabbObb2(a_boxes, ma, ob, mb)
         }
+        Kernel::SweepAabbCircle => {
+            let mut cs = [Circle::default(); LANES];
+            let (mut ma, mut mb) = ([Vec2::ZERO; LANES], [Vec2::ZERO; LANES]);
+            for i in 0..LANES {
+                a_boxes[i] = aabb(r);
+                let b = a_boxes[i];
+                // Sometimes touching the box: on a face, or 5 from a corner (3-4-5).
+                cs[i] = match r.u8() {
+                    0..=0x2f => {
+                        let radius = f32::from(r.u8() % 4) * scale;
+                        Circle::new(Vec2::new(b.min.x - radius, b.max.y), radius)
+                    }
+                    0x30..=0x4f => Circle::new(b.max + Vec2::new(3.0, 4.0) * scale, 5.0 * scale),
+                    _ => circle(r, scale),
+                };
+                ma[i] = vec2(r, scale);
+                mb[i] = if r.u8() < 0x30 { ma[i] } else { vec2(r, scale) };
+            }
+            Lanes::SweepAabbCircle(a_boxes, ma, cs, mb)
+        }
+        Kernel::SweepCircleObb2 => {
+            let mut cs = [Circle::default(); LANES];
+            let mut bs = [Obb2::default(); LANES];
+            let (mut ma, mut mb) = ([Vec2::ZERO; LANES], [Vec2::ZERO; LANES]);
+            for i in 0..LANES {
+                bs[i] = obb2(r, scale);
+                let b = bs[i];
+                // Sometimes touching the box's local +y face (exact when axis-aligned).
+                cs[i] = if r.u8() < 0x40 {
+                    let radius = f32::from(r.u8() % 4) * scale;
+                    Circle::new(b.center + b.axis_y() * (b.half_extents.y + radius), radius)
+                } else {
+                    circle(r, scale)
+                };
+                ma[i] = vec2(r, scale);
+                mb[i] = if r.u8() < 0x30 { ma[i] } else { vec2(r, scale) };
+            }
+            Lanes::SweepCircleObb2(Box::new((cs, ma, bs, mb)))
+        }
         Kernel::CastPointAabb => {
             let mut rays = [Ray::default(); LANES];
             for i in 0..LANES {
@@ -473,6 +523,17 @@ fn reference(lanes: &Lanes) -> Answers {
             l.map(|i| scalar::sweep_circle_circle(&a[i], ma[i], &b[i], mb[i]))
                 .collect(),
         ),
+        Lanes::SweepAabbCircle(a, ma, b, mb) => Answers::Sweep(
+            l.map(|i| scalar::sweep_aabb_circle(&a[i], ma[i], &b[i], mb[i]))
+                .collect(),
+        ),
+        Lanes::SweepCircleObb2(x) => {
+            let (a, ma, b, mb) = &**x;
+            Answers::Sweep(
+                l.map(|i| scalar::sweep_circle_obb2(&a[i], ma[i], &b[i], mb[i]))
+                    .collect(),
+            )
+        }
         Lanes::Obb2(a, b) => {
             Answers::Mtv2(l.map(|i| scalar::overlap_obb2_obb2(&a[i], &b[i])).collect())
         }
@@ -544,6 +605,29 @@ impl SimdTask for WideTask<'_> {
                 .to_array()
                 .to_vec(),
             ),
+            Lanes::SweepAabbCircle(a, ma, b, mb) => Answers::Sweep(
+                wide::sweep_aabb_circle(
+                    &AabbW::<W>::from_array(a),
+                    &Vec2W::from_array(ma),
+                    &CircleW::from_array(b),
+                    &Vec2W::from_array(mb),
+                )
+                .to_array()
+                .to_vec(),
+            ),
+            Lanes::SweepCircleObb2(x) => {
+                let (a, ma, b, mb) = &**x;
+                Answers::Sweep(
+                    wide::sweep_circle_obb2(
+                        &CircleW::<W>::from_array(a),
+                        &Vec2W::from_array(ma),
+                        &Obb2W::from_array(b),
+                        &Vec2W::from_array(mb),
+                    )
+                    .to_array()
+                    .to_vec(),
+                )
+            }
             Lanes::Obb2(a, b) => {
                 let m = wide::overlap_obb2_obb2(&Obb2W::<W>::from_array(a), &Obb2W::from_array(b));
                 Answers::Mtv2((0..LANES).map(|i| m.lane(i)).collect())
@@ -637,6 +721,25 @@ fn batch(
                 narrow.sweep_circle_circle(circles.columns(), motions.columns(), pairs)?
             })
         }
+        Lanes::SweepAabbCircle(a, ma, b, mb) => sweeps(if records {
+            narrow.sweep_aabb_circle(&a[..], &ma[..], &b[..], &mb[..], pairs)?
+        } else {
+            let (boxes, circles) = (AabbSoa::from(&a[..]), CircleSoa::from(&b[..]));
+            let (ma, mb) = (MotionSoa::from(&ma[..]), MotionSoa::from(&mb[..]));
+            let (bc, cc) = (boxes.columns(), circles.columns());
+            narrow.sweep_aabb_circle(bc, ma.columns(), cc, mb.columns(), pairs)?
+        }),
+        Lanes::SweepCircleObb2(x) => {
+            let (a, ma, b, mb) = &**x;
+            sweeps(if records {
+                narrow.sweep_circle_obb2(&a[..], &ma[..], &b[..], &mb[..], pairs)?
+            } else {
+                let (circles, boxes) = (CircleSoa::from(&a[..]), Obb2Soa::from(&b[..]));
+                let (ma, mb) = (MotionSoa::from(&ma[..]), MotionSoa::from(&mb[..]));
+                let (cc, bc) = (circles.columns(), boxes.columns());
+                narrow.sweep_circle_obb2(cc, ma.columns(), bc, mb.columns(), pairs)?
+            })
+        }
         Lanes::Cast(r, b) => sweeps(if records {
             narrow.cast_point_aabb(&r[..], &b[..], pairs)?
         } else {
@@ -698,7 +801,11 @@ fn batch(
 fn shared_columns(kernel: Kernel) -> bool {
     !matches!(
         kernel,
-        Kernel::AabbCircle | Kernel::CastPointAabb | Kernel::SweepAabbObb2
+        Kernel::AabbCircle
+            | Kernel::CastPointAabb
+            | Kernel::SweepAabbObb2
+            | Kernel::SweepAabbCircle
+            | Kernel::SweepCircleObb2
     )
 }
 
@@ -732,6 +839,13 @@ fn reference_pair(lanes: &Lanes, p: Pair) -> Answers {
             )])
         }
         Lanes::Cast(r, b) => Answers::Sweep(vec![scalar::cast_point_aabb(&r[i], &b[j])]),
+        Lanes::SweepAabbCircle(a, ma, b, mb) => {
+            Answers::Sweep(vec![scalar::sweep_aabb_circle(&a[i], ma[i], &b[j], mb[j])])
+        }
+        Lanes::SweepCircleObb2(x) => {
+            let (a, ma, b, mb) = &**x;
+            Answers::Sweep(vec![scalar::sweep_circle_obb2(&a[i], ma[i], &b[j], mb[j])])
+        }
         Lanes::SweepCircle(a, ma, b, mb) => {
             let c = |i: usize| if i < LANES { a[i] } else { b[i - LANES] };
             let m = |i: usize| if i < LANES { ma[i] } else { mb[i - LANES] };

@@ -23,6 +23,8 @@
 //! | `overlap_aabb_circle` | [`Aabb`](crate::Aabb) × [`Circle`](crate::Circle) | `bool` | closest point of the box, `|c - q|² <= r²` |
 //! | `sweep_aabb_aabb` | moving [`Aabb`](crate::Aabb) × moving [`Aabb`](crate::Aabb) | [`Sweep`] | per-axis entry/exit times of the relative motion |
 //! | `sweep_circle_circle` | moving [`Circle`](crate::Circle) × moving [`Circle`](crate::Circle) | [`Sweep`] | first root of `|d + t·v|² = (r₁ + r₂)²`, discriminant by Lagrange's identity |
+//! | `sweep_aabb_circle` | moving [`Aabb`](crate::Aabb) × moving [`Circle`](crate::Circle) | [`Sweep`] | the disc's center against the box grown by `r` with rounded corners: two slabs and two corner discs (exact first roots) |
+//! | `sweep_circle_obb2` | moving [`Circle`](crate::Circle) × moving [`Obb2`](crate::Obb2) | [`Sweep`] | the same rounded box in the box's frame, normal and stop turned back |
 //! | `cast_point_aabb` | [`Ray`](crate::Ray) (moving point) × [`Aabb`](crate::Aabb) | [`Sweep`] | the same slabs; box × box = point × grown box |
 //! | `overlap_obb2_obb2` | [`Obb2`](crate::Obb2) × [`Obb2`](crate::Obb2) | `Option<`[`Mtv2`]`>` | separating axis theorem, 4 axes |
 //! | `overlap_obb3_obb3` | [`Obb3`](crate::Obb3) × [`Obb3`](crate::Obb3) | `Option<`[`Mtv3`]`>` | separating axis theorem, 15 axes, face axes first |
@@ -111,10 +113,14 @@ pub enum SweepStatus {
 /// The answer of a swept test ([`scalar::sweep_aabb_aabb`](fn@scalar::sweep_aabb_aabb),
 /// [`scalar::sweep_circle_circle`](fn@scalar::sweep_circle_circle),
 /// [`scalar::cast_point_aabb`], [`scalar::sweep_obb2_obb2`](fn@scalar::sweep_obb2_obb2),
-/// [`scalar::sweep_aabb_obb2`](fn@scalar::sweep_aabb_obb2)). For discs the normal is the
-/// unit vector from `b`'s center to `a`'s at contact, and the stop places `a` along it
-/// just past touching; for oriented boxes the normal is the unit separating axis that
-/// closed last (pointing toward `a`) and the stop is `t·v` backed off along it.
+/// [`scalar::sweep_aabb_obb2`](fn@scalar::sweep_aabb_obb2),
+/// [`scalar::sweep_aabb_circle`](fn@scalar::sweep_aabb_circle),
+/// [`scalar::sweep_circle_obb2`](fn@scalar::sweep_circle_obb2)). For discs the normal
+/// is the unit vector from `b`'s center to `a`'s at contact, and the stop places `a`
+/// along it just past touching. For a box and a disc it is `b`'s unit outward normal at
+/// the contact (a face's axis, or from the corner or the disc's center at a rounded
+/// contact), pointing toward `a`; for oriented boxes the unit separating axis that
+/// closed last (pointing toward `a`), the stop `t·v` backed off along it.
 ///
 /// | status | `t` | `normal` | `stop` |
 /// |---|---|---|---|

@@ -138,12 +138,12 @@ pub(crate) fn rounded_box(
     let exit_x = min(x.out_grown, y.out_box);
     let enter_y = max(y.in_grown, x.in_box);
     let exit_y = min(y.out_grown, x.out_box);
-    let t_x = if enter_x <= exit_x && enter_x >= 0.0 && enter_x <= 1.0 {
+    let t_x = if enter_x <= exit_x && (0.0..=1.0).contains(&enter_x) {
         enter_x
     } else {
         inf
     };
-    let t_y = if enter_y <= exit_y && enter_y >= 0.0 && enter_y <= 1.0 {
+    let t_y = if enter_y <= exit_y && (0.0..=1.0).contains(&enter_y) {
         enter_y
     } else {
         inf
