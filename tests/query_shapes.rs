@@ -9,7 +9,11 @@ fn store() -> Result<(BoxStore, [hantei::BoxHandle; 3]), Error> {
     let mut s = BoxStore::new();
     let disc = s.insert_shape(Circle::new(Vec2::new(0.0, 0.0), 2.0), BoxProps::default())?;
     // A laser along the diagonal: its bounds are a 14 × 14 square, its body 1 wide.
-    let laser = Obb2::from_angle(Vec2::new(20.0, 0.0), Vec2::new(10.0, 0.5), 0.785_398_2);
+    let laser = Obb2::from_angle(
+        Vec2::new(20.0, 0.0),
+        Vec2::new(10.0, 0.5),
+        core::f32::consts::FRAC_PI_4,
+    );
     let beam = s.insert_shape(laser, BoxProps::default())?;
     let plain = s.insert(Aabb::from_coords(-10.0, 10.0, -8.0, 12.0))?;
     Ok((s, [disc, beam, plain]))
