@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Prints the README's benchmark tables from the last criterion run.
+"""Prints the benchmark tables of BENCHMARKS.md (and the README's summary) from the last criterion run.
 
     cargo bench --bench broad_phase && cargo bench --bench frame
     python3 benches/summarize.py [target/criterion]

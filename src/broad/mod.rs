@@ -31,7 +31,7 @@
 //! Linear passes for steps 1, 3, 4 and 6; the sweep visits each box's window on the
 //! sweep axis within its band, so it is output-sensitive on every scene shape tried
 //! (uniform, bullet hell, Gaussian clusters, one strip, identical boxes, huge among
-//! tiny): see `benches/broad_phase.rs` and the README's table.
+//! tiny): see `benches/broad_phase.rs` and BENCHMARKS.md's tables.
 
 mod bands;
 mod brute;

@@ -75,8 +75,8 @@
 //! broadcasts and blends; `vgatherdps`, microcoded on AMD cores, measured slower for every
 //! kernel). From a slice of shapes the gather loads a whole record per lane instead (an
 //! [`Aabb`](crate::Aabb) or a [`Ray`](crate::Ray) is one 16-byte load and a transpose),
-//! which makes the cheap kernels up to twice as fast; the README's narrow-phase table
-//! has both. The batch checks a chunk's indices once, so the gathers themselves carry
+//! which makes the cheap kernels up to twice as fast; BENCHMARKS.md's narrow-phase tables
+//! have both. The batch checks a chunk's indices once, so the gathers themselves carry
 //! no bounds checks.
 
 pub mod batch;
