@@ -38,11 +38,12 @@
 //! | `side.rs` | `Side` / `SideWith`: one side of a run of pairs, indices checked once, shapes gathered eight at a time |
 //! | `shapes.rs` | `PairTest` (a scalar reference and its lane kernel on one pair of shapes) and `Shapes`, which runs it over two inputs |
 //! | `sweep.rs` | what the swept tests share: `PairSweep` records packed in lanes |
-//! | `overlap.rs`, `sweep_aabb_aabb.rs`, `sweep_aabb_circle.rs`, `sweep_aabb_obb2.rs`, `sweep_circle_circle.rs`, `sweep_circle_obb2.rs`, `sweep_obb2_obb2.rs`, `cast_point_aabb.rs`, `obb2_obb2.rs`, `obb3_obb3.rs` | one kernel's batch glue each, named as its scalar and wide twins in `narrow::scalar` and `narrow::wide` |
+//! | `swept.rs` | `SweepTest` (a swept test's scalar reference and lane kernel on two moving shapes) and `Swept`, which runs it over two inputs and their motions; the six swept tests, one `sweep_test!` line each |
+//! | `overlap.rs`, `cast_point_aabb.rs`, `obb2_obb2.rs`, `obb3_obb3.rs` | the other kernels' batch glue, named as their scalar and wide twins in `narrow::scalar` and `narrow::wide` |
 //!
 //! A new kernel is a scalar reference (`narrow/scalar/<name>.rs`), its lane twin
-//! (`narrow/wide/<name>.rs`), a `PairTest` impl here (`<name>.rs`) and an entry point on
-//! [`NarrowPhase`].
+//! (`narrow/wide/<name>.rs`), a `PairTest` impl here (`<name>.rs`, or one `sweep_test!`
+//! line in `swept.rs` for a swept test) and an entry point on [`NarrowPhase`].
 
 use super::columns::{AabbInput, CircleInput, MotionInput, Obb2Input, Obb3Input, RayInput};
 use super::{Mtv2, Mtv3, Sweep};
@@ -58,12 +59,7 @@ mod overlap;
 mod shapes;
 mod side;
 mod sweep;
-mod sweep_aabb_aabb;
-mod sweep_aabb_circle;
-mod sweep_aabb_obb2;
-mod sweep_circle_circle;
-mod sweep_circle_obb2;
-mod sweep_obb2_obb2;
+mod swept;
 
 use cast_point_aabb::CastPointAabb;
 use chunk::run_batch;
@@ -71,12 +67,10 @@ use obb2_obb2::Obb2Obb2;
 use obb3_obb3::Obb3Obb3;
 use overlap::{AabbAabb, AabbCircle, CircleCircle};
 use shapes::Shapes;
-use sweep_aabb_aabb::SweepAabbAabb;
-use sweep_aabb_circle::SweepAabbCircle;
-use sweep_aabb_obb2::SweepAabbObb2;
-use sweep_circle_circle::SweepCircleCircle;
-use sweep_circle_obb2::SweepCircleObb2;
-use sweep_obb2_obb2::SweepObb2Obb2;
+use swept::{
+    SweepAabbAabb, SweepAabbCircle, SweepAabbObb2, SweepCircleCircle, SweepCircleObb2,
+    SweepObb2Obb2, Swept,
+};
 
 /// Pairs per chunk: the unit of parallel work and of index checking.
 pub const CHUNK: usize = 4096;
@@ -296,7 +290,7 @@ impl NarrowPhase {
         check_len("motions (one per box)", n, motions.checked_len()?)?;
         let n = run_batch(
             &self.config,
-            &SweepAabbAabb { boxes, motions },
+            &Swept::<SweepAabbAabb, _, _, _, _, 4, 4>::new(boxes, motions, boxes, motions),
             pairs,
             &mut self.sweeps,
         )?;
@@ -342,7 +336,7 @@ impl NarrowPhase {
         check_len("motions (one per circle)", n, motions.checked_len()?)?;
         let n = run_batch(
             &self.config,
-            &SweepCircleCircle { circles, motions },
+            &Swept::<SweepCircleCircle, _, _, _, _, 3, 3>::new(circles, motions, circles, motions),
             pairs,
             &mut self.sweeps,
         )?;
@@ -399,12 +393,12 @@ impl NarrowPhase {
             n,
             circle_motions.checked_len()?,
         )?;
-        let kernel = SweepAabbCircle {
+        let kernel = Swept::<SweepAabbCircle, _, _, _, _, 4, 3>::new(
             boxes,
             box_motions,
             circles,
             circle_motions,
-        };
+        );
         let n = run_batch(&self.config, &kernel, pairs, &mut self.sweeps)?;
         Ok(&self.sweeps[..n])
     }
@@ -460,12 +454,12 @@ impl NarrowPhase {
         )?;
         let n = boxes.checked_len()?;
         check_len("box motions (one per box)", n, box_motions.checked_len()?)?;
-        let kernel = SweepCircleObb2 {
+        let kernel = Swept::<SweepCircleObb2, _, _, _, _, 3, 6>::new(
             circles,
             circle_motions,
             boxes,
             box_motions,
-        };
+        );
         let n = run_batch(&self.config, &kernel, pairs, &mut self.sweeps)?;
         Ok(&self.sweeps[..n])
     }
@@ -560,7 +554,7 @@ impl NarrowPhase {
         check_len("motions (one per box)", n, motions.checked_len()?)?;
         let n = run_batch(
             &self.config,
-            &SweepObb2Obb2 { boxes, motions },
+            &Swept::<SweepObb2Obb2, _, _, _, _, 6, 6>::new(boxes, motions, boxes, motions),
             pairs,
             &mut self.sweeps,
         )?;
@@ -613,12 +607,7 @@ impl NarrowPhase {
         check_len("OBB motions (one per box)", n, obb_motions.checked_len()?)?;
         let n = run_batch(
             &self.config,
-            &SweepAabbObb2 {
-                aabbs,
-                aabb_motions,
-                obbs,
-                obb_motions,
-            },
+            &Swept::<SweepAabbObb2, _, _, _, _, 4, 6>::new(aabbs, aabb_motions, obbs, obb_motions),
             pairs,
             &mut self.sweeps,
         )?;
