@@ -84,41 +84,37 @@ impl KindBatches {
             MotionColumns::from_store(store),
         );
         let (cm, om) = (&self.circle_motion[..], &self.obb_motion[..]);
-        let plain = |i: u32| i as usize;
-        let circle = |k: u32| circle_box[k as usize] as usize;
-        let obb = |k: u32| obb_box[k as usize] as usize;
-        let mut out = |hits: &[PairSweep], da: &dyn Fn(u32) -> usize, db: &dyn Fn(u32) -> usize| {
-            for h in hits {
-                emit(da(h.pair.a), db(h.pair.b), &h.sweep);
-            }
-        };
+        // Each side's dense indices: the kernel's own (boxes), or its table's.
+        let (plain, circle, obb) = (None, Some(circle_box), Some(obb_box));
         let p = &self.pairs;
-        out(
-            narrow.sweep_aabb_aabb(boxes, box_motion, &p[0])?,
-            &plain,
-            &plain,
-        );
-        out(
-            narrow.sweep_aabb_circle(boxes, box_motion, circles, cm, &p[1])?,
-            &plain,
-            &circle,
-        );
-        out(
-            narrow.sweep_aabb_obb2(boxes, box_motion, obbs, om, &p[2])?,
-            &plain,
-            &obb,
-        );
-        out(
-            narrow.sweep_circle_circle(circles, cm, &p[3])?,
-            &circle,
-            &circle,
-        );
-        out(
-            narrow.sweep_circle_obb2(circles, cm, obbs, om, &p[4])?,
-            &circle,
-            &obb,
-        );
-        out(narrow.sweep_obb2_obb2(obbs, om, &p[5])?, &obb, &obb);
+        let e = &mut emit;
+        let hits = narrow.sweep_aabb_aabb(boxes, box_motion, &p[0])?;
+        emit_hits(hits, plain, plain, e);
+        let hits = narrow.sweep_aabb_circle(boxes, box_motion, circles, cm, &p[1])?;
+        emit_hits(hits, plain, circle, e);
+        let hits = narrow.sweep_aabb_obb2(boxes, box_motion, obbs, om, &p[2])?;
+        emit_hits(hits, plain, obb, e);
+        let hits = narrow.sweep_circle_circle(circles, cm, &p[3])?;
+        emit_hits(hits, circle, circle, e);
+        let hits = narrow.sweep_circle_obb2(circles, cm, obbs, om, &p[4])?;
+        emit_hits(hits, circle, obb, e);
+        let hits = narrow.sweep_obb2_obb2(obbs, om, &p[5])?;
+        emit_hits(hits, obb, obb, e);
         Ok(())
+    }
+}
+
+/// Calls `emit` with each hit's dense indices: `a`'s and `b`'s kernel index as it is
+/// (`None`: a box, indexed densely) or through its table's dense indices.
+#[inline]
+fn emit_hits(
+    hits: &[PairSweep],
+    a: Option<&[u32]>,
+    b: Option<&[u32]>,
+    emit: &mut impl FnMut(usize, usize, &Sweep),
+) {
+    let dense = |table: Option<&[u32]>, k: u32| table.map_or(k, |t| t[k as usize]) as usize;
+    for h in hits {
+        emit(dense(a, h.pair.a), dense(b, h.pair.b), &h.sweep);
     }
 }
