@@ -140,10 +140,66 @@ fn tiny_bipartite_order_with_an_overflowing_extent_is_the_same_at_every_level() 
     }
 }
 
+/// frame_step, CI's 30-second run: two rotated rectangles of zero size at one point,
+/// in different filter groups, so the broad phase found them as (group of the later box,
+/// group of the earlier one). The swept test of two shapes of one kind can answer with
+/// either shape's axis where the faces tie, and the frame ran the pair in the order the
+/// groups gave, the oracle lower dense index first: different normals. The frame now
+/// runs every pair with the lower dense index first (kinds: `aabb < circle < obb2`
+/// first, then dense index), so the contact is the same whichever way the groups fall.
+///
+/// ```text
+///   dense 0: a box far away, filter P  (P's group is numbered first)
+///   dense 1: a point rectangle at (-8, -8), turned 0.7 rad, filter Q
+///   dense 2: a point rectangle at (-8, -8), turned pi/2, filter P, moving (2.5, -7.5)
+///   broad phase pair: (2, 1); the contact must be sweep_shapes(1, 2)'s
+/// ```
+#[test]
+fn a_tie_between_two_rotated_points_follows_the_dense_order() {
+    use hantei::frame::{Frame, layers};
+    use hantei::narrow::scalar::sweep_shapes;
+    use hantei::{BoxProps, BoxStore, Obb2, Shape};
+    let (p, q) = (layers::player_bullet(), layers::enemy());
+    assert!(p.pairs_with(q));
+    let mut store = BoxStore::new();
+    let props = |filter, motion| BoxProps {
+        filter,
+        motion,
+        ..BoxProps::default()
+    };
+    let far = Shape::Aabb(Aabb::from_coords(100.0, 100.0, 101.0, 101.0));
+    let one = Shape::Obb2(Obb2::from_angle(Vec2::splat(-8.0), Vec2::ZERO, 0.7));
+    let two = Shape::Obb2(Obb2::from_angle(Vec2::splat(-8.0), Vec2::ZERO, 1.570_796_4));
+    let motion = Vec2::new(2.5, -7.5);
+    store.insert_shape(far, props(p, Vec2::ZERO)).unwrap();
+    let h1 = store.insert_shape(one, props(q, Vec2::ZERO)).unwrap();
+    let h2 = store.insert_shape(two, props(p, motion)).unwrap();
+    let want = sweep_shapes(&one, Vec2::ZERO, &two, motion);
+    for level in hantei::SimdLevel::available() {
+        let mut frame = Frame::with_config(hantei::frame::FrameConfig {
+            simd: *level,
+            ..Default::default()
+        });
+        let report = frame.step(&store).unwrap();
+        assert_eq!(report.contacts.len(), 1, "{level:?}");
+        let c = report.contacts[0];
+        assert_eq!(c.boxes, (h1, h2), "{level:?}");
+        assert_eq!((c.toi, c.normal), (want.t, want.normal), "{level:?}");
+    }
+}
+
 /// The minimised fuzz inputs, through the checks the fuzz targets call.
 #[cfg(feature = "fuzzing")]
 mod checks {
     use hantei::check;
+
+    /// The tie between two rotated points (see above), the input as CI's fuzzer found it.
+    #[test]
+    fn frame_step_tied_rotated_points() {
+        check::frame::frame_vs_oracle(include_bytes!(
+            "../fuzz/corpus/frame_step/regression-ci-tied-rotated-points"
+        ));
+    }
 
     /// Finding 1 (see above), as the broad_pairs input: bipartite, 16 + 1 boxes, the
     /// small set second with a NaN box.

@@ -4,8 +4,9 @@
 //!
 //! ```text
 //!  candidates (dense index pairs)
-//!    │ per pair: kinds of both boxes (the store's shape column), swapped into
-//!    │ canonical order; each index turned into its input's (dense for boxes, the
+//!    │ per pair (lower dense index first, from the broad phase): kinds of both
+//!    │ boxes (the store's shape column), swapped into canonical kind order (one
+//!    │ kind: left as it is); each index turned into its input's (dense for boxes, the
 //!    │ shape table's for discs and rectangles)
 //!    ▼
 //!  six batches:  aabb×aabb  aabb×circle  aabb×obb2  circle×circle  circle×obb2  obb2×obb2

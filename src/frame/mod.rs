@@ -24,8 +24,11 @@
 //! # Determinism
 //! Groups are numbered in order of first appearance in the store's dense order; group
 //! pairs are visited in `(g, h)` order, `g <= h`; within each, the broad phase's order
-//! holds. Contacts and events are then sorted by body pair. The report is therefore the
-//! same for the same store contents, whatever the thread count or SIMD level.
+//! holds, each pair with the lower dense index first. The swept test sees the two shapes
+//! in kind order (`aabb < circle < obb2`), two of one kind in dense order: where faces
+//! tie its normal can depend on the order, so the order is part of the definition.
+//! Contacts and events are then sorted by body pair. The report is therefore the same
+//! for the same store contents, whatever the thread count or SIMD level.
 //!
 //! # Allocation
 //! Every buffer is kept in the [`Frame`] and reused: once the buffers have grown to the
@@ -381,11 +384,13 @@ impl Frame {
                     }
                     e => e,
                 })?;
-                self.candidates.extend(
-                    found
-                        .iter()
-                        .map(|p| Pair::new(dg[p.a as usize], dh[p.b as usize])),
-                );
+                // The lower dense index first, whichever group it came from: the swept
+                // test of two shapes of one kind then sees them in one defined order
+                // (its normal can depend on it where faces tie, e.g. two rotated points).
+                self.candidates.extend(found.iter().map(|p| {
+                    let (a, b) = (dg[p.a as usize], dh[p.b as usize]);
+                    Pair::new(a.min(b), a.max(b))
+                }));
             }
         }
         Ok(())
