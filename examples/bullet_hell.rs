@@ -171,7 +171,7 @@ impl Game {
                 rng.range_f32(arena.min.x + 4.0 * TILE, arena.max.x - 4.0 * TILE),
                 rng.range_f32(arena.min.y + 4.0 * TILE, arena.center().y),
             );
-            let owner = Owner(1 + k as u32);
+            let owner = Owner(1 + k as u64);
             // A compound hitbox: a body and wings, one owner.
             let parts = [Vec2::new(10.0, 14.0), Vec2::new(22.0, 5.0)];
             let boxes = parts.map(|half| {

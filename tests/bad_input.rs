@@ -51,13 +51,14 @@ fn columns(s: &BoxStore) -> Vec<u32> {
     ]
     .iter()
     .flat_map(|c| c.iter().map(|v| v.to_bits()))
+    .chain(s.layers().iter().chain(s.masks()).copied())
     .chain(
-        s.layers()
+        s.owners()
             .iter()
-            .chain(s.masks())
-            .chain(s.owners())
-            .copied(),
+            .chain(s.user_data())
+            .flat_map(|&v| [v as u32, (v >> 32) as u32]),
     )
+    .chain(s.responses().iter().map(|&r| u32::from(r)))
     .collect()
 }
 

@@ -39,7 +39,7 @@ fn scene(n: usize) -> BoxStore {
     let mut store = BoxStore::new();
     for k in 0..n {
         let (filter, owner, half) = match k % 100 {
-            0 => (layers::enemy(), Owner(k as u32 / 100), 6.0),
+            0 => (layers::enemy(), Owner(k as u64 / 100), 6.0),
             1 => (layers::player_bullet(), Owner::NONE, 1.0),
             _ => (layers::enemy_bullet(), Owner::NONE, 1.5),
         };
@@ -52,6 +52,7 @@ fn scene(n: usize) -> BoxStore {
                     filter,
                     owner,
                     motion,
+                    ..BoxProps::default()
                 },
             )
             .unwrap();

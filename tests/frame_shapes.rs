@@ -15,6 +15,7 @@ fn props(filter: hantei::Filter, owner: Owner, motion: Vec2) -> BoxProps {
         filter,
         owner,
         motion,
+        ..BoxProps::default()
     }
 }
 
@@ -128,7 +129,7 @@ fn scene(n: usize, seed: u64) -> BoxStore {
         };
         let motion = Vec2::new(rng.range_f32(-30.0, 30.0), rng.range_f32(-30.0, 30.0));
         let owner = if rng.below(4) == 0 {
-            Owner(rng.below(20))
+            Owner(u64::from(rng.below(20)))
         } else {
             Owner::NONE
         };

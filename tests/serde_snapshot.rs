@@ -55,6 +55,7 @@ fn spawn_bullet(store: &mut BoxStore, inputs: &mut Inputs, filter: Filter) -> Bo
                 filter,
                 owner: Owner::NONE,
                 motion: Vec2::from_angle(angle) * speed,
+                ..BoxProps::default()
             },
         )
         .expect("a valid bullet")
@@ -74,6 +75,7 @@ fn spawn_enemy(store: &mut BoxStore, inputs: &mut Inputs, owner: Owner) -> Vec<B
                 filter: layers::enemy(),
                 owner,
                 motion,
+                ..BoxProps::default()
             };
             store
                 .insert_with(
@@ -105,6 +107,7 @@ fn scene() -> BoxStore {
         filter: layers::player(),
         owner: Owner(0),
         motion: Vec2::new(3.0, 0.0),
+        ..BoxProps::default()
     };
     store
         .insert_with(Aabb::from_coords(500.0, 900.0, 512.0, 916.0), player)
@@ -354,7 +357,7 @@ fn restored_snapshot_replays_bit_identical_reports() {
 
 #[test]
 fn events_snapshot_round_trips_and_checks_order() {
-    let pair = |a: u32, b: u32| BodyPair {
+    let pair = |a: u64, b: u64| BodyPair {
         a: Body::Owner(Owner(a)),
         b: Body::Owner(Owner(b)),
     };
@@ -389,7 +392,9 @@ struct StoreMirror {
     motion_y: Vec<f32>,
     layers: Vec<u32>,
     mask: Vec<u32>,
-    owner: Vec<u32>,
+    owner: Vec<u64>,
+    user_data: Vec<u64>,
+    response: Vec<u8>,
     handles: Vec<(u32, u32)>,
     circles: Vec<hantei::Circle>,
     circle_boxes: Vec<u32>,
@@ -455,13 +460,25 @@ fn corrupted_store_snapshots_are_refused() {
         postcard::from_bytes(&postcard::to_allocvec(&churned()).unwrap()).unwrap();
     read(&good).expect("the unedited snapshot reads");
     type Edit = fn(&mut StoreMirror);
-    let cases: [(&str, Edit, &str); 16] = [
+    let cases: [(&str, Edit, &str); 18] = [
         (
             "short column",
             |m| {
                 m.min_y.pop();
             },
             "column min_y has 2 entries",
+        ),
+        (
+            "short user data column",
+            |m| {
+                m.user_data.pop();
+            },
+            "column user_data has 2 entries",
+        ),
+        (
+            "unknown response",
+            |m| m.response[1] = 3,
+            "response at dense index 1 is 3",
         ),
         (
             "long column",
@@ -646,6 +663,7 @@ fn shapes_and_reports_round_trip() {
         filter: layers::enemy(),
         owner: Owner(2),
         motion: Vec2::new(0.5, -0.25),
+        ..BoxProps::default()
     });
     round_trip(Pair::new(3, 8));
     round_trip(Sweep {

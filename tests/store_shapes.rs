@@ -121,13 +121,13 @@ fn bad_shapes_are_refused_and_change_nothing() -> Result<(), Error> {
 fn random_inserts_changes_and_removals_match_a_model() -> Result<(), Error> {
     let mut rng = Rng::new(0x5_4a_9e);
     let mut store = BoxStore::default();
-    let mut model: HashMap<BoxHandle, (Shape, u32)> = HashMap::new();
+    let mut model: HashMap<BoxHandle, (Shape, u64)> = HashMap::new();
     let mut alive: Vec<BoxHandle> = Vec::new();
     for step in 0..20_000 {
         match rng.below(10) {
             0..=3 => {
                 let shape = random_shape(&mut rng);
-                let owner = rng.below(50);
+                let owner = u64::from(rng.below(50));
                 let props = BoxProps {
                     owner: Owner(owner),
                     ..BoxProps::default()

@@ -62,7 +62,7 @@ fn decode(data: &[u8]) -> BoxStore {
         // it, or a rectangle of its half extents turned by one of four angles.
         let kind_byte = bytes.u8();
         let owner = match kind_byte % 4 {
-            0 => Owner(u32::from(bytes.u8() % 4)),
+            0 => Owner(u64::from(bytes.u8() % 4)),
             _ => Owner::NONE,
         };
         let shape = match (kind_byte >> 4) % 3 {
@@ -80,6 +80,7 @@ fn decode(data: &[u8]) -> BoxStore {
                 filter,
                 owner,
                 motion,
+                ..BoxProps::default()
             },
         );
     }

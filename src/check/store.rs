@@ -94,12 +94,13 @@ impl Op {
         };
         let props = |r: &mut Bytes<'_>| BoxProps {
             filter: filter_from(r.u8()),
-            owner: Owner(u32::from(r.u8())),
+            owner: Owner(u64::from(r.u8())),
             motion: if r.u8() < 0xc0 {
                 Vec2::new(f32::from(r.u8() % 8), 0.0)
             } else {
                 r.vec2_edge()
             },
+            ..BoxProps::default()
         };
         let bulk = |r: &mut Bytes<'_>| {
             let b = r.u8();
@@ -141,7 +142,7 @@ impl Op {
                     Op::Reserve(usize::from(r.u8()))
                 }
             }
-            13 => Op::SetOwner(pick(r), Owner(r.u32())),
+            13 => Op::SetOwner(pick(r), Owner(u64::from(r.u32()) << (r.u8() % 33))),
             14 => Op::QueryRegion(aabb(r), filter_from(r.u8())),
             _ => {
                 let p = if r.bool() {
@@ -304,7 +305,19 @@ fn snapshot(store: &BoxStore) -> Vec<u32> {
     .collect();
     v.extend(store.layers());
     v.extend(store.masks());
-    v.extend(store.owners());
+    v.extend(
+        store
+            .owners()
+            .iter()
+            .flat_map(|&o| [o as u32, (o >> 32) as u32]),
+    );
+    v.extend(
+        store
+            .user_data()
+            .iter()
+            .flat_map(|&d| [d as u32, (d >> 32) as u32]),
+    );
+    v.extend(store.responses().iter().map(|&r| u32::from(r)));
     v.extend(store.handles().iter().flat_map(|h| [h.slot, h.generation]));
     v
 }

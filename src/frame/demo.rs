@@ -91,6 +91,7 @@ impl DemoFrame {
                         filter,
                         owner: Owner::NONE,
                         motion,
+                        ..BoxProps::default()
                     },
                 )
                 .expect("valid bullet");
@@ -106,8 +107,9 @@ impl DemoFrame {
                         Aabb::from_center_half_extents(c, half),
                         BoxProps {
                             filter: layers::enemy(),
-                            owner: Owner(1 + e as u32),
+                            owner: Owner(1 + e as u64),
                             motion,
+                            ..BoxProps::default()
                         },
                     )
                     .expect("valid enemy");
@@ -120,6 +122,7 @@ impl DemoFrame {
                     filter: layers::player(),
                     owner: Owner(0),
                     motion: Vec2::new(2.0, 0.0),
+                    ..BoxProps::default()
                 },
             )
             .expect("valid player");

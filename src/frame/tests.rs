@@ -21,7 +21,7 @@ fn random_store(n: usize, seed: u64, owners: u32) -> BoxStore {
             Vec2::new(rng.range_f32(-20.0, 20.0), rng.range_f32(-20.0, 20.0))
         };
         let owner = if owners > 0 && rng.below(2) == 0 {
-            Owner(rng.below(owners))
+            Owner(u64::from(rng.below(owners)))
         } else {
             Owner::NONE
         };
@@ -33,6 +33,7 @@ fn random_store(n: usize, seed: u64, owners: u32) -> BoxStore {
                     filter,
                     owner,
                     motion,
+                    ..BoxProps::default()
                 },
             )
             .unwrap();

@@ -81,17 +81,86 @@ impl Default for Filter {
 
 /// The game object a box belongs to; several boxes with one owner form a compound
 /// hitbox, and boxes of the same owner never pair with each other in the frame pipeline.
+///
+/// An owner is any `u64` the game chooses except [`Owner::NONE`]: an entity id with
+/// its generation (an ECS entity's bits), or [`Owner::new`]`(index, generation)`. Give
+/// a respawned object a new generation: the frame then reports the old body's contacts
+/// ended and the new one's began, instead of confusing the two.
+///
+/// ```
+/// use hantei::Owner;
+/// let first = Owner::new(7, 0);
+/// let respawned = Owner::new(7, 1); // the same slot in the game's enemy table
+/// assert_ne!(first, respawned);
+/// assert_eq!((respawned.index(), respawned.generation()), (7, 1));
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub struct Owner(pub u32);
+pub struct Owner(pub u64);
 
 impl Owner {
     /// No owner: the box stands for itself.
-    pub const NONE: Owner = Owner(u32::MAX);
+    pub const NONE: Owner = Owner(u64::MAX);
+
+    /// The owner `index` of generation `generation` (`generation` in the high 32 bits).
+    /// `Owner::new(u32::MAX, u32::MAX)` is [`Owner::NONE`].
+    #[must_use]
+    pub const fn new(index: u32, generation: u32) -> Self {
+        Owner(((generation as u64) << 32) | index as u64)
+    }
+
+    /// The low 32 bits: the index given to [`Owner::new`].
+    #[must_use]
+    pub const fn index(self) -> u32 {
+        self.0 as u32
+    }
+
+    /// The high 32 bits: the generation given to [`Owner::new`].
+    #[must_use]
+    pub const fn generation(self) -> u32 {
+        (self.0 >> 32) as u32
+    }
 }
 
 impl Default for Owner {
     fn default() -> Self {
         Owner::NONE
+    }
+}
+
+/// What a box does at its first contact of the frame in
+/// [`Frame::advance`](crate::frame::Frame::advance) (which moves every box by its
+/// motion): every box responds to its own earliest contact, whatever the other box's
+/// response.
+///
+/// Only a contact the motion carries the box into blocks it (a
+/// [`Hit`](crate::narrow::SweepStatus::Hit)); boxes already touching or overlapping
+/// when the frame begins ([`Overlapping`](crate::narrow::SweepStatus::Overlapping)) are
+/// reported and move on, so nothing is stuck in what it overlaps.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[repr(u8)]
+pub enum Response {
+    /// Moves the whole way; its contacts are reported (a sensor, an enemy moved by the
+    /// game, the player's graze box).
+    #[default]
+    Pass = 0,
+    /// Stops flush at the time of its first hit: never penetrates what it hit (an arrow,
+    /// a crate pushed into a wall). Its later contacts in the frame are dropped.
+    Stop = 1,
+    /// Removed from the store at its first hit, which is reported (once); its later
+    /// contacts in the frame are dropped. A bullet.
+    Destroy = 2,
+}
+
+impl Response {
+    /// The response stored as `v` (unknown values are [`Response::Pass`]).
+    #[must_use]
+    pub(crate) const fn from_u8(v: u8) -> Self {
+        match v {
+            1 => Response::Stop,
+            2 => Response::Destroy,
+            _ => Response::Pass,
+        }
     }
 }

@@ -14,7 +14,9 @@
 //!  motion_y  [ f32 ][ f32 ][ f32 ] ...
 //!  layers    [ u32 ][ u32 ][ u32 ] ...       Filter::layers
 //!  mask      [ u32 ][ u32 ][ u32 ] ...       Filter::mask
-//!  owner     [ u32 ][ u32 ][ u32 ] ...       Owner
+//!  owner     [ u64 ][ u64 ][ u64 ] ...       Owner
+//!  user_data [ u64 ][ u64 ][ u64 ] ...       the game's id for the box (an entity)
+//!  response  [ u8  ][ u8  ][ u8  ] ...       Response: pass, stop or destroy
 //!  handle    [ BoxHandle ] ...               dense index → handle
 //!  shape     [ u32 ][ u32 ][ u32 ] ...       0: the box itself; else kind │ index into
 //!                                            circles / obbs (only those boxes pay)
@@ -38,7 +40,7 @@
 mod handle;
 #[cfg(feature = "serde")]
 mod wire;
-pub use handle::{BoxHandle, Filter, Owner};
+pub use handle::{BoxHandle, Filter, Owner, Response};
 
 use crate::error::{Error, check_len};
 use crate::math::{Aabb, Circle, Obb2, Shape, ShapeKind};
@@ -62,6 +64,12 @@ pub struct BoxProps {
     pub owner: Owner,
     /// Its displacement this frame (for swept tests); zero when it stands still.
     pub motion: Vec2,
+    /// What it does at its first contact when [`Frame::advance`](crate::frame::Frame::advance)
+    /// moves it ([`Response::Pass`] by default).
+    pub response: Response,
+    /// The game's own id for it (an entity, an index into the game's tables), returned
+    /// in contacts and events; `0` by default.
+    pub user_data: u64,
 }
 
 /// A structure-of-arrays store of 2D boxes with generational handles.
@@ -91,7 +99,9 @@ pub struct BoxStore {
     motion_y: Vec<f32>,
     layers: Vec<u32>,
     mask: Vec<u32>,
-    owner: Vec<u32>,
+    owner: Vec<u64>,
+    user_data: Vec<u64>,
+    response: Vec<u8>,
     handle: Vec<BoxHandle>,
     /// Per box: [`PLAIN`], or its kind above [`KIND_SHIFT`] and its index into
     /// `circles` or `obbs` below.
@@ -147,6 +157,8 @@ impl BoxStore {
             layers: Vec::new(),
             mask: Vec::new(),
             owner: Vec::new(),
+            user_data: Vec::new(),
+            response: Vec::new(),
             handle: Vec::new(),
             shape: Vec::new(),
             circles: Vec::new(),
@@ -190,6 +202,8 @@ impl BoxStore {
         let _ = self.layers.try_reserve(n).is_ok()
             && self.mask.try_reserve(n).is_ok()
             && self.owner.try_reserve(n).is_ok()
+            && self.user_data.try_reserve(n).is_ok()
+            && self.response.try_reserve(n).is_ok()
             && self.handle.try_reserve(n).is_ok()
             && self.shape.try_reserve(n).is_ok()
             && self.slots.try_reserve(n).is_ok();
@@ -228,6 +242,8 @@ impl BoxStore {
         self.layers.clear();
         self.mask.clear();
         self.owner.clear();
+        self.user_data.clear();
+        self.response.clear();
         self.shape.clear();
         self.circles.clear();
         self.circle_box.clear();
@@ -447,6 +463,27 @@ impl BoxStore {
         Ok(())
     }
 
+    /// Sets a box's response to its first contact in
+    /// [`Frame::advance`](crate::frame::Frame::advance).
+    ///
+    /// # Errors
+    /// [`Error::StaleHandle`].
+    pub fn set_response(&mut self, h: BoxHandle, response: Response) -> Result<(), Error> {
+        let i = self.dense(h)?;
+        self.response[i] = response as u8;
+        Ok(())
+    }
+
+    /// Sets the game's id for a box, returned in contacts and events.
+    ///
+    /// # Errors
+    /// [`Error::StaleHandle`].
+    pub fn set_user_data(&mut self, h: BoxHandle, user_data: u64) -> Result<(), Error> {
+        let i = self.dense(h)?;
+        self.user_data[i] = user_data;
+        Ok(())
+    }
+
     /// Removes a box (of any shape) and returns its bounds. The last box takes its dense index.
     ///
     /// # Errors
@@ -468,6 +505,8 @@ impl BoxStore {
         self.layers.swap_remove(i);
         self.mask.swap_remove(i);
         self.owner.swap_remove(i);
+        self.user_data.swap_remove(i);
+        self.response.swap_remove(i);
         self.handle.swap_remove(i);
         self.shape.swap_remove(i);
         if let Some(moved) = self.handle.get(i) {
@@ -498,6 +537,8 @@ impl BoxStore {
             filter: Filter::new(self.layers[i], self.mask[i]),
             owner: Owner(self.owner[i]),
             motion: Vec2::new(self.motion_x[i], self.motion_y[i]),
+            response: Response::from_u8(self.response[i]),
+            user_data: self.user_data[i],
         })
     }
 
@@ -572,8 +613,18 @@ impl BoxStore {
     }
     /// Column of [`Owner`] ids, in dense order.
     #[must_use]
-    pub fn owners(&self) -> &[u32] {
+    pub fn owners(&self) -> &[u64] {
         &self.owner
+    }
+    /// Column of the game's ids ([`BoxProps::user_data`]), in dense order.
+    #[must_use]
+    pub fn user_data(&self) -> &[u64] {
+        &self.user_data
+    }
+    /// Column of [`Response`]s (as `u8`: pass 0, stop 1, destroy 2), in dense order.
+    #[must_use]
+    pub fn responses(&self) -> &[u8] {
+        &self.response
     }
     /// Dense index → handle, in dense order.
     #[must_use]
@@ -727,6 +778,8 @@ impl BoxStore {
         self.layers.push(props.filter.layers);
         self.mask.push(props.filter.mask);
         self.owner.push(props.owner.0);
+        self.user_data.push(props.user_data);
+        self.response.push(props.response as u8);
         self.handle.push(h);
         self.shape.push(PLAIN);
         h

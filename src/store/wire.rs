@@ -4,6 +4,7 @@
 //! ```text
 //!  BoxStore {
 //!    min_x min_y max_x max_y motion_x motion_y layers mask owner   the columns, dense order
+//!    user_data response                                            (responses checked: 0..=2)
 //!    handles                                                       dense index → handle
 //!    circles circle_boxes obbs obb_boxes                           the shape tables
 //!    generations                                                   per slot
@@ -36,7 +37,9 @@ struct StoreRef<'a> {
     motion_y: &'a [f32],
     layers: &'a [u32],
     mask: &'a [u32],
-    owner: &'a [u32],
+    owner: &'a [u64],
+    user_data: &'a [u64],
+    response: &'a [u8],
     handles: &'a [BoxHandle],
     circles: &'a [Circle],
     circle_boxes: &'a [u32],
@@ -58,7 +61,9 @@ struct StoreFields {
     motion_y: Vec<f32>,
     layers: Vec<u32>,
     mask: Vec<u32>,
-    owner: Vec<u32>,
+    owner: Vec<u64>,
+    user_data: Vec<u64>,
+    response: Vec<u8>,
     handles: Vec<BoxHandle>,
     #[serde(default)]
     circles: Vec<Circle>,
@@ -142,6 +147,8 @@ impl Serialize for BoxStore {
             layers: &self.layers,
             mask: &self.mask,
             owner: &self.owner,
+            user_data: &self.user_data,
+            response: &self.response,
             handles: &self.handle,
             circles: &self.circles,
             circle_boxes: &self.circle_box,
@@ -252,6 +259,8 @@ impl StoreFields {
             ("layers", self.layers.len()),
             ("mask", self.mask.len()),
             ("owner", self.owner.len()),
+            ("user_data", self.user_data.len()),
+            ("response", self.response.len()),
         ] {
             if len != n {
                 return Err(format!(
@@ -276,6 +285,12 @@ impl StoreFields {
             }
             if !(self.motion_x[i].is_finite() && self.motion_y[i].is_finite()) {
                 return Err(format!("motion at dense index {i} is NaN or infinite"));
+            }
+            if self.response[i] > super::Response::Destroy as u8 {
+                return Err(format!(
+                    "response at dense index {i} is {}, not 0 (pass), 1 (stop) or 2 (destroy)",
+                    self.response[i]
+                ));
             }
         }
 
@@ -364,6 +379,8 @@ impl StoreFields {
             layers: self.layers,
             mask: self.mask,
             owner: self.owner,
+            user_data: self.user_data,
+            response: self.response,
             handle: self.handles,
             shape,
             circles: self.circles,
