@@ -189,7 +189,7 @@ pub use lanes::{LANES, SimdLevel};
 pub use math::{Aabb, Circle, Obb2, Obb3, Ray, Shape, ShapeKind};
 pub use narrow::{NarrowConfig, NarrowPhase};
 pub use query::CastHit;
-pub use store::{BoxHandle, BoxProps, BoxStore, Filter, Owner};
+pub use store::{BoxHandle, BoxProps, BoxStore, Filter, Owner, Response};
 pub use tilemap::TileMap;
 
 /// The most boxes one store or one broad-phase call can hold (`2^31 - 1`).

@@ -183,6 +183,7 @@ fn oracle(store: &BoxStore) -> Vec<Contact> {
                     status: s.status,
                     toi: s.t,
                     normal: s.normal,
+                    user_data: (pi.user_data, pj.user_data),
                 }
             } else {
                 Contact {
@@ -194,6 +195,7 @@ fn oracle(store: &BoxStore) -> Vec<Contact> {
                     status: s.status,
                     toi: s.t,
                     normal: Vec2::ZERO - s.normal,
+                    user_data: (pj.user_data, pi.user_data),
                 }
             });
         }

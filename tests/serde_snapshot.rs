@@ -10,7 +10,9 @@
 #![cfg(feature = "serde")]
 
 use glam::{Vec2, Vec3};
-use hantei::frame::{Body, BodyPair, Frame, FrameConfig, FrameEvents, FrameReport, layers};
+use hantei::frame::{
+    Body, BodyPair, Frame, FrameConfig, FrameEvents, FrameReport, PairEvent, layers,
+};
 use hantei::narrow::{Sweep, SweepStatus};
 use hantei::{
     Aabb, BoxHandle, BoxProps, BoxStore, Circle, Filter, Obb2, Obb3, Owner, Pair, Ray, SimdLevel,
@@ -140,9 +142,9 @@ struct ContactBits {
 #[derive(Debug, PartialEq)]
 struct FrameRecord {
     contacts: Vec<ContactBits>,
-    began: Vec<BodyPair>,
-    stayed: Vec<BodyPair>,
-    ended: Vec<BodyPair>,
+    began: Vec<PairEvent>,
+    stayed: Vec<PairEvent>,
+    ended: Vec<PairEvent>,
     candidates: usize,
     spawned: Vec<BoxHandle>,
 }
@@ -357,11 +359,19 @@ fn restored_snapshot_replays_bit_identical_reports() {
 
 #[test]
 fn events_snapshot_round_trips_and_checks_order() {
-    let pair = |a: u64, b: u64| BodyPair {
-        a: Body::Owner(Owner(a)),
-        b: Body::Owner(Owner(b)),
+    let mut store = BoxStore::new();
+    let unit = Aabb::from_coords(0.0, 0.0, 1.0, 1.0);
+    let (h0, h1) = (store.insert(unit).unwrap(), store.insert(unit).unwrap());
+    let pair = |a: u64, b: u64| PairEvent {
+        bodies: BodyPair {
+            a: Body::Owner(Owner(a)),
+            b: Body::Owner(Owner(b)),
+        },
+        boxes: (h0, h1),
+        user_data: (a << 8, b << 8),
+        removed: false,
     };
-    let events = FrameEvents::from_pairs(vec![pair(1, 2), pair(1, 5), pair(3, 4)]).unwrap();
+    let events = FrameEvents::from_events(vec![pair(1, 2), pair(1, 5), pair(3, 4)]).unwrap();
     let bytes = postcard::to_allocvec(&events).unwrap();
     assert_eq!(postcard::from_bytes::<FrameEvents>(&bytes).unwrap(), events);
 
@@ -372,6 +382,13 @@ fn events_snapshot_round_trips_and_checks_order() {
         (vec![pair(1, 2), pair(1, 2)], "event pair 1 is invalid"),
         (vec![pair(3, 4), pair(2, 1)], "event pair 1 is invalid"),
         (vec![pair(7, 7)], "event pair 0 is invalid"),
+        (
+            vec![PairEvent {
+                removed: true,
+                ..pair(1, 2)
+            }],
+            "event pair 0 is invalid",
+        ),
     ] {
         let mut bad = json.clone();
         bad["pairs"] = serde_json::to_value(&edit).unwrap();

@@ -80,6 +80,7 @@ fn decode(data: &[u8]) -> BoxStore {
                 filter,
                 owner,
                 motion,
+                user_data: u64::from(kind_byte) << 40 | store.len() as u64,
                 ..BoxProps::default()
             },
         );
@@ -143,6 +144,7 @@ pub fn oracle(store: &BoxStore) -> Vec<Contact> {
             }
             let (bi, bj) = (body(store, i), body(store, j));
             let (hi, hj) = (store.handles()[i], store.handles()[j]);
+            let (di, dj) = (store.user_data()[i], store.user_data()[j]);
             out.push(if bi <= bj {
                 Contact {
                     bodies: BodyPair { a: bi, b: bj },
@@ -150,6 +152,7 @@ pub fn oracle(store: &BoxStore) -> Vec<Contact> {
                     status: s.status,
                     toi: s.t,
                     normal: s.normal,
+                    user_data: (di, dj),
                 }
             } else {
                 Contact {
@@ -158,6 +161,7 @@ pub fn oracle(store: &BoxStore) -> Vec<Contact> {
                     status: s.status,
                     toi: s.t,
                     normal: Vec2::ZERO - s.normal,
+                    user_data: (dj, di),
                 }
             });
         }
@@ -255,9 +259,9 @@ pub(crate) fn frame_check(data: &[u8], tamper: &dyn Fn(&mut Vec<Contact>)) -> Re
                 frame.step(&store).map(|r| {
                     (
                         r.contacts.to_vec(),
-                        r.began.to_vec(),
-                        r.stayed.to_vec(),
-                        r.ended.to_vec(),
+                        r.began.iter().map(|e| e.bodies).collect::<Vec<_>>(),
+                        r.stayed.iter().map(|e| e.bodies).collect::<Vec<_>>(),
+                        r.ended.iter().map(|e| e.bodies).collect::<Vec<_>>(),
                     )
                 })
             });

@@ -35,6 +35,7 @@
 //! scene's size, a step allocates nothing (tested with a counting allocator; with
 //! `parallel` off, since rayon's own job queue may allocate).
 
+mod advance;
 mod clock;
 mod demo;
 mod groups;
@@ -42,6 +43,7 @@ mod kinds;
 pub mod layers;
 mod snapshot;
 
+pub use advance::{BodyHit, Destroyed, HitOther, Level, StepSummary, WallHit};
 pub use demo::DemoFrame;
 pub use snapshot::FrameEvents;
 
@@ -134,6 +136,8 @@ pub struct Contact {
     /// The face of `boxes.1` that `boxes.0` hit, pointing toward `boxes.0` (see
     /// [`crate::narrow::Sweep::normal`]; zero when already overlapping).
     pub normal: Vec2,
+    /// The game's ids of `boxes.0` and `boxes.1` ([`BoxProps::user_data`](crate::BoxProps)).
+    pub user_data: (u64, u64),
 }
 
 impl Contact {
@@ -142,11 +146,17 @@ impl Contact {
     fn new(store: &BoxStore, i: usize, j: usize, s: &Sweep) -> Contact {
         let (bi, bj) = (Body::of(store, i), Body::of(store, j));
         let (hi, hj) = (store.handles()[i], store.handles()[j]);
-        let (bodies, boxes, normal) = if bi <= bj {
-            (BodyPair { a: bi, b: bj }, (hi, hj), s.normal)
+        let (di, dj) = (store.user_data()[i], store.user_data()[j]);
+        let (bodies, boxes, normal, user_data) = if bi <= bj {
+            (BodyPair { a: bi, b: bj }, (hi, hj), s.normal, (di, dj))
         } else {
             // `ZERO - n`, not `-n`: a zero normal stays +0.0 whichever way round.
-            (BodyPair { a: bj, b: bi }, (hj, hi), Vec2::ZERO - s.normal)
+            (
+                BodyPair { a: bj, b: bi },
+                (hj, hi),
+                Vec2::ZERO - s.normal,
+                (dj, di),
+            )
         };
         Contact {
             bodies,
@@ -154,6 +164,7 @@ impl Contact {
             status: s.status,
             toi: s.t,
             normal,
+            user_data,
         }
     }
 }
@@ -174,22 +185,73 @@ pub struct FrameTimings {
     pub total: Duration,
 }
 
-/// The result of one [`Frame::step`], borrowed from the [`Frame`].
+/// A change in contact between two bodies, from one step to the next.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct PairEvent {
+    /// The bodies.
+    pub bodies: BodyPair,
+    /// The boxes of the contact (this step's; for an ended pair, the last step's):
+    /// `boxes.0` belongs to `bodies.a`.
+    pub boxes: (BoxHandle, BoxHandle),
+    /// The game's ids of `boxes.0` and `boxes.1`.
+    pub user_data: (u64, u64),
+    /// Only in `ended`: the contact ended because one of its boxes left the store
+    /// (destroyed by [`Frame::advance`] or removed by the game), not because the bodies
+    /// moved apart. Each removed box ends each of its contacts exactly once.
+    pub removed: bool,
+}
+
+impl PairEvent {
+    fn of(c: &Contact) -> Self {
+        PairEvent {
+            bodies: c.bodies,
+            boxes: c.boxes,
+            user_data: c.user_data,
+            removed: false,
+        }
+    }
+}
+
+/// The result of one [`Frame::step`] or [`Frame::advance`], borrowed from the [`Frame`]
+/// ([`Frame::report`] gives it again, borrowing the frame immutably).
 #[derive(Debug, Clone, Copy)]
 pub struct FrameReport<'a> {
-    /// One contact per pair of bodies, sorted by body pair.
+    /// One contact per pair of bodies, the earliest, sorted by body pair. In
+    /// [`Frame::advance`], contacts after a box stopped or was destroyed are not here.
     pub contacts: &'a [Contact],
     /// Body pairs in contact now and not in the previous step, sorted.
-    pub began: &'a [BodyPair],
+    pub began: &'a [PairEvent],
     /// Body pairs in contact now and in the previous step, sorted.
-    pub stayed: &'a [BodyPair],
-    /// Body pairs in contact in the previous step and not now, sorted.
-    pub ended: &'a [BodyPair],
+    pub stayed: &'a [PairEvent],
+    /// Body pairs in contact in the previous step and not now, sorted; `removed` says
+    /// which ended because a box left the store.
+    pub ended: &'a [PairEvent],
+    /// [`Frame::advance`] with walls: each box's earliest contact with a solid tile,
+    /// by dense index before the step's removals (empty after [`Frame::step`]).
+    pub wall_hits: &'a [WallHit],
+    /// [`Frame::advance`]: the boxes it destroyed ([`Response::Destroy`](crate::Response)),
+    /// each where it was at its first contact (empty after [`Frame::step`]).
+    pub destroyed: &'a [Destroyed],
+    /// Every contact and wall hit seen from each body, sorted by body, then time of
+    /// impact (earliest first), then the other side: see [`FrameReport::hits_of`].
+    pub hits: &'a [BodyHit],
     /// Candidate box pairs the broad phase produced (before owners and the narrow
     /// phase).
     pub candidates: usize,
     /// Where the time went.
     pub timings: FrameTimings,
+}
+
+impl<'a> FrameReport<'a> {
+    /// What `body` touched this step, earliest first: "what did this bullet hit first,
+    /// a wall or an enemy?" is `hits_of(bullet).first()`.
+    #[must_use]
+    pub fn hits_of(&self, body: Body) -> &'a [BodyHit] {
+        let lo = self.hits.partition_point(|h| h.body < body);
+        let n = self.hits[lo..].partition_point(|h| h.body == body);
+        &self.hits[lo..lo + n]
+    }
 }
 
 /// The per-frame collision pipeline; keeps its buffers between frames.
@@ -223,12 +285,25 @@ pub struct Frame {
     grouping: Grouping,
     kinds: KindBatches,
     candidates: Vec<Pair>,
+    /// Every hit or overlap of the narrow phase (dense indices), before responses.
+    raw: Vec<RawHit>,
     contacts: Vec<Contact>,
-    previous: Vec<BodyPair>,
-    current: Vec<BodyPair>,
-    began: Vec<BodyPair>,
-    stayed: Vec<BodyPair>,
-    ended: Vec<BodyPair>,
+    previous: Vec<PairEvent>,
+    current: Vec<PairEvent>,
+    began: Vec<PairEvent>,
+    stayed: Vec<PairEvent>,
+    ended: Vec<PairEvent>,
+    moves: advance::Moves,
+    hits: Vec<BodyHit>,
+    timings: FrameTimings,
+}
+
+/// One narrow-phase answer: boxes at dense indices `i` and `j`, the sweep seen from `i`.
+#[derive(Debug, Clone, Copy)]
+struct RawHit {
+    i: u32,
+    j: u32,
+    sweep: Sweep,
 }
 
 impl Frame {
@@ -287,13 +362,56 @@ impl Frame {
     /// they were.
     pub fn step(&mut self, store: &BoxStore) -> Result<FrameReport<'_>, Error> {
         let start = Stamp::now();
+        let t_broad = self.collide(store)?;
+        let t_narrow = Stamp::now();
+        self.moves.clear();
+        self.contacts_from_raw(store);
+        self.events(store);
+        self.index_hits();
+        let t_events = Stamp::now();
+        self.timings = FrameTimings {
+            broad: t_broad.since(start),
+            narrow: t_narrow.since(t_broad),
+            events: t_events.since(t_narrow),
+            total: t_events.since(start),
+        };
+        Ok(self.report())
+    }
+
+    /// The report of the last [`Frame::step`] or [`Frame::advance`] (empty before the
+    /// first), borrowing the frame immutably: a game that keeps its `Frame` in its own
+    /// struct calls `advance` and then reads this beside its other fields.
+    #[must_use]
+    pub fn report(&self) -> FrameReport<'_> {
+        FrameReport {
+            contacts: &self.contacts,
+            began: &self.began,
+            stayed: &self.stayed,
+            ended: &self.ended,
+            wall_hits: &self.moves.wall_hits,
+            destroyed: &self.moves.destroyed,
+            hits: &self.hits,
+            candidates: self.candidates.len(),
+            timings: self.timings,
+        }
+    }
+
+    /// Steps 1 to 4: every hit or overlap of the narrow phase into `raw`; returns when
+    /// the broad phase ended.
+    fn collide(&mut self, store: &BoxStore) -> Result<Stamp, Error> {
         self.group(store)?;
         self.broad_phase(store)?;
         self.drop_same_owner(store);
         let t_broad = Stamp::now();
-        self.contacts.clear();
-        let contacts = &mut self.contacts;
-        let emit = |i: usize, j: usize, s: &Sweep| contacts.push(Contact::new(store, i, j, s));
+        self.raw.clear();
+        let raw = &mut self.raw;
+        let emit = |i: usize, j: usize, s: &Sweep| {
+            raw.push(RawHit {
+                i: i as u32,
+                j: j as u32,
+                sweep: *s,
+            });
+        };
         if store.has_shapes() {
             // Discs or rectangles: each pair through the batch of its kinds.
             self.kinds
@@ -309,28 +427,40 @@ impl Frame {
                 .iter()
                 .for_each(|s| emit(s.pair.a as usize, s.pair.b as usize, &s.sweep));
         }
-        let t_narrow = Stamp::now();
-        // One contact per body pair: the earliest (ties: the smaller box handles).
+        Ok(t_broad)
+    }
+
+    /// Step 5: one contact per body pair, the earliest (ties: the smaller box handles),
+    /// from the raw hits `moves` kept (all of them after [`Frame::step`]).
+    fn contacts_from_raw(&mut self, store: &BoxStore) {
+        self.contacts.clear();
+        let kept = &self.moves.kept;
+        self.contacts.extend(
+            self.raw
+                .iter()
+                .enumerate()
+                .filter(|(k, _)| kept.is_empty() || kept[*k])
+                .map(|(_, h)| Contact::new(store, h.i as usize, h.j as usize, &h.sweep)),
+        );
         self.contacts.sort_unstable_by(|x, y| {
             (x.bodies, x.toi.to_bits(), x.boxes).cmp(&(y.bodies, y.toi.to_bits(), y.boxes))
         });
         self.contacts
             .dedup_by(|later, first| later.bodies == first.bodies);
-        self.events();
-        let t_events = Stamp::now();
-        Ok(FrameReport {
-            contacts: &self.contacts,
-            began: &self.began,
-            stayed: &self.stayed,
-            ended: &self.ended,
-            candidates: self.candidates.len(),
-            timings: FrameTimings {
-                broad: t_broad.since(start),
-                narrow: t_narrow.since(t_broad),
-                events: t_events.since(t_narrow),
-                total: t_events.since(start),
-            },
-        })
+    }
+
+    /// Every contact and wall hit from each side, sorted by body then time.
+    fn index_hits(&mut self) {
+        self.hits.clear();
+        for c in &self.contacts {
+            let (a, b) = BodyHit::of_contact(c);
+            self.hits.push(a);
+            self.hits.push(b);
+        }
+        for w in &self.moves.wall_hits {
+            self.hits.push(BodyHit::of_wall(w));
+        }
+        self.hits.sort_unstable_by(|x, y| x.order(y));
     }
 
     /// Step 1: boxes grouped by filter (groups numbered by first appearance), with their
@@ -406,28 +536,33 @@ impl Frame {
     }
 
     /// Step 6: began / stayed / ended, by merging this frame's sorted body pairs with
-    /// the previous frame's.
-    fn events(&mut self) {
+    /// the previous frame's; an ended pair is `removed` when one of its boxes is no
+    /// longer in `store`.
+    fn events(&mut self, store: &BoxStore) {
         self.current.clear();
-        self.current.extend(self.contacts.iter().map(|c| c.bodies));
+        self.current.extend(self.contacts.iter().map(PairEvent::of));
         self.began.clear();
         self.stayed.clear();
         self.ended.clear();
         let (mut i, mut j) = (0, 0);
         let (prev, cur) = (&self.previous, &self.current);
+        let ended = |p: &PairEvent| PairEvent {
+            removed: !(store.contains(p.boxes.0) && store.contains(p.boxes.1)),
+            ..*p
+        };
         while i < prev.len() || j < cur.len() {
             match (prev.get(i), cur.get(j)) {
-                (Some(p), Some(c)) if p == c => {
+                (Some(p), Some(c)) if p.bodies == c.bodies => {
                     self.stayed.push(*c);
                     i += 1;
                     j += 1;
                 }
-                (Some(p), Some(c)) if p < c => {
-                    self.ended.push(*p);
+                (Some(p), Some(c)) if p.bodies < c.bodies => {
+                    self.ended.push(ended(p));
                     i += 1;
                 }
                 (Some(p), None) => {
-                    self.ended.push(*p);
+                    self.ended.push(ended(p));
                     i += 1;
                 }
                 (_, Some(c)) => {

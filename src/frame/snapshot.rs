@@ -6,15 +6,17 @@
 //! store is `Serialize` too, with the `serde` feature), and after restoring both, the
 //! next steps report exactly what they reported the first time.
 
-use super::{BodyPair, Frame};
+use super::{Frame, PairEvent};
 use crate::error::Error;
 
-/// The body pairs in contact at the end of a [`Frame`]'s last step: what its next step
-/// compares against to tell began, stayed and ended apart.
+/// The body pairs in contact at the end of a [`Frame`]'s last step, with their boxes
+/// and user data: what its next step compares against to tell began, stayed and ended
+/// apart.
 ///
-/// The pairs are strictly sorted, each with `a < b`, as [`FrameReport`](super::FrameReport)
-/// lists them; [`FrameEvents::from_pairs`] checks this, and so does deserializing (with
-/// the `serde` feature), so a restored frame's events are always well defined.
+/// The pairs are strictly sorted by bodies, each with `a < b` and `removed` unset, as
+/// a report's `began` and `stayed` together list them; [`FrameEvents::from_events`]
+/// checks this, and so does deserializing (with the `serde` feature), so a restored
+/// frame's events are always well defined.
 ///
 /// ```
 /// use hantei::frame::{Frame, FrameEvents, layers};
@@ -29,7 +31,7 @@ use crate::error::Error;
 ///
 /// // Save the frame's events with the store (here: clones; a game would serialize both).
 /// let saved = (store.clone(), frame.events_snapshot());
-/// assert_eq!(saved.1.pairs().len(), 1);
+/// assert_eq!(saved.1.events().len(), 1);
 ///
 /// // The bullet leaves: the contact ends.
 /// store.update(bullet, Aabb::from_coords(9.0, 9.0, 10.0, 10.0))?;
@@ -49,7 +51,7 @@ use crate::error::Error;
     serde(try_from = "EventsFields")
 )]
 pub struct FrameEvents {
-    pairs: Vec<BodyPair>,
+    pairs: Vec<PairEvent>,
 }
 
 impl FrameEvents {
@@ -60,48 +62,63 @@ impl FrameEvents {
         Self::default()
     }
 
-    /// Events from the body pairs in contact, as a report's `began` and `stayed`
-    /// together list them (sorted).
+    /// Events from the pairs in contact, as a report's `began` and `stayed` together
+    /// list them (sorted by bodies).
     ///
     /// ```
-    /// use hantei::frame::{Body, BodyPair, FrameEvents};
-    /// use hantei::Owner;
-    /// let pair = |a, b| BodyPair { a: Body::Owner(Owner(a)), b: Body::Owner(Owner(b)) };
-    /// assert!(FrameEvents::from_pairs(vec![pair(1, 2), pair(1, 3)]).is_ok());
-    /// assert!(FrameEvents::from_pairs(vec![pair(1, 3), pair(1, 2)]).is_err()); // unsorted
-    /// assert!(FrameEvents::from_pairs(vec![pair(2, 1)]).is_err()); // a > b
+    /// use hantei::frame::{Body, BodyPair, FrameEvents, PairEvent};
+    /// use hantei::{Aabb, BoxStore, Owner};
+    /// let mut store = BoxStore::new();
+    /// let h = store.insert(Aabb::from_coords(0.0, 0.0, 1.0, 1.0))?;
+    /// let pair = |a, b| PairEvent {
+    ///     bodies: BodyPair { a: Body::Owner(Owner(a)), b: Body::Owner(Owner(b)) },
+    ///     boxes: (h, h),
+    ///     user_data: (a, b),
+    ///     removed: false,
+    /// };
+    /// assert!(FrameEvents::from_events(vec![pair(1, 2), pair(1, 3)]).is_ok());
+    /// assert!(FrameEvents::from_events(vec![pair(1, 3), pair(1, 2)]).is_err()); // unsorted
+    /// assert!(FrameEvents::from_events(vec![pair(2, 1)]).is_err()); // a > b
+    /// # Ok::<(), hantei::Error>(())
     /// ```
     ///
     /// # Errors
     /// [`Error::InvalidEvents`] naming the first pair that is not after the one before
-    /// it (unsorted or repeated), or whose bodies are not in order (`a < b`).
-    pub fn from_pairs(pairs: Vec<BodyPair>) -> Result<Self, Error> {
+    /// it (unsorted or repeated), whose bodies are not in order (`a < b`), or that is
+    /// marked `removed`.
+    pub fn from_events(pairs: Vec<PairEvent>) -> Result<Self, Error> {
         for (index, p) in pairs.iter().enumerate() {
-            if p.a >= p.b {
+            if p.bodies.a >= p.bodies.b {
                 return Err(Error::InvalidEvents {
                     index,
                     reason: "its bodies are not in order (a < b)",
                 });
             }
-            if index > 0 && pairs[index - 1] >= *p {
+            if index > 0 && pairs[index - 1].bodies >= p.bodies {
                 return Err(Error::InvalidEvents {
                     index,
                     reason: "not after the pair before it (pairs must be sorted, each once)",
+                });
+            }
+            if p.removed {
+                return Err(Error::InvalidEvents {
+                    index,
+                    reason: "marked removed (only an ended pair is)",
                 });
             }
         }
         Ok(Self { pairs })
     }
 
-    /// The body pairs in contact, sorted.
+    /// The pairs in contact, sorted by bodies.
     #[must_use]
-    pub fn pairs(&self) -> &[BodyPair] {
+    pub fn events(&self) -> &[PairEvent] {
         &self.pairs
     }
 
-    /// The body pairs in contact, sorted, as a vector.
+    /// The pairs in contact, sorted by bodies, as a vector.
     #[must_use]
-    pub fn into_pairs(self) -> Vec<BodyPair> {
+    pub fn into_events(self) -> Vec<PairEvent> {
         self.pairs
     }
 }
@@ -135,7 +152,7 @@ impl Frame {
 #[derive(serde::Deserialize)]
 #[serde(rename = "FrameEvents")]
 struct EventsFields {
-    pairs: Vec<BodyPair>,
+    pairs: Vec<PairEvent>,
 }
 
 #[cfg(feature = "serde")]
@@ -143,6 +160,6 @@ impl TryFrom<EventsFields> for FrameEvents {
     type Error = Error;
 
     fn try_from(f: EventsFields) -> Result<Self, Error> {
-        FrameEvents::from_pairs(f.pairs)
+        FrameEvents::from_events(f.pairs)
     }
 }

@@ -69,7 +69,7 @@ fn contacts_match_the_all_pairs_oracle() {
 #[test]
 fn every_simd_level_and_thread_count_gives_the_same_report() {
     let store = random_store(3000, 9, 100);
-    let mut reference: Option<(Vec<Contact>, Vec<BodyPair>)> = None;
+    let mut reference: Option<(Vec<Contact>, Vec<PairEvent>)> = None;
     for &simd in SimdLevel::available() {
         for threads in [1, 2, 4] {
             let pool = rayon::ThreadPoolBuilder::new()

@@ -717,6 +717,36 @@ impl BoxStore {
         }
     }
 
+    /// Moves every box by `offset[i]` (dense order): bounds, discs and rectangles alike,
+    /// each exactly as [`Shape::translated`] and [`Shape::bounds`] would. The caller
+    /// ([`Frame::advance`](crate::frame::Frame::advance)) has checked that every moved
+    /// box stays within the frame's coordinate range, so nothing becomes invalid.
+    pub(crate) fn translate_all(&mut self, offset: &[Vec2]) {
+        debug_assert_eq!(offset.len(), self.len());
+        for (i, d) in offset.iter().enumerate() {
+            if self.shape[i] == PLAIN {
+                self.min_x[i] += d.x;
+                self.min_y[i] += d.y;
+                self.max_x[i] += d.x;
+                self.max_y[i] += d.y;
+            }
+        }
+        for (c, &i) in self.circles.iter_mut().zip(&self.circle_box) {
+            c.center += offset[i as usize];
+        }
+        for (o, &i) in self.obbs.iter_mut().zip(&self.obb_box) {
+            o.center += offset[i as usize];
+        }
+        for k in 0..self.circles.len() {
+            let i = self.circle_box[k] as usize;
+            self.write(i, Shape::Circle(self.circles[k]).bounds());
+        }
+        for k in 0..self.obbs.len() {
+            let i = self.obb_box[k] as usize;
+            self.write(i, Shape::Obb2(self.obbs[k]).bounds());
+        }
+    }
+
     /// Each box's `shape` entry, in dense order ([`PLAIN`], or kind and table index).
     pub(crate) fn shape_entries(&self) -> &[u32] {
         &self.shape

@@ -644,6 +644,29 @@ impl TileMap {
         (r[1].0..=r[1].1).all(|y| self.cells[y * w..][x0..=x1].iter().all(|&c| c == EMPTY))
     }
 
+    /// The cells a closed box reaches, per axis an inclusive index range widened by one
+    /// cell on each side (more than any rounding of the edges), clamped to the map and,
+    /// when the outside is solid, the ring of outside cells around it (`-1` and `n`).
+    /// An empty range (`lo > hi`) when it reaches no cell that can be solid.
+    pub(crate) fn cells_reached(&self, b: Aabb) -> ((i64, i64), (i64, i64)) {
+        let range = |a: usize, lo: f32, hi: f32| {
+            let n = self.n(a);
+            let (min, max) = if self.outside == EMPTY {
+                (0, n - 1)
+            } else {
+                (-1, n)
+            };
+            let o = f64::from(if a == 0 { self.origin.x } else { self.origin.y });
+            let f0 = (f64::from(lo) - o) * self.inv_tile[a];
+            let f1 = (f64::from(hi) - o) * self.inv_tile[a];
+            // NaN-free for finite boxes; clamp before converting.
+            let c0 = (f0.floor() - 1.0).clamp(min as f64, (max + 1) as f64) as i64;
+            let c1 = (f1.floor() + 1.0).clamp((min - 1) as f64, max as f64) as i64;
+            (c0, c1)
+        };
+        (range(0, b.min.x, b.max.x), range(1, b.min.y, b.max.y))
+    }
+
     /// Whether any cell of `xs × ys` (both "any" ranges) is solid.
     #[inline]
     pub(crate) fn any_solid(&self, xs: (i64, i64), ys: (i64, i64)) -> bool {

@@ -1,0 +1,630 @@
+//! [`Frame::advance`]: the whole collision part of a game frame in one call.
+//!
+//! ```text
+//!  BoxStore (&mut)          Level { walls: TileMap, wall_filter }
+//!    │ 1-4. the step's broad and narrow phase: every hit or overlap (raw hits)
+//!    │ 4b.  walls: each box whose filter pairs with the walls, swept against the
+//!    │      solid tiles its swept bounds reach (the same swept kernels, the same
+//!    │      closed rule: touching counts); one lookup in open space
+//!    │ 5.   responses, in time order: every hit and wall hit sorted by time of
+//!    │      impact; one is kept while both its boxes still move at that time; a
+//!    │      box's first kept hit stops it (Response::Stop, only a hit its motion
+//!    │      carries it into) or destroys it (Response::Destroy)
+//!    │ 6.   contacts (one per body pair), events, each body's hits in time order
+//!    │ 7.   every box moved by its motion (stopped ones flush at their hit), the
+//!    ▼      destroyed removed
+//!  FrameReport { contacts, began, stayed, ended, wall_hits, destroyed, hits }
+//! ```
+//!
+//! One pass, no re-sweep: a box that stops at `t` keeps the contacts it had up to `t`;
+//! one that would have reached it after it stopped finds it on the next frame.
+
+use super::{Body, BodyPair, Contact, Frame, FrameTimings, RawHit, clock::Stamp};
+use crate::error::Error;
+use crate::math::{Aabb, Shape};
+use crate::narrow::scalar::sweep_shapes;
+use crate::narrow::{Sweep, SweepStatus};
+use crate::store::{BoxHandle, BoxStore, Filter, Response};
+use crate::tilemap::{EMPTY, TileMap};
+use glam::{IVec2, Vec2};
+use rayon::prelude::*;
+
+/// Boxes per rayon task of the wall pass.
+const WALL_CHUNK: usize = 4096;
+
+/// What [`Frame::advance`] collides moving boxes with besides each other.
+///
+/// ```
+/// use hantei::frame::Level;
+/// use hantei::tilemap::TileMap;
+/// use glam::Vec2;
+/// let map = TileMap::from_ascii("#...#", Vec2::splat(8.0), Vec2::ZERO)?;
+/// let level = Level::walls(&map); // walls on layers::WALL
+/// assert!(level.walls.is_some());
+/// assert!(Level::none().walls.is_none());
+/// # Ok::<(), hantei::Error>(())
+/// ```
+#[derive(Debug, Clone, Copy)]
+pub struct Level<'a> {
+    /// Solid tiles: every non-empty tile is a wall.
+    pub walls: Option<&'a TileMap>,
+    /// The walls' filter: a box is swept against the walls when its filter pairs with
+    /// this one (default [`super::layers::wall()`]: players, enemies and bullets).
+    pub wall_filter: Filter,
+}
+
+impl Level<'static> {
+    /// Nothing besides the store's boxes.
+    #[must_use]
+    pub const fn none() -> Self {
+        Level {
+            walls: None,
+            wall_filter: super::layers::wall(),
+        }
+    }
+}
+
+impl<'a> Level<'a> {
+    /// The solid tiles of `map` as walls, with [`super::layers::wall()`]'s filter.
+    #[must_use]
+    pub const fn walls(map: &'a TileMap) -> Self {
+        Level {
+            walls: Some(map),
+            wall_filter: super::layers::wall(),
+        }
+    }
+}
+
+impl Default for Level<'static> {
+    fn default() -> Self {
+        Self::none()
+    }
+}
+
+/// A box's earliest contact with a solid tile in [`Frame::advance`].
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct WallHit {
+    /// The box's body.
+    pub body: Body,
+    /// The box.
+    pub handle: BoxHandle,
+    /// The box's [`BoxProps::user_data`](crate::BoxProps).
+    pub user_data: u64,
+    /// The tile (cells outside the map, when its outside is solid, are named by their
+    /// index beyond the edge: `-1` or the width / height).
+    pub tile: IVec2,
+    /// [`SweepStatus::Hit`] or [`SweepStatus::Overlapping`] (touching or inside at the
+    /// start of the frame).
+    pub status: SweepStatus,
+    /// Time of impact as a fraction of the frame (`0` when overlapping).
+    pub toi: f32,
+    /// The tile's face that was hit, pointing toward the box (zero when overlapping).
+    /// Faces shared with a solid neighbour are never hit: a box sliding along a floor of
+    /// many tiles meets no seam.
+    pub normal: Vec2,
+}
+
+/// A box [`Frame::advance`] removed from the store ([`Response::Destroy`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Destroyed {
+    /// The box's handle (now stale).
+    pub handle: BoxHandle,
+    /// Its [`BoxProps::user_data`](crate::BoxProps).
+    pub user_data: u64,
+    /// Its shape where it was at its first contact (for the impact effect).
+    pub shape: Shape,
+    /// The time of that contact.
+    pub toi: f32,
+}
+
+/// What a body touched, seen from the body (see [`super::FrameReport::hits_of`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct BodyHit {
+    /// The body.
+    pub body: Body,
+    /// Its box that touched.
+    pub handle: BoxHandle,
+    /// That box's [`BoxProps::user_data`](crate::BoxProps).
+    pub user_data: u64,
+    /// What it touched.
+    pub other: HitOther,
+    /// Hit or already overlapping.
+    pub status: SweepStatus,
+    /// Time of impact as a fraction of the frame.
+    pub toi: f32,
+    /// The other side's face, pointing toward this body (zero when overlapping).
+    pub normal: Vec2,
+}
+
+/// The other side of a [`BodyHit`].
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum HitOther {
+    /// A solid tile of the level's walls.
+    Wall {
+        /// The tile.
+        tile: IVec2,
+    },
+    /// Another body.
+    Body {
+        /// The body.
+        body: Body,
+        /// Its box that touched.
+        handle: BoxHandle,
+        /// That box's [`BoxProps::user_data`](crate::BoxProps).
+        user_data: u64,
+    },
+}
+
+impl BodyHit {
+    /// A contact seen from both of its bodies.
+    pub(super) fn of_contact(c: &Contact) -> (BodyHit, BodyHit) {
+        let side = |body, handle, user_data, other: HitOther, normal| BodyHit {
+            body,
+            handle,
+            user_data,
+            other,
+            status: c.status,
+            toi: c.toi,
+            normal,
+        };
+        let BodyPair { a, b } = c.bodies;
+        let (ha, hb) = c.boxes;
+        let (da, db) = c.user_data;
+        let other = |body, handle, user_data| HitOther::Body {
+            body,
+            handle,
+            user_data,
+        };
+        (
+            side(a, ha, da, other(b, hb, db), c.normal),
+            side(b, hb, db, other(a, ha, da), Vec2::ZERO - c.normal),
+        )
+    }
+
+    /// A wall hit seen from its body.
+    pub(super) fn of_wall(w: &WallHit) -> BodyHit {
+        BodyHit {
+            body: w.body,
+            handle: w.handle,
+            user_data: w.user_data,
+            other: HitOther::Wall { tile: w.tile },
+            status: w.status,
+            toi: w.toi,
+            normal: w.normal,
+        }
+    }
+
+    /// By body, time, walls before bodies, then the other side.
+    pub(super) fn order(&self, other: &BodyHit) -> core::cmp::Ordering {
+        let key = |h: &BodyHit| {
+            let side = match h.other {
+                HitOther::Wall { tile } => (0, None, tile.y, tile.x, h.handle),
+                HitOther::Body { body, handle, .. } => (1, Some((body, handle)), 0, 0, h.handle),
+            };
+            (h.body, h.toi.to_bits(), side)
+        };
+        key(self).cmp(&key(other))
+    }
+}
+
+/// What one [`Frame::advance`] did, in counts (the details are in
+/// [`Frame::report`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct StepSummary {
+    /// Contacts between bodies (one per pair).
+    pub contacts: usize,
+    /// Boxes that touched a wall.
+    pub wall_hits: usize,
+    /// Boxes stopped at a hit ([`Response::Stop`]).
+    pub stopped: usize,
+    /// Boxes destroyed ([`Response::Destroy`]) and removed from the store.
+    pub destroyed: usize,
+    /// Where the time went.
+    pub timings: FrameTimings,
+}
+
+/// A box's earliest wall contact, before responses.
+#[derive(Debug, Clone, Copy)]
+struct WallRaw {
+    /// The box's dense index.
+    i: u32,
+    tile: IVec2,
+    sweep: Sweep,
+}
+
+/// A hit in the time-ordered walk of the responses.
+#[derive(Debug, Clone, Copy)]
+struct Event {
+    /// Time of impact, as bits (non-negative: ordered as the times are).
+    t: u32,
+    /// Index into the raw hits, or `WALL | index` into the wall hits.
+    k: u32,
+}
+
+const WALL: u32 = 1 << 31;
+
+/// The buffers of [`Frame::advance`], kept between frames.
+#[derive(Debug, Default)]
+pub(crate) struct Moves {
+    /// Per raw hit: kept (both boxes still moving at its time). Empty after
+    /// [`Frame::step`], which keeps all.
+    pub(crate) kept: Vec<bool>,
+    pub(crate) wall_hits: Vec<WallHit>,
+    pub(crate) destroyed: Vec<Destroyed>,
+    wall_raw: Vec<WallRaw>,
+    wall_chunks: Vec<Vec<WallRaw>>,
+    events: Vec<Event>,
+    /// Per box: the time its motion ended (`∞`: it moves the whole way).
+    end: Vec<f32>,
+    /// Per box: its response.
+    response: Vec<Response>,
+    /// Per box: the translation applied.
+    offset: Vec<Vec2>,
+    doomed: Vec<(u32, f32)>,
+    stopped: usize,
+}
+
+impl Moves {
+    /// Forgets the last advance (a [`Frame::step`] reports no walls or removals).
+    pub(crate) fn clear(&mut self) {
+        self.kept.clear();
+        self.wall_hits.clear();
+        self.destroyed.clear();
+        self.wall_raw.clear();
+        self.stopped = 0;
+    }
+}
+
+impl Frame {
+    /// Runs the whole collision part of a game frame: the [`Frame::step`] contacts,
+    /// walls, and every box moved by its motion in the store, each responding to its
+    /// first contact as its [`Response`] says; then reads the report with
+    /// [`Frame::report`].
+    ///
+    /// - **Contacts** as [`Frame::step`] finds them, swept, so nothing tunnels; then
+    ///   walked in time order: a hit is kept while both its boxes still move at its time
+    ///   (a box stops moving at its first hit when it stops or is destroyed); the later
+    ///   ones are dropped. A bullet that crosses two enemies and a wall in one frame is
+    ///   destroyed at the first, and only that one is reported.
+    /// - **Walls** ([`Level::walls`]): each box whose filter pairs with
+    ///   [`Level::wall_filter`] is swept, as its true shape, against the solid tiles
+    ///   its swept bounds reach, with the same kernels and the same touching rule as
+    ///   boxes (closed: touching counts; already touching or sliding along is
+    ///   `Overlapping`, moving into it a hit); faces between two solid tiles are never
+    ///   hit. The earliest per box is in [`FrameReport::wall_hits`](super::FrameReport).
+    /// - **Responses**: [`Response::Pass`] moves the whole way; [`Response::Stop`]
+    ///   stops at its first *hit* (overlaps do not stop, so nothing gets stuck), flush,
+    ///   never inside what it hit when that stands still (a wall, a resting box); and
+    ///   [`Response::Destroy`] is removed at its first contact (hit or overlap), listed
+    ///   in [`FrameReport::destroyed`](super::FrameReport).
+    /// - **Events** as [`Frame::step`]'s: a destroyed box's contacts end on the next
+    ///   advance with `removed` set.
+    ///
+    /// The same store and level give the same report and the same store afterwards
+    /// for any thread count and SIMD level.
+    ///
+    /// ```
+    /// use hantei::frame::{Frame, Level, layers};
+    /// use hantei::tilemap::TileMap;
+    /// use hantei::{BoxProps, BoxStore, Circle, Owner, Response};
+    /// use glam::Vec2;
+    /// let map = TileMap::from_ascii("..........#", Vec2::splat(10.0), Vec2::ZERO)?;
+    /// let mut store = BoxStore::new();
+    /// let bullet = store.insert_shape(
+    ///     Circle::new(Vec2::new(5.0, 5.0), 1.0),
+    ///     BoxProps {
+    ///         filter: layers::player_bullet(),
+    ///         motion: Vec2::new(200.0, 0.0), // through the enemy, then the wall
+    ///         response: Response::Destroy,
+    ///         user_data: 1,
+    ///         ..Default::default()
+    ///     },
+    /// )?;
+    /// let enemy = Owner::new(0, 0);
+    /// store.insert_shape(
+    ///     Circle::new(Vec2::new(50.0, 5.0), 4.0),
+    ///     BoxProps { filter: layers::enemy(), owner: enemy, user_data: 2, ..Default::default() },
+    /// )?;
+    /// let mut frame = Frame::new();
+    /// let summary = frame.advance(&mut store, &Level::walls(&map))?;
+    /// assert_eq!((summary.contacts, summary.destroyed, summary.wall_hits), (1, 1, 0));
+    /// let report = frame.report();
+    /// assert_eq!(report.contacts[0].user_data, (2, 1)); // the enemy's body sorts first
+    /// assert!(!store.contains(bullet));
+    /// # Ok::<(), hantei::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// As [`Frame::step`] ([`Error::OutOfRange`] for a box whose motion carries it
+    /// beyond [`super::MAX_COORDINATE`]); then nothing has moved and the events are as
+    /// they were.
+    pub fn advance(
+        &mut self,
+        store: &mut BoxStore,
+        level: &Level<'_>,
+    ) -> Result<StepSummary, Error> {
+        let start = Stamp::now();
+        let t_broad = self.collide(store)?;
+        self.moves.clear();
+        self.moves.walls(store, level, self.config.parallel);
+        let t_narrow = Stamp::now();
+        self.moves.respond(store, &self.raw);
+        self.contacts_from_raw(store);
+        self.events(store);
+        self.index_hits();
+        self.moves.apply(store);
+        let t_events = Stamp::now();
+        self.timings = FrameTimings {
+            broad: t_broad.since(start),
+            narrow: t_narrow.since(t_broad),
+            events: t_events.since(t_narrow),
+            total: t_events.since(start),
+        };
+        Ok(StepSummary {
+            contacts: self.contacts.len(),
+            wall_hits: self.moves.wall_hits.len(),
+            stopped: self.moves.stopped,
+            destroyed: self.moves.destroyed.len(),
+            timings: self.timings,
+        })
+    }
+}
+
+impl Moves {
+    /// Step 4b: each box's earliest wall contact, in dense order.
+    fn walls(&mut self, store: &BoxStore, level: &Level<'_>, parallel: bool) {
+        let Some(map) = level.walls else {
+            return;
+        };
+        let n = store.len();
+        let chunks = n.div_ceil(WALL_CHUNK);
+        self.wall_chunks.resize_with(chunks, Vec::new);
+        let run = |c: usize, out: &mut Vec<WallRaw>| {
+            out.clear();
+            let range = c * WALL_CHUNK..((c + 1) * WALL_CHUNK).min(n);
+            out.extend(range.filter_map(|i| wall_contact(store, map, level.wall_filter, i)));
+        };
+        if parallel && chunks > 1 {
+            self.wall_chunks[..chunks]
+                .par_iter_mut()
+                .enumerate()
+                .for_each(|(c, out)| run(c, out));
+        } else {
+            for (c, out) in self.wall_chunks[..chunks].iter_mut().enumerate() {
+                run(c, out);
+            }
+        }
+        for out in &self.wall_chunks[..chunks] {
+            self.wall_raw.extend_from_slice(out);
+        }
+    }
+
+    /// Step 5: walks every hit in time order; decides which are kept, when each box
+    /// stops moving, its translation and the boxes to remove.
+    fn respond(&mut self, store: &BoxStore, raw: &[RawHit]) {
+        let n = store.len();
+        self.end.clear();
+        self.end.resize(n, f32::INFINITY);
+        self.response.clear();
+        self.response
+            .extend(store.responses().iter().map(|&r| Response::from_u8(r)));
+        self.offset.clear();
+        self.offset.extend(
+            store
+                .motion_x()
+                .iter()
+                .zip(store.motion_y())
+                .map(|(&x, &y)| Vec2::new(x, y)),
+        );
+        self.doomed.clear();
+        self.kept.clear();
+        self.kept.resize(raw.len(), false);
+        self.events.clear();
+        self.events
+            .extend(raw.iter().enumerate().map(|(k, h)| Event {
+                t: h.sweep.t.to_bits(),
+                k: k as u32,
+            }));
+        self.events
+            .extend(self.wall_raw.iter().enumerate().map(|(k, w)| Event {
+                t: w.sweep.t.to_bits(),
+                k: WALL | k as u32,
+            }));
+        // Time, then box pairs before walls, then input order: a function of the input.
+        self.events.sort_unstable_by_key(|e| (e.t, e.k));
+        let motion = |i: usize| Vec2::new(store.motion_x()[i], store.motion_y()[i]);
+        let mut wall_kept = core::mem::take(&mut self.wall_hits);
+        let events = core::mem::take(&mut self.events);
+        for e in &events {
+            let t = f32::from_bits(e.t);
+            if e.k & WALL == 0 {
+                let h = &raw[e.k as usize];
+                let (i, j) = (h.i as usize, h.j as usize);
+                if self.end[i] < t || self.end[j] < t {
+                    continue;
+                }
+                self.kept[e.k as usize] = true;
+                let s = &h.sweep;
+                // `i` sees `j` through `s`; `j` sees `i` through its reverse.
+                let back = Sweep {
+                    normal: Vec2::ZERO - s.normal,
+                    stop: Vec2::ZERO - s.stop,
+                    ..*s
+                };
+                self.respond_one(i, s, motion(j), t);
+                self.respond_one(j, &back, motion(i), t);
+            } else {
+                let w = self.wall_raw[(e.k & !WALL) as usize];
+                let i = w.i as usize;
+                if self.end[i] < t {
+                    continue;
+                }
+                self.respond_one(i, &w.sweep, Vec2::ZERO, t);
+                wall_kept.push(WallHit {
+                    body: Body::of(store, i),
+                    handle: store.handles()[i],
+                    user_data: store.user_data()[i],
+                    tile: w.tile,
+                    status: w.sweep.status,
+                    toi: w.sweep.t,
+                    normal: w.sweep.normal,
+                });
+            }
+        }
+        self.events = events;
+        // In dense order (the walk went by time).
+        wall_kept.sort_unstable_by_key(|w| store.index_of(w.handle));
+        self.wall_hits = wall_kept;
+    }
+
+    /// Box `i`'s response to a kept contact at time `t`, seen through `s` (relative to
+    /// the other side, which moves by `other_motion`).
+    fn respond_one(&mut self, i: usize, s: &Sweep, other_motion: Vec2, t: f32) {
+        if self.end[i] != f32::INFINITY {
+            return; // already stopped or destroyed at this very time
+        }
+        match self.response[i] {
+            Response::Pass => {}
+            Response::Stop if s.status == SweepStatus::Hit => {
+                self.end[i] = t;
+                self.stopped += 1;
+                // Flush: the kernel's stop is the relative displacement that ends
+                // touching, never inside; the other side's own motion up to `t` on top.
+                self.offset[i] = if other_motion == Vec2::ZERO {
+                    s.stop
+                } else {
+                    other_motion * t + s.stop
+                };
+            }
+            Response::Stop => {}
+            Response::Destroy => {
+                self.end[i] = t;
+                self.offset[i] *= t;
+                self.doomed.push((i as u32, t));
+            }
+        }
+    }
+
+    /// Step 7: every box moved by its translation; the destroyed removed.
+    fn apply(&mut self, store: &mut BoxStore) {
+        self.destroyed.clear();
+        for &(i, t) in &self.doomed {
+            let i = i as usize;
+            let shape = store
+                .shape_at(i)
+                .expect("dense index")
+                .translated(self.offset[i]);
+            self.destroyed.push(Destroyed {
+                handle: store.handles()[i],
+                user_data: store.user_data()[i],
+                shape,
+                toi: t,
+            });
+        }
+        self.destroyed
+            .sort_unstable_by_key(|d| store.index_of(d.handle));
+        store.translate_all(&self.offset);
+        for d in &self.destroyed {
+            // Alive: each box is doomed at most once (its end time is set then).
+            let _ = store.remove(d.handle);
+        }
+    }
+}
+
+/// Box `i`'s earliest contact with a solid tile of `map`, if its filter pairs with the
+/// walls' and it reaches one.
+fn wall_contact(store: &BoxStore, map: &TileMap, filter: Filter, i: usize) -> Option<WallRaw> {
+    let own = Filter::new(store.layers()[i], store.masks()[i]);
+    if !own.pairs_with(filter) {
+        return None;
+    }
+    let b = store.aabb_at(i)?;
+    let m = Vec2::new(store.motion_x()[i], store.motion_y()[i]);
+    let swept = b.swept(m);
+    let tile = map.tile_size();
+    let small = swept.max.x - swept.min.x <= tile.x && swept.max.y - swept.min.y <= tile.y;
+    if small && map.small_box_clear(swept.min.x, swept.min.y, swept.max.x, swept.max.y) {
+        return None;
+    }
+    if map.open_space(b, m) {
+        return None;
+    }
+    let shape = store.shape_at(i)?;
+    let (cols, rows) = map.cells_reached(swept);
+    let mut best: Option<WallRaw> = None;
+    for r in rows.0..=rows.1 {
+        for c in cols.0..=cols.1 {
+            if map.kind_at(c, r) == EMPTY {
+                continue;
+            }
+            let cell = wall_box(map, c, r);
+            let mut s = sweep_shapes(&shape, m, &Shape::Aabb(cell), Vec2::ZERO);
+            if s.status == SweepStatus::Miss {
+                continue;
+            }
+            if s.status == SweepStatus::Hit {
+                // A face shared with a solid neighbour is inside the wall: no hit on it.
+                let mut n = s.normal;
+                if n.x != 0.0 && map.kind_at(c + n.x.signum() as i64, r) != EMPTY {
+                    n.x = 0.0;
+                }
+                if n.y != 0.0 && map.kind_at(c, r + n.y.signum() as i64) != EMPTY {
+                    n.y = 0.0;
+                }
+                if n == Vec2::ZERO {
+                    continue;
+                }
+                s.normal = if n.x != 0.0 && n.y != 0.0 && n != s.normal {
+                    n.normalize()
+                } else if n != s.normal {
+                    Vec2::new(
+                        n.x.signum() * f32::from(n.x != 0.0),
+                        n.y.signum() * f32::from(n.y != 0.0),
+                    )
+                } else {
+                    n
+                };
+            }
+            let earlier = best.is_none_or(|w| s.t < w.sweep.t);
+            if earlier {
+                best = Some(WallRaw {
+                    i: i as u32,
+                    tile: IVec2::new(c as i32, r as i32),
+                    sweep: s,
+                });
+            }
+        }
+    }
+    best
+}
+
+/// The box of cell `(c, r)`; a cell beyond the map's edge (its solid outside) reaches
+/// out to [`super::MAX_COORDINATE`], so a box anywhere outside overlaps one.
+fn wall_box(map: &TileMap, c: i64, r: i64) -> Aabb {
+    let far = super::MAX_COORDINATE;
+    let b = map.bounds();
+    let (w, h) = (i64::from(map.width()), i64::from(map.height()));
+    let inner = map.tile_aabb(IVec2::new(
+        c.clamp(0, (w - 1).max(0)) as i32,
+        r.clamp(0, (h - 1).max(0)) as i32,
+    ));
+    let x = if c < 0 {
+        (-far, b.min.x)
+    } else if c >= w {
+        (b.max.x, far)
+    } else {
+        (inner.min.x, inner.max.x)
+    };
+    let y = if r < 0 {
+        (-far, b.min.y)
+    } else if r >= h {
+        (b.max.y, far)
+    } else {
+        (inner.min.y, inner.max.y)
+    };
+    Aabb::from_coords(x.0, y.0, x.1, y.1)
+}
