@@ -493,11 +493,18 @@ impl Moves {
                 self.end[i] = t;
                 self.stopped += 1;
                 // Flush: the kernel's stop is the relative displacement that ends
-                // touching, never inside; the other side's own motion up to `t` on top.
+                // touching, never inside, along the hit face's normal; across it (where
+                // the kernel would slide the box on) the motion up to `t`. The other
+                // side's own motion up to `t` on top.
+                let v = self.offset[i] - other_motion;
+                let stop = Vec2::new(
+                    if s.normal.x == 0.0 { v.x * t } else { s.stop.x },
+                    if s.normal.y == 0.0 { v.y * t } else { s.stop.y },
+                );
                 self.offset[i] = if other_motion == Vec2::ZERO {
-                    s.stop
+                    stop
                 } else {
-                    other_motion * t + s.stop
+                    other_motion * t + stop
                 };
             }
             Response::Stop => {}
