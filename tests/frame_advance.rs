@@ -192,17 +192,17 @@ fn stop_flush_never_penetrates_at_any_speed() {
         if inside_at_start {
             continue;
         }
-        if let Some(hit) = frame.report().hits_of(Body::Box(h)).first() {
-            if hit.status == SweepStatus::Hit {
-                let other = match hit.other {
-                    HitOther::Wall { tile } => Shape::Aabb(map.tile_aabb(tile)),
-                    HitOther::Body { .. } => target,
-                };
-                assert!(
-                    !penetrates(&moved, &other),
-                    "{mover:?} at {speed} along {dir:?} ended at {moved:?} inside {other:?}"
-                );
-            }
+        if let Some(hit) = frame.report().hits_of(Body::Box(h)).first()
+            && hit.status == SweepStatus::Hit
+        {
+            let other = match hit.other {
+                HitOther::Wall { tile } => Shape::Aabb(map.tile_aabb(tile)),
+                HitOther::Body { .. } => target,
+            };
+            assert!(
+                !penetrates(&moved, &other),
+                "{mover:?} at {speed} along {dir:?} ended at {moved:?} inside {other:?}"
+            );
         }
     }
     assert!(
@@ -411,7 +411,8 @@ fn advance_is_the_same_on_every_thread_count_and_simd_level() {
                 rng.range_f32(field.0.x, field.1.x),
                 rng.range_f32(field.0.y, field.1.y),
             );
-            let v = Vec2::from_angle(rng.range_f32(0.0, 6.28)) * rng.range_f32(0.0, 30.0);
+            let v = Vec2::from_angle(rng.range_f32(0.0, core::f32::consts::TAU))
+                * rng.range_f32(0.0, 30.0);
             let (shape, filter, response): (Shape, _, _) = match k % 5 {
                 0 => (
                     Circle::new(c, 1.0).into(),
@@ -635,7 +636,7 @@ fn brute(store: &BoxStore, map: &TileMap) -> Brute {
         destroyed: Vec::new(),
         pairs: Vec::new(),
     };
-    let mut respond = |end: &mut Vec<f32>, out: &mut Brute, i: usize, t: f32, status| {
+    let respond = |end: &mut Vec<f32>, out: &mut Brute, i: usize, t: f32, status| {
         if end[i] != f32::INFINITY {
             return;
         }
