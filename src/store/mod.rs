@@ -72,6 +72,56 @@ pub struct BoxProps {
     pub user_data: u64,
 }
 
+impl BoxProps {
+    /// Properties with `filter` and the defaults besides (no owner, no motion,
+    /// [`Response::Pass`], user data 0); the `with_*` methods set the rest.
+    ///
+    /// ```
+    /// use hantei::{BoxProps, Owner, Response, frame::layers};
+    /// use glam::Vec2;
+    /// let bullet = BoxProps::new(layers::enemy_bullet())
+    ///     .with_motion(Vec2::new(0.0, 3.0))
+    ///     .with_response(Response::Destroy)
+    ///     .with_user_data(42);
+    /// assert_eq!(bullet.owner, Owner::NONE);
+    /// assert_eq!(BoxProps::new(hantei::Filter::ALL), BoxProps::default());
+    /// ```
+    #[must_use]
+    pub const fn new(filter: Filter) -> Self {
+        BoxProps {
+            filter,
+            owner: Owner::NONE,
+            motion: Vec2::ZERO,
+            response: Response::Pass,
+            user_data: 0,
+        }
+    }
+
+    /// These properties with `owner`.
+    #[must_use]
+    pub const fn with_owner(self, owner: Owner) -> Self {
+        BoxProps { owner, ..self }
+    }
+
+    /// These properties with `motion`.
+    #[must_use]
+    pub const fn with_motion(self, motion: Vec2) -> Self {
+        BoxProps { motion, ..self }
+    }
+
+    /// These properties with `response`.
+    #[must_use]
+    pub const fn with_response(self, response: Response) -> Self {
+        BoxProps { response, ..self }
+    }
+
+    /// These properties with `user_data`.
+    #[must_use]
+    pub const fn with_user_data(self, user_data: u64) -> Self {
+        BoxProps { user_data, ..self }
+    }
+}
+
 /// A structure-of-arrays store of 2D boxes with generational handles.
 ///
 /// ```
