@@ -6,7 +6,15 @@
 //! cargo bench --bench frame
 //! FRAME_THREADS=1,2,4,8,16 cargo bench --bench frame   # other thread counts
 //! cargo bench --bench frame -- frame_shapes            # round bullets against box bullets
+//! FRAME_SIZES=1000,4000,20000 cargo bench --bench frame -- step_   # other scene sizes
 //! ```
+//!
+//! Rows per scene size and thread count: `step_<t>t` the collision step alone;
+//! `<t>t` the step plus `TileMap::move_bullets` (what a game wrote before
+//! `Frame::advance`: its copies and write-backs not counted); `advance_<t>t` the whole
+//! collision part of the frame in one call: the step, the walls, every box moved, the
+//! bullets that hit something destroyed and removed (the store is a fresh copy each
+//! iteration, not timed).
 //!
 //! `frame_shapes/<n>`: the collision step alone on one thread, the same scene with its
 //! bullets as boxes (`boxes`) and as discs inscribed in those boxes (`round`): what a
@@ -18,9 +26,9 @@
 //! bullets (the copy is not timed).
 
 use criterion::{BatchSize, BenchmarkId, Criterion, criterion_group, criterion_main};
-use hantei::frame::{DemoFrame, Frame, FrameConfig, layers};
+use hantei::frame::{DemoFrame, Frame, FrameConfig, Level, layers};
 use hantei::tilemap::BulletResponse;
-use hantei::{Circle, Shape};
+use hantei::{BoxStore, Circle, Response, Shape};
 use std::hint::black_box;
 use std::time::Duration;
 
@@ -37,8 +45,25 @@ fn frame(c: &mut Criterion) {
             .collect(),
         Err(_) => vec![1, cores],
     };
-    for (n, label) in [(10_000, "10k"), (100_000, "100k"), (1_000_000, "1m")] {
+    let sizes: Vec<usize> = match std::env::var("FRAME_SIZES") {
+        Ok(list) => list
+            .split(',')
+            .map(|t| {
+                t.trim()
+                    .parse()
+                    .expect("FRAME_SIZES: a comma-separated list")
+            })
+            .collect(),
+        Err(_) => vec![10_000, 100_000, 1_000_000],
+    };
+    for n in sizes {
+        let label = match n {
+            1_000_000 => "1m".to_string(),
+            n if n % 1000 == 0 => format!("{}k", n / 1000),
+            n => n.to_string(),
+        };
         let demo = DemoFrame::new(n, 50, 1);
+        let destroying = destroying_bullets(&demo);
         let mut group = c.benchmark_group(format!("frame/{label}"));
         group.sample_size(10);
         group.warm_up_time(Duration::from_millis(500));
@@ -77,9 +102,35 @@ fn frame(c: &mut Criterion) {
                     )
                 })
             });
+            let mut whole = Frame::new();
+            group.bench_function(BenchmarkId::new(format!("advance_{threads}t"), n), |b| {
+                pool.install(|| {
+                    b.iter_batched_ref(
+                        || destroying.clone(),
+                        |store| {
+                            let s = whole.advance(store, &Level::walls(&demo.map)).unwrap();
+                            black_box(s.contacts + s.destroyed)
+                        },
+                        BatchSize::LargeInput,
+                    )
+                })
+            });
         }
         group.finish();
     }
+}
+
+/// The demo's store with every bullet destroyed at its first contact (a danmaku's
+/// bullets: gone on hitting a wall, the player or an enemy).
+fn destroying_bullets(demo: &DemoFrame) -> BoxStore {
+    let mut store = demo.store.clone();
+    let bullets = [layers::enemy_bullet(), layers::player_bullet()];
+    for h in demo.store.handles() {
+        if bullets.contains(&store.props(*h).expect("alive").filter) {
+            store.set_response(*h, Response::Destroy).expect("alive");
+        }
+    }
+    store
 }
 
 /// The demo's store with every bullet a disc inscribed in its box.
