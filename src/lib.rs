@@ -5,8 +5,15 @@
 //! run, thread count and SIMD level.
 //!
 //! ## A frame loop
-//! A game keeps its boxes in a [`BoxStore`] and one [`Frame`](frame::Frame). Every frame
-//! it sets each moving box's motion (its displacement this frame), calls
+//! A game keeps its boxes in a [`BoxStore`] and one [`Frame`](frame::Frame). The whole
+//! collision part of a frame is one call, [`Frame::advance`](frame::Frame::advance):
+//! contacts, walls from a [`TileMap`], every box moved by its motion and stopped or
+//! destroyed at its first hit as its [`Response`] says; the report is then read with
+//! [`Frame::report`](frame::Frame::report). `examples/game_loop.rs` is a complete
+//! bullet-hell loop on it, to copy.
+//!
+//! A game that moves its boxes itself sets each moving box's motion (its displacement
+//! this frame), calls
 //! [`Frame::step`](frame::Frame::step) once, reads the [`FrameReport`](frame::FrameReport)
 //! (the earliest contact per pair of bodies, and the contacts that began, stayed and
 //! ended), then moves the boxes and removes what died:
