@@ -101,7 +101,7 @@ pub enum Error {
         reason: &'static str,
     },
     /// A list of contacting body pairs given to restore a frame's events
-    /// ([`crate::frame::FrameEvents::from_pairs`]) is not strictly sorted, or names a
+    /// ([`crate::frame::FrameEvents::from_events`]) is not strictly sorted, or names a
     /// pair whose bodies are not in order (`a < b`).
     InvalidEvents {
         /// Position of the first bad pair.

@@ -124,7 +124,7 @@ fn frames(s: &mut String, boxes: &[Aabb], level: SimdLevel) -> Result<(), String
             ("ended", report.ended),
         ] {
             for p in list {
-                writeln!(s, "{what} {}", pair(p)).unwrap();
+                writeln!(s, "{what} {}", pair(&p.bodies)).unwrap();
             }
         }
         // Between steps: every box moves by its motion; every 50th box (counting from
@@ -161,7 +161,7 @@ fn props(key: u64) -> BoxProps {
     let (filter, owner) = match h % 10 {
         0 => (layers::player_bullet(), Owner::NONE),
         1..=5 => (layers::enemy_bullet(), Owner::NONE),
-        6..=8 => (layers::enemy(), Owner(1 + (key / 2) as u32)),
+        6..=8 => (layers::enemy(), Owner(1 + key / 2)),
         _ => (layers::player(), Owner(0)),
     };
     let coord = |bits: u64| ((bits % 65) as f32 - 32.0) / 8.0;
@@ -169,6 +169,7 @@ fn props(key: u64) -> BoxProps {
         filter,
         owner,
         motion: Vec2::new(coord(h >> 8), coord(h >> 24)),
+        ..BoxProps::default()
     }
 }
 
