@@ -21,6 +21,7 @@
 
 use super::{Body, BodyPair, Contact, Frame, FrameTimings, RawHit, clock::Stamp};
 use crate::error::Error;
+use crate::lanes::{F32W, LANES, MaskW, SimdLevel, SimdTask, dispatch};
 use crate::math::{Aabb, Shape};
 use crate::narrow::scalar::sweep_shapes;
 use crate::narrow::{Sweep, SweepStatus};
@@ -29,7 +30,8 @@ use crate::tilemap::{EMPTY, TileMap};
 use glam::{IVec2, Vec2};
 use rayon::prelude::*;
 
-/// Boxes per rayon task of the wall pass.
+/// Boxes per rayon task of the wall pass (at most `u16::MAX + 1`: chunk-local indices
+/// are `u16`).
 const WALL_CHUNK: usize = 4096;
 
 /// What [`Frame::advance`] collides moving boxes with besides each other.
@@ -260,10 +262,11 @@ pub(crate) struct Moves {
     events: Vec<Event>,
     /// Per box: the time its motion ended (`∞`: it moves the whole way).
     end: Vec<f32>,
-    /// Per box: its response.
-    response: Vec<Response>,
-    /// Per box: the translation applied.
-    offset: Vec<Vec2>,
+    /// The boxes stopped at a hit: dense index and translation.
+    held: Vec<(u32, Vec2)>,
+    /// Their shapes where they stopped, to write after every box moved.
+    held_shapes: Vec<(u32, Shape)>,
+    /// The boxes destroyed: dense index and time.
     doomed: Vec<(u32, f32)>,
     stopped: usize,
 }
@@ -350,7 +353,8 @@ impl Frame {
         let start = Stamp::now();
         let t_broad = self.collide(store)?;
         self.moves.clear();
-        self.moves.walls(store, level, self.config.parallel);
+        self.moves
+            .walls(store, level, self.config.simd, self.config.parallel);
         let t_narrow = Stamp::now();
         self.moves.respond(store, &self.raw);
         self.contacts_from_raw(store);
@@ -376,17 +380,33 @@ impl Frame {
 
 impl Moves {
     /// Step 4b: each box's earliest wall contact, in dense order.
-    fn walls(&mut self, store: &BoxStore, level: &Level<'_>, parallel: bool) {
+    fn walls(&mut self, store: &BoxStore, level: &Level<'_>, simd: SimdLevel, parallel: bool) {
         let Some(map) = level.walls else {
             return;
         };
         let n = store.len();
         let chunks = n.div_ceil(WALL_CHUNK);
         self.wall_chunks.resize_with(chunks, Vec::new);
+        let wall = level.wall_filter;
         let run = |c: usize, out: &mut Vec<WallRaw>| {
             out.clear();
             let range = c * WALL_CHUNK..((c + 1) * WALL_CHUNK).min(n);
-            out.extend(range.filter_map(|i| wall_contact(store, map, level.wall_filter, i)));
+            // The boxes that pair with the walls and are not certainly in open space.
+            let mut near = [0u16; WALL_CHUNK];
+            let task = WallLanes {
+                store,
+                map,
+                wall,
+                start: range.start,
+                len: range.len(),
+                near: &mut near,
+            };
+            let count = dispatch(simd, task);
+            out.extend(
+                near[..count]
+                    .iter()
+                    .filter_map(|&k| wall_contact(store, map, range.start + usize::from(k))),
+            );
         };
         if parallel && chunks > 1 {
             self.wall_chunks[..chunks]
@@ -409,17 +429,7 @@ impl Moves {
         let n = store.len();
         self.end.clear();
         self.end.resize(n, f32::INFINITY);
-        self.response.clear();
-        self.response
-            .extend(store.responses().iter().map(|&r| Response::from_u8(r)));
-        self.offset.clear();
-        self.offset.extend(
-            store
-                .motion_x()
-                .iter()
-                .zip(store.motion_y())
-                .map(|(&x, &y)| Vec2::new(x, y)),
-        );
+        self.held.clear();
         self.doomed.clear();
         self.kept.clear();
         self.kept.resize(raw.len(), false);
@@ -455,15 +465,15 @@ impl Moves {
                     stop: Vec2::ZERO - s.stop,
                     ..*s
                 };
-                self.respond_one(i, s, motion(j), t);
-                self.respond_one(j, &back, motion(i), t);
+                self.respond_one(store, i, s, motion(j), t);
+                self.respond_one(store, j, &back, motion(i), t);
             } else {
                 let w = self.wall_raw[(e.k & !WALL) as usize];
                 let i = w.i as usize;
                 if self.end[i] < t {
                     continue;
                 }
-                self.respond_one(i, &w.sweep, Vec2::ZERO, t);
+                self.respond_one(store, i, &w.sweep, Vec2::ZERO, t);
                 wall_kept.push(WallHit {
                     body: Body::of(store, i),
                     handle: store.handles()[i],
@@ -483,11 +493,11 @@ impl Moves {
 
     /// Box `i`'s response to a kept contact at time `t`, seen through `s` (relative to
     /// the other side, which moves by `other_motion`).
-    fn respond_one(&mut self, i: usize, s: &Sweep, other_motion: Vec2, t: f32) {
+    fn respond_one(&mut self, store: &BoxStore, i: usize, s: &Sweep, other_motion: Vec2, t: f32) {
         if self.end[i] != f32::INFINITY {
             return; // already stopped or destroyed at this very time
         }
-        match self.response[i] {
+        match Response::from_u8(store.responses()[i]) {
             Response::Pass => {}
             Response::Stop if s.status == SweepStatus::Hit => {
                 self.end[i] = t;
@@ -496,35 +506,35 @@ impl Moves {
                 // touching, never inside, along the hit face's normal; across it (where
                 // the kernel would slide the box on) the motion up to `t`. The other
                 // side's own motion up to `t` on top.
-                let v = self.offset[i] - other_motion;
+                let own = Vec2::new(store.motion_x()[i], store.motion_y()[i]);
+                let v = own - other_motion;
                 let stop = Vec2::new(
                     if s.normal.x == 0.0 { v.x * t } else { s.stop.x },
                     if s.normal.y == 0.0 { v.y * t } else { s.stop.y },
                 );
-                self.offset[i] = if other_motion == Vec2::ZERO {
+                let offset = if other_motion == Vec2::ZERO {
                     stop
                 } else {
                     other_motion * t + stop
                 };
+                self.held.push((i as u32, offset));
             }
             Response::Stop => {}
             Response::Destroy => {
                 self.end[i] = t;
-                self.offset[i] *= t;
                 self.doomed.push((i as u32, t));
             }
         }
     }
 
-    /// Step 7: every box moved by its translation; the destroyed removed.
+    /// Step 7: every box moved by its motion, the stopped ones where they stopped; the
+    /// destroyed removed.
     fn apply(&mut self, store: &mut BoxStore) {
         self.destroyed.clear();
         for &(i, t) in &self.doomed {
             let i = i as usize;
-            let shape = store
-                .shape_at(i)
-                .expect("dense index")
-                .translated(self.offset[i]);
+            let m = Vec2::new(store.motion_x()[i], store.motion_y()[i]);
+            let shape = store.shape_at(i).expect("dense index").translated(m * t);
             self.destroyed.push(Destroyed {
                 handle: store.handles()[i],
                 user_data: store.user_data()[i],
@@ -534,7 +544,13 @@ impl Moves {
         }
         self.destroyed
             .sort_unstable_by_key(|d| store.index_of(d.handle));
-        store.translate_all(&self.offset);
+        self.held_shapes.clear();
+        self.held_shapes
+            .extend(self.held.iter().map(|&(i, offset)| {
+                let shape = store.shape_at(i as usize).expect("dense index");
+                (i, shape.translated(offset))
+            }));
+        store.apply_motion(&self.held_shapes);
         for d in &self.destroyed {
             // Alive: each box is doomed at most once (its end time is set then).
             let _ = store.remove(d.handle);
@@ -542,21 +558,99 @@ impl Moves {
     }
 }
 
-/// Box `i`'s earliest contact with a solid tile of `map`, if its filter pairs with the
-/// walls' and it reaches one.
-fn wall_contact(store: &BoxStore, map: &TileMap, filter: Filter, i: usize) -> Option<WallRaw> {
-    let own = Filter::new(store.layers()[i], store.masks()[i]);
-    if !own.pairs_with(filter) {
-        return None;
+/// The wall pass's shortcut over one chunk of boxes: lists (chunk-local indices) the
+/// boxes whose filter pairs with the walls' and whose swept bounds are not certainly in
+/// open space (no larger than a tile, in a cell whose neighbourhood is empty: one
+/// lookup, as `TileMap::move_bullets`). Eight boxes a step where the map allows the
+/// `f32` lookup; only a shortcut: a box it lists gets the exact test, so the answer does
+/// not depend on it.
+struct WallLanes<'a> {
+    store: &'a BoxStore,
+    map: &'a TileMap,
+    wall: Filter,
+    start: usize,
+    len: usize,
+    near: &'a mut [u16; WALL_CHUNK],
+}
+
+impl SimdTask for WallLanes<'_> {
+    type Output = usize;
+
+    #[inline(always)]
+    fn run<W: F32W>(self) -> usize {
+        let s = self.store;
+        let r = self.start..self.start + self.len;
+        let (layers, masks) = (&s.layers()[r.clone()], &s.masks()[r.clone()]);
+        let (x0, y0) = (&s.min_x()[r.clone()], &s.min_y()[r.clone()]);
+        let (x1, y1) = (&s.max_x()[r.clone()], &s.max_y()[r.clone()]);
+        let (mx, my) = (&s.motion_x()[r.clone()], &s.motion_y()[r]);
+        let pairs = |k: usize| Filter::new(layers[k], masks[k]).pairs_with(self.wall);
+        let mut count = 0;
+        let Some([ox, oy, ix, iy, w, h]) = self.map.fast_index else {
+            for k in 0..self.len {
+                if pairs(k) {
+                    self.near[count] = k as u16;
+                    count += 1;
+                }
+            }
+            return count;
+        };
+        let width = self.map.width() as usize;
+        let tile = self.map.tile_size();
+        let (zero, half) = (W::splat(0.0), W::splat(0.5));
+        let (tx, ty) = (W::splat(tile.x), W::splat(tile.y));
+        let full = self.len / LANES * LANES;
+        let groups = x0[..full]
+            .chunks_exact(LANES)
+            .zip(y0[..full].chunks_exact(LANES))
+            .zip(x1[..full].chunks_exact(LANES))
+            .zip(y1[..full].chunks_exact(LANES))
+            .zip(mx[..full].chunks_exact(LANES))
+            .zip(my[..full].chunks_exact(LANES));
+        for (g, (((((x0, y0), x1), y1), mx), my)) in groups.enumerate() {
+            let g = g * LANES;
+            let (dx, dy) = (W::load(mx), W::load(my));
+            let (sx0, sy0) = (W::load(x0) + dx.min(zero), W::load(y0) + dy.min(zero));
+            let (sx1, sy1) = (W::load(x1) + dx.max(zero), W::load(y1) + dy.max(zero));
+            let fx = ((sx0 + sx1) * half - W::splat(ox)) * W::splat(ix);
+            let fy = ((sy0 + sy1) * half - W::splat(oy)) * W::splat(iy);
+            let ok = (sx1 - sx0).le(tx)
+                & (sy1 - sy0).le(ty)
+                & fx.ge(zero)
+                & fy.ge(zero)
+                & fx.lt(W::splat(w))
+                & fy.lt(W::splat(h));
+            let bits = ok.bitmask();
+            // In range and non-negative where the bit is set: exact truncations.
+            let (cx, cy) = (fx.trunc_i32(), fy.trunc_i32());
+            for j in 0..LANES {
+                let k = g + j;
+                let clear = bits & (1 << j) != 0
+                    && self
+                        .map
+                        .is_clear(cy[j] as u32 as usize * width + cx[j] as u32 as usize);
+                if !clear && pairs(k) {
+                    self.near[count] = k as u16;
+                    count += 1;
+                }
+            }
+        }
+        for k in full..self.len {
+            if pairs(k) {
+                self.near[count] = k as u16;
+                count += 1;
+            }
+        }
+        count
     }
+}
+
+/// Box `i`'s earliest contact with a solid tile of `map`, if it reaches one (the caller
+/// has checked that its filter pairs with the walls').
+fn wall_contact(store: &BoxStore, map: &TileMap, i: usize) -> Option<WallRaw> {
     let b = store.aabb_at(i)?;
     let m = Vec2::new(store.motion_x()[i], store.motion_y()[i]);
     let swept = b.swept(m);
-    let tile = map.tile_size();
-    let small = swept.max.x - swept.min.x <= tile.x && swept.max.y - swept.min.y <= tile.y;
-    if small && map.small_box_clear(swept.min.x, swept.min.y, swept.max.x, swept.max.y) {
-        return None;
-    }
     if map.open_space(b, m) {
         return None;
     }

@@ -767,25 +767,33 @@ impl BoxStore {
         }
     }
 
-    /// Moves every box by `offset[i]` (dense order): bounds, discs and rectangles alike,
-    /// each exactly as [`Shape::translated`] and [`Shape::bounds`] would. The caller
-    /// ([`Frame::advance`](crate::frame::Frame::advance)) has checked that every moved
-    /// box stays within the frame's coordinate range, so nothing becomes invalid.
-    pub(crate) fn translate_all(&mut self, offset: &[Vec2]) {
-        debug_assert_eq!(offset.len(), self.len());
-        for (i, d) in offset.iter().enumerate() {
-            if self.shape[i] == PLAIN {
-                self.min_x[i] += d.x;
-                self.min_y[i] += d.y;
-                self.max_x[i] += d.x;
-                self.max_y[i] += d.y;
-            }
-        }
+    /// Moves every box by its motion, except the boxes in `held`, which get the shapes
+    /// given there (of their own kind): bounds, discs and rectangles alike, each exactly
+    /// as [`Shape::translated`] and [`Shape::bounds`] would. The caller
+    /// ([`Frame::advance`](crate::frame::Frame::advance)) has checked that every moved box
+    /// stays within the frame's coordinate range, so nothing becomes invalid.
+    pub(crate) fn apply_motion(&mut self, held: &[(u32, Shape)]) {
+        // Every column at once (the discs' and rectangles' bounds are rewritten below).
+        let add = |c: &mut [f32], m: &[f32]| c.iter_mut().zip(m).for_each(|(x, d)| *x += d);
+        add(&mut self.min_x, &self.motion_x);
+        add(&mut self.max_x, &self.motion_x);
+        add(&mut self.min_y, &self.motion_y);
+        add(&mut self.max_y, &self.motion_y);
+        let motion = |i: u32| Vec2::new(self.motion_x[i as usize], self.motion_y[i as usize]);
         for (c, &i) in self.circles.iter_mut().zip(&self.circle_box) {
-            c.center += offset[i as usize];
+            c.center += motion(i);
         }
         for (o, &i) in self.obbs.iter_mut().zip(&self.obb_box) {
-            o.center += offset[i as usize];
+            o.center += motion(i);
+        }
+        for &(i, shape) in held {
+            let i = i as usize;
+            let k = (self.shape[i] & SHAPE_INDEX) as usize;
+            match shape {
+                Shape::Aabb(b) => self.write(i, b),
+                Shape::Circle(c) => self.circles[k] = c,
+                Shape::Obb2(o) => self.obbs[k] = o,
+            }
         }
         for k in 0..self.circles.len() {
             let i = self.circle_box[k] as usize;
