@@ -3,32 +3,38 @@
 //!
 //! ```text
 //!  build (once):                          query (every frame), per mover a in order:
-//!  ┌────┬────┬────┬────┐                    outside the statics' bounds? skip
-//!  │    │ s1 │ s1'│    │  s1' = a copy       for each row a reaches:
-//!  ├────┼────┼────┼────┤  of s1 past its      the row's cells a reaches are one
-//!  │    │    │ s2 │    │  first column        contiguous run of entries (CSR):
-//!  ├────┼────┼────┼────┤  (flag CONT)         report (a, s) if they overlap, the
-//!  │ s3 │    │    │    │                      filters pair, and this is the first
-//!  └────┴────┴────┴────┘                      cell both reach; then a's few pairs
-//!                                             are sorted by static index
+//!  ┌────┬────┬────┬────┐ each cell: one       outside the statics' bounds? skip
+//!  │    │ s1 │ s1 │    │ cache line of 4      spans ≤ 2 × 2 cells (the usual case):
+//!  ├────┼────┼────┼────┤ slots (min_x ×4,       test the 16 slots of that block
+//!  │    │    │ s2 │    │ min_y ×4, -max_x ×4,   branch-free, cells past a's last
+//!  ├────┼────┼────┼────┤ -max_y ×4); a 5th      masked off; else every cell
+//!  │ s3 │    │    │    │ copy and more go to  a hit: report (a, s) if this is the
+//!  └────┴────┴────┴────┘ an overflow list       first cell both reach and the
+//!                                              filters pair; a's few pairs are then
+//!                                              sorted by static index
 //! ```
 //!
-//! Each static box is copied (bounds and index, 20 bytes) into every cell it covers,
-//! cells in row-major order, so the cells a mover reaches in one row are one run of
-//! entries: no indirection to the box, one `cell_start` pair per row. A pair is reported
-//! in the cell `(max(first column), max(first row))` of the two boxes, which both reach
-//! (cells are a monotone function of the coordinate), so exactly once: in a mover's
-//! first column every overlapping entry counts, in its later columns only entries that
-//! are their box's first column (not `CONT`); in its first row every entry counts, in a
-//! later row only boxes whose first row it is.
+//! Each static box is copied into every cell it covers. A cell holds up to [`SLOTS`]
+//! copies itself, coordinate by coordinate, so that one mover against one cell is four
+//! four-lane compares; empty slots hold `+∞` (they meet nothing); a cell with more
+//! copies keeps `SLOTS - 1` and a marker slot of `-∞` (it meets everything) whose hit
+//! walks the cell's overflow list. A spare last column and row of empty cells lets every
+//! mover read a whole 2 × 2 block. A pair is reported in the cell `(max(first column),
+//! max(first row))` of the two boxes, which both reach (cells are a monotone function of
+//! the coordinate), so exactly once.
+//!
+//! The movers are read in input order, so the cells are read at random: each mover's
+//! cells are prefetched [`AHEAD`] movers early. That, not the tests, is what a query
+//! costs once the grid outgrows the caches (see [`AHEAD`]).
 //!
 //! # Cell size
 //! About [`CELL_FACTOR`] times the statics' median extent per axis (a sample of at most
 //! [`SAMPLE`] boxes), cells clamped to the bulk of the boxes ([`bulk_bounds`]: a few
 //! boxes parked far away do not stretch the cells), at most [`MAX_PER_AXIS`] per axis
-//! and `4·n + 64` in all. When the copies would exceed `16·n + 64` (many huge boxes
-//! among small ones), the grid is halved on both axes until they fit: memory stays
-//! linear in the number of statics whatever their sizes.
+//! and `CELLS_PER_BOX · n + 64` in all. When the copies would exceed
+//! `COPIES_PER_BOX · n + 64` (many huge boxes among small ones), the grid is halved on
+//! both axes until they fit: memory stays linear in the number of statics whatever
+//! their sizes.
 
 use super::Pair;
 use super::layout::{bulk_bounds, sample_index, to_index};
@@ -38,14 +44,17 @@ use crate::math::box_defect;
 use crate::store::Filter;
 use std::sync::Mutex;
 
-/// Cell side in units of the statics' median extent on that axis. Measured with
-/// `benches/statics.rs` (100k statics 2–8 wide, 100k movers, one thread; see the
-/// commit that set it).
-pub(crate) const CELL_FACTOR: f64 = 1.0;
+/// Cell side in units of the statics' median extent on that axis. 100k statics 2–8
+/// wide against 100k movers 1–7 wide (one thread, a loaded 2-vCPU AMD EPYC VM, best of
+/// 40 queries), factor and cells per box: 1 and 4: 8.4 ms; 1 and 2: 6.6; 1 and 1: 5.2;
+/// 2 and 2: 5.6; 2 and 1: 5.2; 3 and 4: 5.5 (the box-phase bipartite call 3.5–4.1 ms
+/// in the same runs). Fewer, larger cells hold the grid in less memory.
+pub(crate) const CELL_FACTOR: f64 = 2.0;
 /// At most this many cells per axis.
 pub(crate) const MAX_PER_AXIS: u32 = 1 << 14;
-/// At most this many cells per static box (plus [`EXTRA_CELLS`]).
-pub(crate) const CELLS_PER_BOX: usize = 4;
+/// At most this many cells per static box (plus [`EXTRA_CELLS`]); a cell takes 84
+/// bytes (its slots, their indices, its overflow start).
+pub(crate) const CELLS_PER_BOX: usize = 2;
 /// Cells allowed beyond `CELLS_PER_BOX · n`.
 pub(crate) const EXTRA_CELLS: usize = 64;
 /// At most this many copies per static box (plus [`EXTRA_CELLS`]) before the grid is
@@ -55,17 +64,40 @@ pub(crate) const COPIES_PER_BOX: u64 = 16;
 pub(crate) const SAMPLE: usize = 2048;
 /// Movers per parallel chunk, at least.
 const MIN_CHUNK: usize = 2048;
-/// Set on an entry's id when the entry is not its box's first column.
-const CONT: u32 = 1 << 31;
+/// Copies of static boxes stored in a cell itself; a cell with more keeps
+/// `SLOTS - 1` and an [`OVERFLOW`] marker.
+const SLOTS: usize = 4;
+/// The id of the marker slot: the cell's other copies are in `over`.
+const OVERFLOW: u32 = u32::MAX;
 
-/// One static box's copy in one cell.
-#[derive(Debug, Clone, Copy, Default)]
-#[repr(C)]
-struct Entry {
-    /// `[min_x, min_y, max_x, max_y]`.
-    b: [f32; 4],
-    /// The static index, with [`CONT`] on copies after the box's first column.
-    id: u32,
+/// One cell: [`SLOTS`] copies of static boxes, coordinate by coordinate (`min_x` of
+/// each slot, then `min_y`, `-max_x`, `-max_y`: the overlap test compiles to four
+/// four-lane compares), in one cache line; an empty slot meets nothing, an
+/// [`OVERFLOW`] marker everything.
+#[derive(Debug, Clone, Copy)]
+#[repr(C, align(64))]
+struct Slots {
+    c: [[f32; SLOTS]; 4],
+}
+
+impl Slots {
+    /// No boxes: each slot fails the overlap test for any finite mover.
+    const EMPTY: Slots = Slots {
+        c: [[f32::INFINITY; SLOTS]; 4],
+    };
+
+    /// Slot `k` as `[min_x, min_y, -max_x, -max_y]`.
+    #[inline(always)]
+    fn get(&self, k: usize) -> [f32; 4] {
+        [self.c[0][k], self.c[1][k], self.c[2][k], self.c[3][k]]
+    }
+
+    #[inline(always)]
+    fn set(&mut self, k: usize, r: [f32; 4]) {
+        for (col, v) in self.c.iter_mut().zip(r) {
+            col[k] = v;
+        }
+    }
 }
 
 /// Where the cells are.
@@ -194,16 +226,21 @@ impl Clone for Scratch {
 #[derive(Debug, Default, Clone)]
 pub struct StaticGrid {
     cells: Cells,
-    /// Per cell, row-major: start of its entries (`cells + 1` values).
-    cell_start: Vec<u32>,
-    entries: Vec<Entry>,
+    /// Per cell, row-major with a spare last column and row (`(w + 1) · (h + 1)`):
+    /// its first copies, and their static indices.
+    slots: Vec<Slots>,
+    ids: Vec<[u32; SLOTS]>,
+    /// Per cell: start of its overflowing copies in `over` (`cells + 1` values).
+    over_start: Vec<u32>,
+    over: Vec<u32>,
     /// Per static box, when the statics had filters (else empty).
     filters: Vec<Filter>,
     len: usize,
-    /// Build scratch: the statics' bounds, the sampled extents, the fill cursors.
+    /// The statics' bounds (read by overflowing cells).
     boxes: Vec<[f32; 4]>,
+    /// Build scratch: the sampled extents, the copies per cell.
     sample: Vec<f32>,
-    cursor: Vec<u32>,
+    count: Vec<u32>,
     scratch: Scratch,
 }
 
@@ -443,46 +480,117 @@ impl StaticGrid {
         }
     }
 
-    /// Fills `cell_start` and `entries` for `self.cells` over `self.boxes`: a counting
-    /// sort of (cell, box), boxes ascending within each cell.
+    /// Fills the cells for `self.cells` over `self.boxes`: a counting sort of (cell,
+    /// box), boxes ascending within each cell; a cell of more than [`SLOTS`] copies keeps
+    /// `SLOTS - 1` of them and an [`OVERFLOW`] marker to the rest.
     fn fill(&mut self) {
         let g = self.cells;
-        let w = g.dims[0] as usize;
-        let cells = w * g.dims[1] as usize;
-        self.cell_start.clear();
-        self.cell_start.resize(cells + 1, 0);
+        let stride = g.dims[0] as usize + 1;
+        let cells = stride * (g.dims[1] as usize + 1);
+        self.count.clear();
+        self.count.resize(cells, 0);
         for b in &self.boxes {
             let [x0, y0, x1, y1] = g.span(b);
             for y in y0..=y1 {
-                let row = y as usize * w + 1;
-                for c in &mut self.cell_start[row + x0 as usize..=row + x1 as usize] {
+                let row = y as usize * stride;
+                for c in &mut self.count[row + x0 as usize..=row + x1 as usize] {
                     *c += 1;
                 }
             }
         }
-        for c in 1..=cells {
-            self.cell_start[c] += self.cell_start[c - 1];
+        self.over_start.clear();
+        self.over_start.reserve(cells + 1);
+        let mut acc = 0u32;
+        for &k in &self.count {
+            self.over_start.push(acc);
+            if k as usize > SLOTS {
+                acc += k - (SLOTS as u32 - 1);
+            }
         }
-        self.entries.clear();
-        self.entries
-            .resize(self.cell_start[cells] as usize, Entry::default());
-        self.cursor.clear();
-        self.cursor.extend_from_slice(&self.cell_start[..cells]);
+        self.over_start.push(acc);
+        self.over.clear();
+        self.over.resize(acc as usize, 0);
+        self.slots.clear();
+        self.slots.resize(cells, Slots::EMPTY);
+        self.ids.clear();
+        self.ids.resize(cells, [0; SLOTS]);
+        for (c, &k) in self.count.iter().enumerate() {
+            if k as usize > SLOTS {
+                self.slots[c].set(SLOTS - 1, [f32::NEG_INFINITY; 4]);
+                self.ids[c][SLOTS - 1] = OVERFLOW;
+            }
+        }
+        // `count` becomes the fill cursor.
+        self.count.fill(0);
         for (i, b) in self.boxes.iter().enumerate() {
             let [x0, y0, x1, y1] = g.span(b);
             for y in y0..=y1 {
-                let row = y as usize * w;
-                for x in x0..=x1 {
-                    let c = &mut self.cursor[row + x as usize];
-                    let cont = if x == x0 { 0 } else { CONT };
-                    self.entries[*c as usize] = Entry {
-                        b: *b,
-                        id: i as u32 | cont,
-                    };
-                    *c += 1;
+                let row = y as usize * stride;
+                for c in row + x0 as usize..=row + x1 as usize {
+                    let k = self.count[c] as usize;
+                    self.count[c] += 1;
+                    let full = self.ids[c][SLOTS - 1] == OVERFLOW;
+                    if k < SLOTS - usize::from(full) {
+                        self.slots[c].set(k, [b[0], b[1], -b[2], -b[3]]);
+                        self.ids[c][k] = i as u32;
+                    } else {
+                        self.over[(self.over_start[c] as usize) + k - (SLOTS - 1)] = i as u32;
+                    }
                 }
             }
         }
+    }
+}
+/// How many movers ahead [`Stream`] asks for their cells. On the bench scene (100k
+/// statics, cells in ~13 MB) without prefetching a query took 33 ms against 6.8 with
+/// 8 movers ahead (16: 14.8); with the movers in spatial order 5.1 either way.
+const AHEAD: usize = 8;
+
+impl StaticGrid {
+    /// Copies of static boxes over all cells.
+    #[cfg(test)]
+    fn copies(&self) -> usize {
+        self.count.iter().map(|&c| c as usize).sum()
+    }
+
+    /// The cells of mover `b`, `None` when it misses the statics (NaN misses too).
+    #[inline(always)]
+    fn reach(&self, b: &[f32; 4]) -> Option<[u32; 4]> {
+        let g = &self.cells;
+        if b[0] <= g.hi[0] && b[2] >= g.lo[0] && b[1] <= g.hi[1] && b[3] >= g.lo[1] {
+            Some(g.span(b))
+        } else {
+            None
+        }
+    }
+
+    /// Asks for the cells of mover `b`'s first two rows.
+    #[inline(always)]
+    fn prefetch(&self, b: &[f32; 4]) {
+        if let Some([cx0, cy0, cx1, _]) = self.reach(b) {
+            let stride = self.cells.dims[0] as usize + 1;
+            let c = cy0 as usize * stride + cx0 as usize;
+            let p = self.slots.as_ptr();
+            crate::lanes::prefetch(p.wrapping_add(c));
+            crate::lanes::prefetch(p.wrapping_add(c + stride));
+            if cx1 > cx0 {
+                crate::lanes::prefetch(p.wrapping_add(c + 1));
+                crate::lanes::prefetch(p.wrapping_add(c + stride + 1));
+            }
+        }
+    }
+
+    /// Which of cell `c`'s slots mover `a` (as `[max_x, max_y, -min_x, -min_y]`)
+    /// overlaps: bit `k` for slot `k`. Branch-free.
+    #[inline(always)]
+    fn hits(&self, c: usize, a: [f32; 4]) -> u32 {
+        let s = &self.slots[c].c;
+        let mut m = 0;
+        for k in 0..SLOTS {
+            let hit = (s[0][k] <= a[0]) & (s[1][k] <= a[1]) & (s[2][k] <= a[2]) & (s[3][k] <= a[3]);
+            m |= u32::from(hit) << k;
+        }
+        m
     }
 }
 
@@ -527,20 +635,101 @@ struct Stream<'a, 'b, const FILTERED: bool> {
     out: &'a mut Vec<Pair>,
 }
 
+/// One mover's hits: reports `(i, j)` if it is reported in this cell and the filters
+/// pair.
+struct Mover {
+    i: u32,
+    /// `[first column, first row]` of the mover.
+    first: [u32; 2],
+    fa: Filter,
+}
+
+impl Mover {
+    /// Static `j` (bounds `b`, overlapping) met in cell `(cx, cy)`.
+    #[inline]
+    fn hit<const FILTERED: bool>(
+        &self,
+        grid: &StaticGrid,
+        (cx, cy): (u32, u32),
+        j: u32,
+        b: [f32; 2],
+        out: &mut Vec<Pair>,
+    ) {
+        let g = &grid.cells;
+        // Reported in the first cell both reach.
+        if (cx != self.first[0] && g.cell(0, b[0]) != cx)
+            || (cy != self.first[1] && g.cell(1, b[1]) != cy)
+        {
+            return;
+        }
+        if FILTERED {
+            let fb = grid.filters.get(j as usize).copied().unwrap_or(Filter::ALL);
+            if !self.fa.pairs_with(fb) {
+                return;
+            }
+        }
+        out.push(Pair::new(self.i, j));
+    }
+
+    /// The slots of cell `(cx, cy)` in `mask` (bits as [`StaticGrid::hits`]).
+    #[cold]
+    #[inline(never)]
+    fn cell<const FILTERED: bool>(
+        &self,
+        grid: &StaticGrid,
+        (cx, cy): (u32, u32),
+        mut mask: u32,
+        a: [f32; 4],
+        out: &mut Vec<Pair>,
+    ) {
+        let stride = grid.cells.dims[0] as usize + 1;
+        let c = cy as usize * stride + cx as usize;
+        while mask != 0 {
+            let k = mask.trailing_zeros() as usize;
+            mask &= mask - 1;
+            let j = grid.ids[c][k];
+            if j != OVERFLOW {
+                let r = grid.slots[c].get(k);
+                self.hit::<FILTERED>(grid, (cx, cy), j, [r[0], r[1]], out);
+                continue;
+            }
+            let list = &grid.over[grid.over_start[c] as usize..grid.over_start[c + 1] as usize];
+            for &j in list {
+                let b = grid.boxes[j as usize];
+                if b[0] <= a[0] && b[1] <= a[1] && -b[2] <= a[2] && -b[3] <= a[3] {
+                    self.hit::<FILTERED>(grid, (cx, cy), j, [b[0], b[1]], out);
+                }
+            }
+        }
+    }
+}
+
 impl<const FILTERED: bool> WithBounds for Stream<'_, '_, FILTERED> {
     type Output = Result<(), (usize, BoxDefect)>;
     #[inline]
     fn call<B: BoundsRead>(self, bounds: B) -> Self::Output {
         let grid = self.grid;
-        let g = grid.cells;
-        let w = g.dims[0] as usize;
+        let stride = grid.cells.dims[0] as usize + 1;
         let start = self.range.start;
+        let end = self.range.end;
+        let movers = self.movers;
         let out = self.out;
-        for (k, a) in bounds
-            .iter(start..)
-            .take(self.range.end - start)
-            .enumerate()
-        {
+        let mover = |i: usize, first: [u32; 2]| Mover {
+            i: i as u32,
+            first,
+            fa: if FILTERED {
+                movers.filter(i)
+            } else {
+                Filter::ALL
+            },
+        };
+        // Movers come in any order, so the cells are read at random: ask for them a few
+        // movers ahead.
+        let mut ahead = bounds.iter((start + AHEAD).min(end)..);
+        for (k, a) in bounds.iter(start..).take(end - start).enumerate() {
+            if let Some(b) = ahead.next() {
+                grid.prefetch(&b);
+            }
             let i = start + k;
             let [x0, y0, x1, y1] = a;
             if !(x0 <= x1 && y0 <= y1 && x1 - x0 <= f32::MAX && y1 - y0 <= f32::MAX)
@@ -549,43 +738,44 @@ impl<const FILTERED: bool> WithBounds for Stream<'_, '_, FILTERED> {
                 return Err((i, defect));
             }
             // Outside the statics' bounds (or no statics): nothing to meet.
-            if x0 > g.hi[0] || x1 < g.lo[0] || y0 > g.hi[1] || y1 < g.lo[1] {
+            let Some([cx0, cy0, cx1, cy1]) = grid.reach(&a) else {
                 continue;
-            }
-            let [cx0, cy0, cx1, cy1] = g.span(&a);
-            let fa = if FILTERED {
-                self.movers.filter(i)
-            } else {
-                Filter::ALL
             };
+            // The slots hold `[min_x, min_y, -max_x, -max_y]`: overlap is all four `<=`.
+            let t = [x1, y1, -x0, -y0];
             let first = out.len();
-            for cy in cy0..=cy1 {
-                let row = cy as usize * w;
-                let s = grid.cell_start[row + cx0 as usize] as usize;
-                let m = grid.cell_start[row + cx0 as usize + 1] as usize;
-                let e = grid.cell_start[row + cx1 as usize + 1] as usize;
-                for (k, en) in grid.entries[s..e].iter().enumerate() {
-                    let b = en.b;
-                    if !(x0 <= b[2] && b[0] <= x1 && y0 <= b[3] && b[1] <= y1) {
-                        continue;
+            let (w, h) = (cx1 - cx0, cy1 - cy0);
+            let c = cy0 as usize * stride + cx0 as usize;
+            if w <= 1 && h <= 1 {
+                // The usual case: a 2 × 2 block of cells (the grid has a spare column
+                // and row), those past the mover's last masked off; no branch until a
+                // hit.
+                let m = grid.hits(c, t)
+                    | grid.hits(c + 1, t) << 4
+                    | grid.hits(c + stride, t) << 8
+                    | grid.hits(c + stride + 1, t) << 12;
+                let keep = 0x000f | (0x00f0 * w) | (0x0f00 * h) | (0xf000 * (w & h));
+                let m = m & keep;
+                if m == 0 {
+                    continue;
+                }
+                let mover = mover(i, [cx0, cy0]);
+                for q in 0..4 {
+                    let bits = (m >> (4 * q)) & 0xf;
+                    if bits != 0 {
+                        let cell = (cx0 + (q & 1), cy0 + (q >> 1));
+                        mover.cell::<FILTERED>(grid, cell, bits, t, out);
                     }
-                    // Reported in the first cell both reach: in a's first column
-                    // anything, later only a box's own first column; in a's first row
-                    // anything, later only a box's own first row.
-                    if s + k >= m && en.id & CONT != 0 {
-                        continue;
-                    }
-                    if cy != cy0 && g.cell(1, b[1]) != cy {
-                        continue;
-                    }
-                    let j = en.id & !CONT;
-                    if FILTERED {
-                        let fb = grid.filters.get(j as usize).copied().unwrap_or(Filter::ALL);
-                        if !fa.pairs_with(fb) {
-                            continue;
+                }
+            } else {
+                let mover = mover(i, [cx0, cy0]);
+                for cy in cy0..=cy1 {
+                    for cx in cx0..=cx1 {
+                        let bits = grid.hits(cy as usize * stride + cx as usize, t);
+                        if bits != 0 {
+                            mover.cell::<FILTERED>(grid, (cx, cy), bits, t, out);
                         }
                     }
-                    out.push(Pair::new(i as u32, j));
                 }
             }
             if out.len() - first > 1 {

@@ -141,7 +141,7 @@ fn bench_sized_scene_matches_brute_force_and_its_cells_are_bounded() {
         .collect();
     let mut grid = StaticGrid::new();
     grid.build(BoxSet::from(&statics)).unwrap();
-    let cells = grid.cell_start.len() - 1;
+    let cells = grid.cells.dims[0] as usize * grid.cells.dims[1] as usize;
     assert!(
         cells <= 4 * statics.len() + 64 && cells >= 1000,
         "{cells} cells"
@@ -208,7 +208,7 @@ fn huge_boxes_among_small_ones_keep_the_copies_linear() {
     let mut grid = StaticGrid::new();
     grid.build(BoxSet::from(&statics)).unwrap();
     let n = statics.len();
-    assert!(grid.entries.len() as u64 <= COPIES_PER_BOX * n as u64 + 64);
+    assert!(grid.copies() as u64 <= COPIES_PER_BOX * n as u64 + 64);
     let movers = scene(&mut rng, 300, 0);
     check(
         &grid,
@@ -264,12 +264,7 @@ fn invalid_boxes_name_the_lowest_index() {
     bad[250] = nan;
     bad[40] = inverted;
     bad[120] = nan;
-    let snapshot = (
-        grid.cells,
-        grid.cell_start.clone(),
-        grid.entries.len(),
-        grid.len(),
-    );
+    let snapshot = (grid.cells, grid.ids.clone(), grid.over.clone(), grid.len());
     assert_eq!(
         grid.build(BoxSet::from(&bad)),
         Err(Error::InvalidBox {
@@ -279,12 +274,7 @@ fn invalid_boxes_name_the_lowest_index() {
     );
     assert_eq!(
         snapshot,
-        (
-            grid.cells,
-            grid.cell_start.clone(),
-            grid.entries.len(),
-            grid.len()
-        )
+        (grid.cells, grid.ids.clone(), grid.over.clone(), grid.len())
     );
     let mut after = Vec::new();
     grid.query(BoxSet::from(&movers), false, &mut after)
