@@ -42,10 +42,12 @@ mod probe;
 pub(crate) use probe::TINY;
 mod set;
 mod sort;
+mod statics;
 mod sweep;
 
 pub use brute::{brute_force_bipartite, brute_force_pairs};
 pub use set::BoxSet;
+pub use statics::StaticGrid;
 
 use crate::error::Error;
 use crate::lanes::SimdLevel;

@@ -63,7 +63,7 @@ pub(crate) fn pools() -> &'static [rayon::ThreadPool] {
 
 /// How the boxes reach the broad phase.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Repr {
+pub(super) enum Repr {
     Slice,
     Columns,
     Store,
@@ -71,9 +71,9 @@ enum Repr {
 
 /// One set of boxes, held in every representation a [`BoxSet`] can borrow.
 #[derive(Debug)]
-struct SetData {
-    boxes: Vec<Aabb>,
-    filters: Option<Vec<Filter>>,
+pub(super) struct SetData {
+    pub(super) boxes: Vec<Aabb>,
+    pub(super) filters: Option<Vec<Filter>>,
     cols: [Vec<f32>; 4],
     layers: Vec<u32>,
     masks: Vec<u32>,
@@ -82,7 +82,7 @@ struct SetData {
 }
 
 impl SetData {
-    fn new(boxes: Vec<Aabb>, filters: Option<Vec<Filter>>, repr: Repr) -> Self {
+    pub(super) fn new(boxes: Vec<Aabb>, filters: Option<Vec<Filter>>, repr: Repr) -> Self {
         let cols = [
             boxes.iter().map(|b| b.min.x).collect(),
             boxes.iter().map(|b| b.min.y).collect(),
@@ -119,7 +119,7 @@ impl SetData {
     }
 
     /// The set as the broad phase reads it.
-    fn set(&self) -> BoxSet<'_> {
+    pub(super) fn set(&self) -> BoxSet<'_> {
         let set = match (self.repr, &self.store) {
             (Repr::Store, Some(store)) => return BoxSet::from(store),
             (Repr::Columns, _) => {

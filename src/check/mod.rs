@@ -10,6 +10,7 @@
 //! | fuzz target | check | what it holds |
 //! |---|---|---|
 //! | `broad_pairs` | [`broad::broad_vs_brute`] | sweep = brute force, errors, determinism |
+//! | `static_grid` | [`statics::static_vs_brute`] | static grid = brute force, errors leave the grid as it was, every chunk and thread count |
 //! | `frame_step` | [`frame::frame_vs_oracle`] | frame step = all-pairs swept oracle, events = set differences, every level and thread count |
 //! | `narrow_lanes` | [`narrow::lanes_vs_scalar`] | every f32x8 kernel = its scalar twin, bit for bit; the batch API |
 //! | `store_ops` | [`store::store_vs_model`] | op sequences = a map model, dense order, queries |
@@ -28,6 +29,7 @@ pub mod broad;
 pub mod frame;
 pub mod narrow;
 pub mod scene;
+pub mod statics;
 pub mod store;
 pub mod tilemap;
 

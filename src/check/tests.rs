@@ -2,7 +2,7 @@
 //! `cargo test` runs what the fuzz targets run), and each check against planted bugs
 //! (so that none of them is a check that cannot fail).
 
-use super::{broad, frame, narrow, scene, store, tilemap};
+use super::{broad, frame, narrow, scene, statics, store, tilemap};
 use crate::rng::Rng;
 use crate::{Aabb, Error, Pair, SimdLevel};
 use std::path::PathBuf;
@@ -88,6 +88,11 @@ fn run_all(target: &str, check: fn(&[u8]), seed: u64, n: usize, max_len: usize) 
 #[test]
 fn broad_pairs_on_seeded_inputs_and_corpus() {
     run_all("broad_pairs", broad::broad_vs_brute, 1, 2000, 400);
+}
+
+#[test]
+fn static_grid_on_seeded_inputs_and_corpus() {
+    run_all("static_grid", statics::static_vs_brute, 13, 2000, 400);
 }
 
 #[test]
