@@ -19,6 +19,7 @@
 //! One pass, no re-sweep: a box that stops at `t` keeps the contacts it had up to `t`;
 //! one that would have reached it after it stopped finds it on the next frame.
 
+use super::statics::{StaticHit, StaticLevel, StaticPass};
 use super::{Body, BodyPair, Contact, Frame, FrameTimings, RawHit, clock::Stamp};
 use crate::error::Error;
 use crate::lanes::{F32W, LANES, MaskW, SimdLevel, SimdTask, dispatch};
@@ -53,6 +54,8 @@ pub struct Level<'a> {
     /// The walls' filter: a box is swept against the walls when its filter pairs with
     /// this one (default [`super::layers::wall()`]: players, enemies and bullets).
     pub wall_filter: Filter,
+    /// Boxes that do not move, indexed once ([`StaticLevel`]).
+    pub statics: Option<&'a StaticLevel>,
 }
 
 impl Level<'static> {
@@ -62,6 +65,7 @@ impl Level<'static> {
         Level {
             walls: None,
             wall_filter: super::layers::wall(),
+            statics: None,
         }
     }
 }
@@ -73,6 +77,16 @@ impl<'a> Level<'a> {
         Level {
             walls: Some(map),
             wall_filter: super::layers::wall(),
+            statics: None,
+        }
+    }
+
+    /// This level with `statics`' boxes too.
+    #[must_use]
+    pub const fn with_statics(self, statics: &'a StaticLevel) -> Self {
+        Level {
+            statics: Some(statics),
+            ..self
         }
     }
 }
@@ -83,7 +97,8 @@ impl Default for Level<'static> {
     }
 }
 
-/// A box's earliest contact with a solid tile in [`Frame::advance`].
+/// A box's earliest contact with a solid tile in [`Frame::advance`] (and, when that is
+/// an overlap, its earliest hit too, as a second entry: what may stop it).
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct WallHit {
@@ -150,6 +165,13 @@ pub enum HitOther {
         /// The tile.
         tile: IVec2,
     },
+    /// A box of the level's [`StaticLevel`].
+    Static {
+        /// The static box (a handle into [`StaticLevel::store`]).
+        handle: BoxHandle,
+        /// Its user data.
+        user_data: u64,
+    },
     /// Another body.
     Body {
         /// The body.
@@ -200,12 +222,29 @@ impl BodyHit {
         }
     }
 
-    /// By body, time, walls before bodies, then the other side.
+    /// A static hit seen from its body.
+    pub(super) fn of_static(h: &StaticHit) -> BodyHit {
+        BodyHit {
+            body: h.body,
+            handle: h.handle,
+            user_data: h.user_data,
+            other: HitOther::Static {
+                handle: h.static_handle,
+                user_data: h.static_user_data,
+            },
+            status: h.status,
+            toi: h.toi,
+            normal: h.normal,
+        }
+    }
+
+    /// By body, time, walls, then statics, then bodies, then the other side.
     pub(super) fn order(&self, other: &BodyHit) -> core::cmp::Ordering {
         let key = |h: &BodyHit| {
             let side = match h.other {
                 HitOther::Wall { tile } => (0, None, tile.y, tile.x, h.handle),
-                HitOther::Body { body, handle, .. } => (1, Some((body, handle)), 0, 0, h.handle),
+                HitOther::Static { handle, .. } => (1, None, 0, 0, handle),
+                HitOther::Body { body, handle, .. } => (2, Some((body, handle)), 0, 0, h.handle),
             };
             (h.body, h.toi.to_bits(), side)
         };
@@ -221,6 +260,8 @@ pub struct StepSummary {
     pub contacts: usize,
     /// Boxes that touched a wall.
     pub wall_hits: usize,
+    /// Boxes that touched a static box.
+    pub static_hits: usize,
     /// Boxes stopped at a hit ([`Response::Stop`]).
     pub stopped: usize,
     /// Boxes destroyed ([`Response::Destroy`]) and removed from the store.
@@ -243,11 +284,13 @@ struct WallRaw {
 struct Event {
     /// Time of impact, as bits (non-negative: ordered as the times are).
     t: u32,
-    /// Index into the raw hits, or `WALL | index` into the wall hits.
+    /// Index into the raw hits, `STATIC | index` into the static hits, or
+    /// `WALL | index` into the wall hits (so at one time: box pairs, statics, walls).
     k: u32,
 }
 
 const WALL: u32 = 1 << 31;
+const STATIC: u32 = 1 << 30;
 
 /// The buffers of [`Frame::advance`], kept between frames.
 #[derive(Debug, Default)]
@@ -256,7 +299,9 @@ pub(crate) struct Moves {
     /// [`Frame::step`], which keeps all.
     pub(crate) kept: Vec<bool>,
     pub(crate) wall_hits: Vec<WallHit>,
+    pub(crate) static_hits: Vec<StaticHit>,
     pub(crate) destroyed: Vec<Destroyed>,
+    statics: StaticPass,
     wall_raw: Vec<WallRaw>,
     wall_chunks: Vec<Vec<WallRaw>>,
     events: Vec<Event>,
@@ -276,8 +321,10 @@ impl Moves {
     pub(crate) fn clear(&mut self) {
         self.kept.clear();
         self.wall_hits.clear();
+        self.static_hits.clear();
         self.destroyed.clear();
         self.wall_raw.clear();
+        self.statics.raw.clear();
         self.stopped = 0;
     }
 }
@@ -355,8 +402,13 @@ impl Frame {
         self.moves.clear();
         self.moves
             .walls(store, level, self.config.simd, self.config.parallel);
+        if let Some(statics) = level.statics {
+            self.moves
+                .statics
+                .run(store, statics, self.config.parallel)?;
+        }
         let t_narrow = Stamp::now();
-        self.moves.respond(store, &self.raw);
+        self.moves.respond(store, &self.raw, level);
         self.contacts_from_raw(store);
         self.events(store);
         self.index_hits();
@@ -371,6 +423,7 @@ impl Frame {
         Ok(StepSummary {
             contacts: self.contacts.len(),
             wall_hits: self.moves.wall_hits.len(),
+            static_hits: self.moves.static_hits.len(),
             stopped: self.moves.stopped,
             destroyed: self.moves.destroyed.len(),
             timings: self.timings,
@@ -405,7 +458,8 @@ impl Moves {
             out.extend(
                 near[..count]
                     .iter()
-                    .filter_map(|&k| wall_contact(store, map, range.start + usize::from(k))),
+                    .flat_map(|&k| wall_contact(store, map, range.start + usize::from(k)))
+                    .flatten(),
             );
         };
         if parallel && chunks > 1 {
@@ -425,7 +479,7 @@ impl Moves {
 
     /// Step 5: walks every hit in time order; decides which are kept, when each box
     /// stops moving, its translation and the boxes to remove.
-    fn respond(&mut self, store: &BoxStore, raw: &[RawHit]) {
+    fn respond(&mut self, store: &BoxStore, raw: &[RawHit], level: &Level<'_>) {
         let n = store.len();
         self.end.clear();
         self.end.resize(n, f32::INFINITY);
@@ -444,14 +498,39 @@ impl Moves {
                 t: w.sweep.t.to_bits(),
                 k: WALL | k as u32,
             }));
+        self.events
+            .extend(self.statics.raw.iter().enumerate().map(|(k, h)| Event {
+                t: h.sweep.t.to_bits(),
+                k: STATIC | k as u32,
+            }));
         // Time, then box pairs before walls, then input order: a function of the input.
         self.events.sort_unstable_by_key(|e| (e.t, e.k));
         let motion = |i: usize| Vec2::new(store.motion_x()[i], store.motion_y()[i]);
         let mut wall_kept = core::mem::take(&mut self.wall_hits);
+        let mut static_kept = core::mem::take(&mut self.static_hits);
         let events = core::mem::take(&mut self.events);
         for e in &events {
             let t = f32::from_bits(e.t);
-            if e.k & WALL == 0 {
+            if e.k & STATIC != 0 {
+                let h = self.statics.raw[(e.k & !STATIC) as usize];
+                let i = h.i as usize;
+                if self.end[i] < t {
+                    continue;
+                }
+                self.respond_one(store, i, &h.sweep, Vec2::ZERO, t);
+                let statics = level.statics.expect("static hits come from a static level");
+                let s = h.s as usize;
+                static_kept.push(StaticHit {
+                    body: Body::of(store, i),
+                    handle: store.handles()[i],
+                    user_data: store.user_data()[i],
+                    static_handle: statics.store().handles()[s],
+                    static_user_data: statics.store().user_data()[s],
+                    status: h.sweep.status,
+                    toi: h.sweep.t,
+                    normal: h.sweep.normal,
+                });
+            } else if e.k & WALL == 0 {
                 let h = &raw[e.k as usize];
                 let (i, j) = (h.i as usize, h.j as usize);
                 if self.end[i] < t || self.end[j] < t {
@@ -487,8 +566,10 @@ impl Moves {
         }
         self.events = events;
         // In dense order (the walk went by time).
-        wall_kept.sort_unstable_by_key(|w| store.index_of(w.handle));
+        wall_kept.sort_unstable_by_key(|w| (store.index_of(w.handle), w.toi.to_bits()));
         self.wall_hits = wall_kept;
+        static_kept.sort_unstable_by_key(|h| (store.index_of(h.handle), h.toi.to_bits()));
+        self.static_hits = static_kept;
     }
 
     /// Box `i`'s response to a kept contact at time `t`, seen through `s` (relative to
@@ -645,18 +726,19 @@ impl SimdTask for WallLanes<'_> {
     }
 }
 
-/// Box `i`'s earliest contact with a solid tile of `map`, if it reaches one (the caller
-/// has checked that its filter pairs with the walls').
-fn wall_contact(store: &BoxStore, map: &TileMap, i: usize) -> Option<WallRaw> {
-    let b = store.aabb_at(i)?;
+/// Box `i`'s earliest contact with a solid tile of `map`, and its earliest hit when the
+/// first is an overlap (see [`keep_earliest`]); the caller has checked that its filter
+/// pairs with the walls'.
+fn wall_contact(store: &BoxStore, map: &TileMap, i: usize) -> [Option<WallRaw>; 2] {
+    let mut best: [Option<WallRaw>; 2] = [None, None];
+    let (Some(b), Some(shape)) = (store.aabb_at(i), store.shape_at(i)) else {
+        return best;
+    };
     let m = Vec2::new(store.motion_x()[i], store.motion_y()[i]);
-    let swept = b.swept(m);
     if map.open_space(b, m) {
-        return None;
+        return best;
     }
-    let shape = store.shape_at(i)?;
-    let (cols, rows) = map.cells_reached(swept);
-    let mut best: Option<WallRaw> = None;
+    let (cols, rows) = map.cells_reached(b.swept(m));
     for r in rows.0..=rows.1 {
         for c in cols.0..=cols.1 {
             if map.kind_at(c, r) == EMPTY {
@@ -690,17 +772,42 @@ fn wall_contact(store: &BoxStore, map: &TileMap, i: usize) -> Option<WallRaw> {
                     n
                 };
             }
-            let earlier = best.is_none_or(|w| s.t < w.sweep.t);
-            if earlier {
-                best = Some(WallRaw {
-                    i: i as u32,
-                    tile: IVec2::new(c as i32, r as i32),
-                    sweep: s,
-                });
-            }
+            let w = WallRaw {
+                i: i as u32,
+                tile: IVec2::new(c as i32, r as i32),
+                sweep: s,
+            };
+            keep_earliest(&mut best, w, |w| &w.sweep);
         }
     }
     best
+}
+
+/// Keeps in `best` a box's earliest contact (`best[0]`) and, when that is an overlap,
+/// its earliest hit (`best[1]`): an overlap never blocks a box, so the first thing that
+/// can stop it must not hide behind one. Ties keep the first offered.
+pub(super) fn keep_earliest<T: Copy>(
+    best: &mut [Option<T>; 2],
+    new: T,
+    sweep: impl Fn(&T) -> &Sweep,
+) {
+    let s = sweep(&new);
+    if best[0].is_none_or(|b| s.t < sweep(&b).t) {
+        // The old earliest may still be the earliest hit.
+        let old = best[0].replace(new);
+        if s.status == SweepStatus::Hit {
+            best[1] = None;
+        } else if let Some(o) = old
+            && sweep(&o).status == SweepStatus::Hit
+        {
+            best[1] = Some(o);
+        }
+    } else if s.status == SweepStatus::Hit
+        && best[0].is_some_and(|b| sweep(&b).status != SweepStatus::Hit)
+        && best[1].is_none_or(|b| s.t < sweep(&b).t)
+    {
+        best[1] = Some(new);
+    }
 }
 
 /// The box of cell `(c, r)`; a cell beyond the map's edge (its solid outside) reaches

@@ -42,10 +42,12 @@ mod groups;
 mod kinds;
 pub mod layers;
 mod snapshot;
+mod statics;
 
 pub use advance::{BodyHit, Destroyed, HitOther, Level, StepSummary, WallHit};
 pub use demo::DemoFrame;
 pub use snapshot::FrameEvents;
+pub use statics::{StaticHit, StaticLevel};
 
 use crate::broad::{BroadConfig, BroadPhase, Pair};
 use crate::error::Error;
@@ -227,9 +229,14 @@ pub struct FrameReport<'a> {
     /// Body pairs in contact in the previous step and not now, sorted; `removed` says
     /// which ended because a box left the store.
     pub ended: &'a [PairEvent],
-    /// [`Frame::advance`] with walls: each box's earliest contact with a solid tile,
-    /// by dense index before the step's removals (empty after [`Frame::step`]).
+    /// [`Frame::advance`] with walls: each box's earliest contact with a solid tile
+    /// (and its earliest hit when that is an overlap), by dense index before the step's
+    /// removals, then time (empty after [`Frame::step`]).
     pub wall_hits: &'a [WallHit],
+    /// [`Frame::advance`] with a [`StaticLevel`]: each box's earliest contact with a
+    /// static box (and its earliest hit when that is an overlap), by dense index before
+    /// the step's removals, then time.
+    pub static_hits: &'a [StaticHit],
     /// [`Frame::advance`]: the boxes it destroyed ([`Response::Destroy`](crate::Response)),
     /// each where it was at its first contact (empty after [`Frame::step`]).
     pub destroyed: &'a [Destroyed],
@@ -389,6 +396,7 @@ impl Frame {
             stayed: &self.stayed,
             ended: &self.ended,
             wall_hits: &self.moves.wall_hits,
+            static_hits: &self.moves.static_hits,
             destroyed: &self.moves.destroyed,
             hits: &self.hits,
             candidates: self.candidates.len(),
@@ -459,6 +467,9 @@ impl Frame {
         }
         for w in &self.moves.wall_hits {
             self.hits.push(BodyHit::of_wall(w));
+        }
+        for h in &self.moves.static_hits {
+            self.hits.push(BodyHit::of_static(h));
         }
         self.hits.sort_unstable_by(|x, y| x.order(y));
     }

@@ -1,0 +1,204 @@
+//! [`StaticLevel`]: level geometry that does not move, indexed once
+//! ([`StaticGrid`]) and tested against every moving box by [`Frame::advance`].
+//!
+//! ```text
+//!  StaticLevel { BoxStore (any shapes, filters, user data), StaticGrid }
+//!    built once (StaticLevel::new), rebuilt only by StaticLevel::edit
+//!  each advance:
+//!    the moving store's swept bounds ──► StaticGrid::query ──► (box, static) pairs
+//!    ──► sweep_shapes(box shape, motion, static shape, 0) ──► earliest per box
+//! ```
+
+use super::advance::keep_earliest;
+use super::{Body, MAX_COORDINATE};
+use crate::broad::{BoxSet, Pair, StaticGrid};
+use crate::error::Error;
+use crate::math::Shape;
+use crate::narrow::scalar::sweep_shapes;
+use crate::narrow::{Sweep, SweepStatus};
+use crate::store::{BoxHandle, BoxStore};
+use glam::Vec2;
+
+/// Level geometry that does not move (pillars, rubble, a boss's fixed parts): a
+/// [`BoxStore`] of its shapes, indexed once, that [`Frame::advance`](super::Frame::advance)
+/// tests every moving box against (give it with [`super::Level::with_statics`]).
+///
+/// Rebuilding the index costs about what one frame of the same boxes in the moving
+/// store costs; a static level pays it once, then each frame only the moving boxes are
+/// looked up in it. Its boxes' motions are ignored (they stand still); their filters,
+/// owners' no effect, and user data are used.
+///
+/// ```
+/// use hantei::frame::{Frame, Level, StaticLevel, layers};
+/// use hantei::{Aabb, BoxProps, BoxStore, Circle, Response};
+/// use glam::Vec2;
+/// let mut pillars = BoxStore::new();
+/// for k in 0..10 {
+///     let c = Vec2::new(20.0 * k as f32, 0.0);
+///     pillars.insert_shape(Circle::new(c, 3.0), BoxProps::new(layers::wall()).with_user_data(k))?;
+/// }
+/// let level = StaticLevel::new(pillars)?;
+///
+/// let mut store = BoxStore::new();
+/// let bullet = BoxProps::new(layers::enemy_bullet())
+///     .with_motion(Vec2::new(0.0, 10.0))
+///     .with_response(Response::Destroy);
+/// store.insert_with(Aabb::from_center_half_extents(Vec2::new(40.0, -8.0), Vec2::splat(1.0)), bullet)?;
+/// let mut frame = Frame::new();
+/// frame.advance(&mut store, &Level::none().with_statics(&level))?;
+/// let hit = frame.report().static_hits[0];
+/// assert_eq!((hit.static_user_data, hit.toi), (2, 0.4)); // pillar 2, its top at y = -3
+/// assert!(store.is_empty()); // destroyed
+/// # Ok::<(), hantei::Error>(())
+/// ```
+#[derive(Debug, Clone, Default)]
+pub struct StaticLevel {
+    store: BoxStore,
+    grid: StaticGrid,
+}
+
+impl StaticLevel {
+    /// Indexes `store`'s boxes.
+    ///
+    /// # Errors
+    /// [`Error::OutOfRange`] for a box beyond [`MAX_COORDINATE`] (the lowest such dense
+    /// index); as [`StaticGrid::build`].
+    pub fn new(store: BoxStore) -> Result<Self, Error> {
+        let mut level = StaticLevel {
+            store,
+            grid: StaticGrid::new(),
+        };
+        level.rebuild()?;
+        Ok(level)
+    }
+
+    /// The static boxes.
+    #[must_use]
+    pub fn store(&self) -> &BoxStore {
+        &self.store
+    }
+
+    /// Changes the static boxes with `f` (a door opens, a pillar breaks), then rebuilds
+    /// the index.
+    ///
+    /// # Errors
+    /// As [`StaticLevel::new`]; the level then holds what `f` left, unindexed boxes
+    /// excluded: an empty index (nothing static is hit) until an edit succeeds.
+    pub fn edit<R>(&mut self, f: impl FnOnce(&mut BoxStore) -> R) -> Result<R, Error> {
+        let r = f(&mut self.store);
+        if let Err(e) = self.rebuild() {
+            self.grid = StaticGrid::new();
+            return Err(e);
+        }
+        Ok(r)
+    }
+
+    fn rebuild(&mut self) -> Result<(), Error> {
+        let s = &self.store;
+        if let Some(index) = (0..s.len()).find(|&i| {
+            let b = s.aabb_at(i).expect("dense index");
+            !(b.min.x >= -MAX_COORDINATE
+                && b.min.y >= -MAX_COORDINATE
+                && b.max.x <= MAX_COORDINATE
+                && b.max.y <= MAX_COORDINATE)
+        }) {
+            return Err(Error::OutOfRange {
+                index,
+                limit: MAX_COORDINATE,
+            });
+        }
+        self.grid.build(BoxSet::from(s))
+    }
+}
+
+/// A moving box's earliest contact with a static box in [`Frame::advance`] (and, when
+/// that is an overlap, its earliest hit too, as a second entry).
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct StaticHit {
+    /// The moving box's body.
+    pub body: Body,
+    /// The moving box.
+    pub handle: BoxHandle,
+    /// Its [`BoxProps::user_data`](crate::BoxProps).
+    pub user_data: u64,
+    /// The static box, a handle into [`StaticLevel::store`].
+    pub static_handle: BoxHandle,
+    /// The static box's user data.
+    pub static_user_data: u64,
+    /// [`SweepStatus::Hit`] or [`SweepStatus::Overlapping`].
+    pub status: SweepStatus,
+    /// Time of impact as a fraction of the frame (`0` when overlapping).
+    pub toi: f32,
+    /// The static box's face that was hit, pointing toward the moving box.
+    pub normal: Vec2,
+}
+
+/// A box's earliest static contact (or its earliest hit), before responses.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct StaticRaw {
+    /// The moving box's dense index.
+    pub(super) i: u32,
+    /// The static box's dense index in the level's store.
+    pub(super) s: u32,
+    pub(super) sweep: Sweep,
+}
+
+/// The buffers of the static pass, kept between frames.
+#[derive(Debug, Default)]
+pub(super) struct StaticPass {
+    swept: [Vec<f32>; 4],
+    pairs: Vec<Pair>,
+    pub(super) raw: Vec<StaticRaw>,
+}
+
+impl StaticPass {
+    /// Each moving box's earliest contact with a static box (and its earliest hit when
+    /// that is an overlap), in dense order.
+    pub(super) fn run(
+        &mut self,
+        store: &BoxStore,
+        level: &StaticLevel,
+        parallel: bool,
+    ) -> Result<(), Error> {
+        self.raw.clear();
+        if level.grid.is_empty() {
+            return Ok(());
+        }
+        let (mx, my) = (store.motion_x(), store.motion_y());
+        let cols = [store.min_x(), store.min_y(), store.max_x(), store.max_y()];
+        for (a, out) in self.swept.iter_mut().enumerate() {
+            let m = if a % 2 == 0 { mx } else { my };
+            out.clear();
+            // min + min(motion, 0) for the low sides, max + max(motion, 0) for the high.
+            if a < 2 {
+                out.extend(cols[a].iter().zip(m).map(|(x, d)| x + d.min(0.0)));
+            } else {
+                out.extend(cols[a].iter().zip(m).map(|(x, d)| x + d.max(0.0)));
+            }
+        }
+        let [x0, y0, x1, y1] = &self.swept;
+        let movers = BoxSet::from_columns(x0, y0, x1, y1)?
+            .with_filter_columns(store.layers(), store.masks())?;
+        level.grid.query(movers, parallel, &mut self.pairs)?;
+        let statics = &level.store;
+        let mut k = 0;
+        while k < self.pairs.len() {
+            let i = self.pairs[k].a;
+            let shape = store.shape_at(i as usize).expect("dense index");
+            let m = Vec2::new(mx[i as usize], my[i as usize]);
+            let mut best: [Option<StaticRaw>; 2] = [None, None];
+            while k < self.pairs.len() && self.pairs[k].a == i {
+                let s = self.pairs[k].b;
+                k += 1;
+                let other: Shape = statics.shape_at(s as usize).expect("dense index");
+                let sweep = sweep_shapes(&shape, m, &other, Vec2::ZERO);
+                if sweep.status != SweepStatus::Miss {
+                    keep_earliest(&mut best, StaticRaw { i, s, sweep }, |h| &h.sweep);
+                }
+            }
+            self.raw.extend(best.into_iter().flatten());
+        }
+        Ok(())
+    }
+}
