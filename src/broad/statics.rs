@@ -47,7 +47,7 @@ use std::sync::Mutex;
 /// Cell side in units of the statics' median extent on that axis. 100k statics 2–8
 /// wide against 100k movers 1–7 wide (one thread, a loaded 2-vCPU AMD EPYC VM, best of
 /// 40 queries), factor and cells per box: 1 and 4: 8.4 ms; 1 and 2: 6.6; 1 and 1: 5.2;
-/// 2 and 2: 5.6; 2 and 1: 5.2; 3 and 4: 5.5 (the box-phase bipartite call 3.5–4.1 ms
+/// 2 and 2: 5.6; 2 and 1: 5.2; 3 and 4: 5.5 (the broad phase's bipartite call 3.5–4.1 ms
 /// in the same runs). Fewer, larger cells hold the grid in less memory.
 pub(crate) const CELL_FACTOR: f64 = 2.0;
 /// At most this many cells per axis.
