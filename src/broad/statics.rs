@@ -47,7 +47,7 @@ use std::sync::Mutex;
 /// Cell side in units of the statics' median extent on that axis. 100k statics 2–8
 /// wide against 100k movers 1–7 wide (one thread, a loaded 2-vCPU AMD EPYC VM, best of
 /// 40 queries), factor and cells per box: 1 and 4: 8.4 ms; 1 and 2: 6.6; 1 and 1: 5.2;
-/// 2 and 2: 5.6; 2 and 1: 5.2; 3 and 4: 5.5 (the box-phase bipartite call 3.5–4.1 ms
+/// 2 and 2: 5.6; 2 and 1: 5.2; 3 and 4: 5.5 (the broad phase's bipartite call 3.5–4.1 ms
 /// in the same runs). Fewer, larger cells hold the grid in less memory.
 pub(crate) const CELL_FACTOR: f64 = 2.0;
 /// At most this many cells per axis.
@@ -254,9 +254,8 @@ impl StaticGrid {
     /// Builds the index over `statics`, replacing what it held. Keeps its buffers, so
     /// rebuilding allocates nothing once they have grown.
     ///
-    /// Without filters every static box pairs with every mover's filter that has
-    /// [`Filter::ALL`]'s layers and mask (as in [`BoxSet`]: a set without filters has
-    /// `Filter::ALL` on every box).
+    /// A set without filters gives every static box [`Filter::ALL`], as everywhere a
+    /// [`BoxSet`] is read.
     ///
     /// # Errors
     /// [`Error::InvalidBox`] naming the lowest invalid box (NaN, infinite or inverted);
@@ -421,6 +420,9 @@ impl StaticGrid {
             self.sample
                 .extend(picks().map(|k| boxes[k][axis + 2] - boxes[k][axis]));
             let m = self.sample.len();
+            if m == 0 {
+                continue; // not reached: the first run's pick is always a box
+            }
             let mid = m / 2;
             let (_, med, _) = self.sample.select_nth_unstable_by(mid, f32::total_cmp);
             // An extent that overflows f32 is +inf here: finite in f64 below.
@@ -584,10 +586,10 @@ impl StaticGrid {
     /// overlaps: bit `k` for slot `k`. Branch-free.
     #[inline(always)]
     fn hits(&self, c: usize, a: [f32; 4]) -> u32 {
-        let s = &self.slots[c].c;
+        let [x0, y0, nx1, ny1] = &self.slots[c].c;
         let mut m = 0;
-        for k in 0..SLOTS {
-            let hit = (s[0][k] <= a[0]) & (s[1][k] <= a[1]) & (s[2][k] <= a[2]) & (s[3][k] <= a[3]);
+        for (k, (((x0, y0), nx1), ny1)) in x0.iter().zip(y0).zip(nx1).zip(ny1).enumerate() {
+            let hit = (*x0 <= a[0]) & (*y0 <= a[1]) & (*nx1 <= a[2]) & (*ny1 <= a[3]);
             m |= u32::from(hit) << k;
         }
         m
