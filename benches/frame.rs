@@ -26,9 +26,11 @@
 //! bullets (the copy is not timed).
 
 use criterion::{BatchSize, BenchmarkId, Criterion, criterion_group, criterion_main};
-use hantei::frame::{DemoFrame, Frame, FrameConfig, Level, layers};
+use glam::Vec2;
+use hantei::frame::{DemoFrame, Frame, FrameConfig, Level, StaticLevel, layers};
+use hantei::rng::Rng;
 use hantei::tilemap::BulletResponse;
-use hantei::{BoxStore, Circle, Response, Shape};
+use hantei::{Aabb, BoxProps, BoxStore, Circle, Response, Shape};
 use std::hint::black_box;
 use std::time::Duration;
 
@@ -170,5 +172,70 @@ fn frame_shapes(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, frame, frame_shapes);
+/// `static_level/100k`: the demo's 100k bullets among 100k boxes of level geometry
+/// (2 to 8 units, spread over the arena; the bullets spawned inside it removed first,
+/// about a quarter), one thread: the geometry as boxes standing in
+/// the moving store (`in_store`: sorted again every frame with everything else) against
+/// the same boxes in a [`StaticLevel`] (`static_level`: indexed once).
+fn static_level(c: &mut Criterion) {
+    let demo = DemoFrame::new(100_000, 50, 1);
+    let bullets = destroying_bullets(&demo);
+    let arena = demo.map.bounds();
+    let mut rng = Rng::new(0x57a71c);
+    let mut geometry = BoxStore::new();
+    for _ in 0..100_000 {
+        let c = Vec2::new(
+            rng.range_f32(arena.min.x + 20.0, arena.max.x - 20.0),
+            rng.range_f32(arena.min.y + 20.0, arena.max.y - 20.0),
+        );
+        let half = Vec2::new(rng.range_f32(1.0, 4.0), rng.range_f32(1.0, 4.0));
+        geometry
+            .insert_with(
+                Aabb::from_center_half_extents(c, half),
+                BoxProps::new(layers::wall()),
+            )
+            .unwrap();
+    }
+    let level = StaticLevel::new(geometry.clone()).unwrap();
+    // The steady state: bullets spawned inside the geometry were destroyed on their
+    // first frame; what is left flies among it (a few hundred hit it each frame).
+    let mut bullets = bullets;
+    Frame::new()
+        .advance(&mut bullets, &Level::walls(&demo.map).with_statics(&level))
+        .unwrap();
+    let mut together = bullets.clone();
+    for (h, b) in geometry.iter() {
+        together.insert_with(b, geometry.props(h).unwrap()).unwrap();
+    }
+    let mut group = c.benchmark_group("static_level/100k");
+    group.sample_size(10);
+    group.warm_up_time(Duration::from_millis(500));
+    group.measurement_time(Duration::from_secs(3));
+    let config = FrameConfig {
+        parallel: false,
+        ..FrameConfig::default()
+    };
+    let mut frame = Frame::with_config(config);
+    group.bench_function("in_store_1t", |b| {
+        b.iter_batched_ref(
+            || together.clone(),
+            |store| black_box(frame.advance(store, &Level::walls(&demo.map)).unwrap()),
+            BatchSize::LargeInput,
+        )
+    });
+    let mut frame = Frame::with_config(config);
+    group.bench_function("static_level_1t", |b| {
+        b.iter_batched_ref(
+            || bullets.clone(),
+            |store| {
+                let level = Level::walls(&demo.map).with_statics(&level);
+                black_box(frame.advance(store, &level).unwrap())
+            },
+            BatchSize::LargeInput,
+        )
+    });
+    group.finish();
+}
+
+criterion_group!(benches, frame, frame_shapes, static_level);
 criterion_main!(benches);

@@ -240,15 +240,16 @@ impl BodyHit {
 
     /// By body, time, walls, then statics, then bodies, then the other side.
     pub(super) fn order(&self, other: &BodyHit) -> core::cmp::Ordering {
-        let key = |h: &BodyHit| {
-            let side = match h.other {
-                HitOther::Wall { tile } => (0, None, tile.y, tile.x, h.handle),
-                HitOther::Static { handle, .. } => (1, None, 0, 0, handle),
-                HitOther::Body { body, handle, .. } => (2, Some((body, handle)), 0, 0, h.handle),
-            };
-            (h.body, h.toi.to_bits(), side)
+        let side = |h: &BodyHit| match h.other {
+            HitOther::Wall { tile } => (0, None, tile.y, tile.x, h.handle),
+            HitOther::Static { handle, .. } => (1, None, 0, 0, handle),
+            HitOther::Body { body, handle, .. } => (2, Some((body, handle)), 0, 0, h.handle),
         };
-        key(self).cmp(&key(other))
+        // The body and the time decide almost always: the rest only on a tie.
+        self.body
+            .cmp(&other.body)
+            .then(self.toi.to_bits().cmp(&other.toi.to_bits()))
+            .then_with(|| side(self).cmp(&side(other)))
     }
 }
 
@@ -304,6 +305,9 @@ pub(crate) struct Moves {
     statics: StaticPass,
     wall_raw: Vec<WallRaw>,
     wall_chunks: Vec<Vec<WallRaw>>,
+    /// Per wall / static raw hit: kept by the walk.
+    wall_keep: Vec<bool>,
+    static_keep: Vec<bool>,
     events: Vec<Event>,
     /// Per box: the time its motion ended (`∞`: it moves the whole way).
     end: Vec<f32>,
@@ -506,30 +510,22 @@ impl Moves {
         // Time, then box pairs before walls, then input order: a function of the input.
         self.events.sort_unstable_by_key(|e| (e.t, e.k));
         let motion = |i: usize| Vec2::new(store.motion_x()[i], store.motion_y()[i]);
-        let mut wall_kept = core::mem::take(&mut self.wall_hits);
-        let mut static_kept = core::mem::take(&mut self.static_hits);
+        self.wall_keep.clear();
+        self.wall_keep.resize(self.wall_raw.len(), false);
+        self.static_keep.clear();
+        self.static_keep.resize(self.statics.raw.len(), false);
         let events = core::mem::take(&mut self.events);
         for e in &events {
             let t = f32::from_bits(e.t);
             if e.k & STATIC != 0 {
-                let h = self.statics.raw[(e.k & !STATIC) as usize];
+                let k = (e.k & !STATIC) as usize;
+                let h = self.statics.raw[k];
                 let i = h.i as usize;
                 if self.end[i] < t {
                     continue;
                 }
+                self.static_keep[k] = true;
                 self.respond_one(store, i, &h.sweep, Vec2::ZERO, t);
-                let statics = level.statics.expect("static hits come from a static level");
-                let s = h.s as usize;
-                static_kept.push(StaticHit {
-                    body: Body::of(store, i),
-                    handle: store.handles()[i],
-                    user_data: store.user_data()[i],
-                    static_handle: statics.store().handles()[s],
-                    static_user_data: statics.store().user_data()[s],
-                    status: h.sweep.status,
-                    toi: h.sweep.t,
-                    normal: h.sweep.normal,
-                });
             } else if e.k & WALL == 0 {
                 let h = &raw[e.k as usize];
                 let (i, j) = (h.i as usize, h.j as usize);
@@ -547,29 +543,47 @@ impl Moves {
                 self.respond_one(store, i, s, motion(j), t);
                 self.respond_one(store, j, &back, motion(i), t);
             } else {
-                let w = self.wall_raw[(e.k & !WALL) as usize];
-                let i = w.i as usize;
+                let k = (e.k & !WALL) as usize;
+                let i = self.wall_raw[k].i as usize;
                 if self.end[i] < t {
                     continue;
                 }
-                self.respond_one(store, i, &w.sweep, Vec2::ZERO, t);
-                wall_kept.push(WallHit {
-                    body: Body::of(store, i),
-                    handle: store.handles()[i],
-                    user_data: store.user_data()[i],
-                    tile: w.tile,
-                    status: w.sweep.status,
-                    toi: w.sweep.t,
-                    normal: w.sweep.normal,
-                });
+                self.wall_keep[k] = true;
+                let sweep = self.wall_raw[k].sweep;
+                self.respond_one(store, i, &sweep, Vec2::ZERO, t);
             }
         }
         self.events = events;
-        // In dense order (the walk went by time).
-        wall_kept.sort_unstable_by_key(|w| (store.index_of(w.handle), w.toi.to_bits()));
-        self.wall_hits = wall_kept;
-        static_kept.sort_unstable_by_key(|h| (store.index_of(h.handle), h.toi.to_bits()));
-        self.static_hits = static_kept;
+        // The kept ones, in the raw lists' order: dense index, then time.
+        let kept = self.wall_raw.iter().zip(&self.wall_keep).filter(|(_, k)| **k);
+        self.wall_hits.extend(kept.map(|(w, _)| {
+            let i = w.i as usize;
+            WallHit {
+                body: Body::of(store, i),
+                handle: store.handles()[i],
+                user_data: store.user_data()[i],
+                tile: w.tile,
+                status: w.sweep.status,
+                toi: w.sweep.t,
+                normal: w.sweep.normal,
+            }
+        }));
+        if let Some(statics) = level.statics {
+            let kept = self.statics.raw.iter().zip(&self.static_keep).filter(|(_, k)| **k);
+            self.static_hits.extend(kept.map(|(h, _)| {
+                let (i, s) = (h.i as usize, h.s as usize);
+                StaticHit {
+                    body: Body::of(store, i),
+                    handle: store.handles()[i],
+                    user_data: store.user_data()[i],
+                    static_handle: statics.store().handles()[s],
+                    static_user_data: statics.store().user_data()[s],
+                    status: h.sweep.status,
+                    toi: h.sweep.t,
+                    normal: h.sweep.normal,
+                }
+            }));
+        }
     }
 
     /// Box `i`'s response to a kept contact at time `t`, seen through `s` (relative to
@@ -612,6 +626,7 @@ impl Moves {
     /// destroyed removed.
     fn apply(&mut self, store: &mut BoxStore) {
         self.destroyed.clear();
+        self.doomed.sort_unstable_by_key(|d| d.0);
         for &(i, t) in &self.doomed {
             let i = i as usize;
             let m = Vec2::new(store.motion_x()[i], store.motion_y()[i]);
