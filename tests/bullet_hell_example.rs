@@ -1,5 +1,5 @@
 //! `examples/bullet_hell.rs` end to end: it runs, its summary is the same on every run
-//! apart from the timing lines (determinism), it draws the last frame's shapes, contacts
+//! apart from the timing lines (determinism, on one thread too), it draws the last frame's shapes, contacts
 //! and a legend, and a bad argument is one line and exit code 2.
 
 use std::path::PathBuf;
@@ -53,16 +53,14 @@ fn number_after(out: &str, label: &str) -> u64 {
 
 #[test]
 fn runs_deterministically_and_draws_the_last_frame() {
-    let svgs = [tmp("a.svg"), tmp("b.svg")];
-    let outs = svgs.clone().map(|svg| {
-        let out = run(&[
-            "--frames",
-            "30",
-            "--bullets",
-            "3000",
-            "--svg",
-            svg.to_str().unwrap(),
-        ]);
+    let svgs = [tmp("a.svg"), tmp("b.svg"), tmp("c.svg")];
+    // Twice as they come, then on one thread.
+    let threads = [None, None, Some("1")];
+    let outs = [0, 1, 2].map(|k| {
+        let mut args = vec!["--frames", "30", "--bullets", "3000"];
+        args.extend(["--svg", svgs[k].to_str().unwrap()]);
+        args.extend(threads[k].map(|t| ["--threads", t]).into_iter().flatten());
+        let out = run(&args);
         assert!(
             out.status.success(),
             "{}",
@@ -74,6 +72,18 @@ fn runs_deterministically_and_draws_the_last_frame() {
         without_timings(&outs[0]),
         without_timings(&outs[1]),
         "the same arguments give the same summary"
+    );
+    let no_header = |out: &str| {
+        without_timings(out)
+            .lines()
+            .skip(1)
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    assert_eq!(
+        no_header(&outs[0]),
+        no_header(&outs[2]),
+        "any thread count gives the same summary"
     );
     let out = &outs[0];
     assert!(out.contains("summary"), "{out}");
@@ -87,7 +97,9 @@ fn runs_deterministically_and_draws_the_last_frame() {
     assert!(out.contains("advance total:"), "{out}");
 
     let svg = std::fs::read_to_string(&svgs[0]).unwrap();
-    assert_eq!(svg, std::fs::read_to_string(&svgs[1]).unwrap());
+    for other in &svgs[1..] {
+        assert_eq!(svg, std::fs::read_to_string(other).unwrap());
+    }
     assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
     assert!(svg.contains("<circle"), "round bullets and player");
     assert!(
