@@ -1,6 +1,6 @@
 //! `examples/bullet_hell.rs` end to end: it runs, its summary is the same on every run
-//! apart from the timing lines (determinism, on one thread too), it draws the last frame's shapes, contacts
-//! and a legend, and a bad argument is one line and exit code 2.
+//! apart from the timing lines (determinism, on one thread too), it draws the last
+//! frame's shapes, contacts and a legend, and a bad argument is one line and exit code 2.
 
 use std::path::PathBuf;
 use std::process::{Command, Output};
