@@ -368,11 +368,7 @@ impl Game {
                 // A ring, staggered every other volley.
                 0 => {
                     let n = per_enemy.max(8);
-                    let off = if (self.tick / 8).is_multiple_of(2) {
-                        0.0
-                    } else {
-                        0.5
-                    };
+                    let off = 0.5 * ((self.tick / 8) % 2) as f32;
                     for j in 0..n {
                         let a = (j as f32 + off) * tau / n as f32 + phase;
                         self.spawn(at, Vec2::from_angle(a) * speed, true);
