@@ -260,7 +260,10 @@ fn shape(store: &BoxStore, i: usize) -> Shape {
 /// The lowest dense index whose swept box reaches beyond [`MAX_COORDINATE`].
 fn out_of_range(store: &BoxStore) -> Option<usize> {
     (0..store.len()).find(|&i| {
-        let s = store.aabb_at(i).expect("dense index").swept(motion(store, i));
+        let s = store
+            .aabb_at(i)
+            .expect("dense index")
+            .swept(motion(store, i));
         !(s.min.x >= -MAX_COORDINATE
             && s.min.y >= -MAX_COORDINATE
             && s.max.x <= MAX_COORDINATE
@@ -301,7 +304,10 @@ fn cell_box(map: &TileMap, c: i32, r: i32, swept: &Aabb) -> Aabb {
 /// tested, in row-major order; the first of equal times): the tile, its box and the
 /// sweep (normal without the faces shared with a solid neighbour).
 fn wall_contact(store: &BoxStore, map: &TileMap, i: usize) -> Option<(IVec2, Aabb, Sweep)> {
-    let swept = store.aabb_at(i).expect("dense index").swept(motion(store, i));
+    let swept = store
+        .aabb_at(i)
+        .expect("dense index")
+        .swept(motion(store, i));
     let outside = map.outside() != EMPTY;
     let (w, h) = (map.width() as i32, map.height() as i32);
     let (c0, c1, r0, r1) = if outside {
@@ -333,10 +339,10 @@ fn wall_contact(store: &BoxStore, map: &TileMap, i: usize) -> Option<(IVec2, Aab
                     // A face toward a solid neighbour is inside the wall: never hit. A
                     // corner hit with one such face hits the other one.
                     let n = s.normal;
-                    let open_x = n.x != 0.0
-                        && !map.is_solid(tile + IVec2::new(n.x.signum() as i32, 0));
-                    let open_y = n.y != 0.0
-                        && !map.is_solid(tile + IVec2::new(0, n.y.signum() as i32));
+                    let open_x =
+                        n.x != 0.0 && !map.is_solid(tile + IVec2::new(n.x.signum() as i32, 0));
+                    let open_y =
+                        n.y != 0.0 && !map.is_solid(tile + IVec2::new(0, n.y.signum() as i32));
                     s.normal = match (open_x, open_y) {
                         (false, false) => continue,
                         (true, true) => n,
@@ -433,8 +439,8 @@ pub fn oracle(store: &BoxStore, map: Option<&TileMap>, wall_filter: Filter) -> A
     let mut kept_pairs = Vec::new();
     let mut kept_walls = Vec::new();
     // Box `i`'s response to a kept contact at `t` (`normal` pointing toward it).
-    let mut respond = |end: &mut [f32], i: usize, t: f32, status, stopper: Stopper| {
-        match response(i) {
+    let mut respond =
+        |end: &mut [f32], i: usize, t: f32, status, stopper: Stopper| match response(i) {
             Response::Pass => {}
             Response::Stop if status == SweepStatus::Hit => {
                 if end[i] == f32::INFINITY {
@@ -450,8 +456,7 @@ pub fn oracle(store: &BoxStore, map: Option<&TileMap>, wall_filter: Filter) -> A
                     end[i] = t;
                 }
             }
-        }
-    };
+        };
     for (tb, wall, k) in events {
         let t = f32::from_bits(tb);
         if wall {
@@ -594,12 +599,7 @@ fn magnitude(s: &Shape) -> f64 {
     let v: Vec<f32> = match s {
         Shape::Aabb(b) => vec![b.min.x, b.min.y, b.max.x, b.max.y],
         Shape::Circle(c) => vec![c.center.x, c.center.y, c.radius],
-        Shape::Obb2(o) => vec![
-            o.center.x,
-            o.center.y,
-            o.half_extents.x,
-            o.half_extents.y,
-        ],
+        Shape::Obb2(o) => vec![o.center.x, o.center.y, o.half_extents.x, o.half_extents.y],
     };
     v.into_iter()
         .map(|x| f64::from(x).abs())
@@ -689,10 +689,11 @@ fn depth(a: &Shape, b: &Shape) -> f64 {
                     }
                     let axis = axis / len;
                     let range = |s: &[DVec2; 4]| {
-                        s.iter().map(|v| v.dot(axis)).fold(
-                            (f64::INFINITY, f64::NEG_INFINITY),
-                            |(lo, hi), x| (lo.min(x), hi.max(x)),
-                        )
+                        s.iter()
+                            .map(|v| v.dot(axis))
+                            .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), x| {
+                                (lo.min(x), hi.max(x))
+                            })
                     };
                     let ((p0, p1), (q0, q1)) = (range(&p), range(&q));
                     best = best.min(p1.min(q1) - p0.max(q0));
@@ -805,16 +806,10 @@ fn compare(
     stopped: usize,
 ) -> Result<(), String> {
     if !same_walls(walls, &want.walls) {
-        return Err(format!(
-            "wall hits {walls:?}, oracle {:?}",
-            want.walls
-        ));
+        return Err(format!("wall hits {walls:?}, oracle {:?}", want.walls));
     }
     if !same_contacts(contacts, &want.contacts) {
-        return Err(format!(
-            "contacts {contacts:?}, oracle {:?}",
-            want.contacts
-        ));
+        return Err(format!("contacts {contacts:?}, oracle {:?}", want.contacts));
     }
     // Destroyed: in dense order, with their time and shape.
     let want_destroyed: Vec<(u64, u32, Vec<u32>)> = want

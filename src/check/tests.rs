@@ -515,5 +515,3 @@ fn narrow_check_catches_planted_bugs() {
         );
     }
 }
-
-
