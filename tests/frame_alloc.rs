@@ -127,7 +127,7 @@ fn steady_state_steps_do_not_allocate() {
 fn bullet(rng: &mut Rng, k: u64) -> (Circle, BoxProps) {
     let c = Vec2::new(rng.range_f32(20.0, 620.0), rng.range_f32(20.0, 460.0));
     let v = Vec2::from_angle(rng.range_f32(0.0, core::f32::consts::TAU)) * rng.range_f32(1.0, 12.0);
-    let filter = if k % 2 == 0 {
+    let filter = if k.is_multiple_of(2) {
         layers::enemy_bullet()
     } else {
         layers::player_bullet()

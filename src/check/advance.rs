@@ -148,7 +148,7 @@ pub fn decode(data: &[u8]) -> AdvanceInput {
 /// give a geometry the map refuses).
 fn decode_map(bytes: &mut Bytes<'_>, scale: f32) -> Option<TileMap> {
     let head = bytes.u8();
-    if head % 4 == 0 {
+    if head.is_multiple_of(4) {
         return None;
     }
     let w = 1 + bytes.below(MAX_SIDE);
