@@ -1,17 +1,22 @@
 //! The frame pipeline allocates nothing in steady state: after a few warm-up steps
 //! (buffers grow to the scene's size), a step makes no heap allocation. Counted with a
-//! counting global allocator, on one thread (rayon's job queue may allocate).
+//! counting global allocator, on one thread (rayon's job queue may allocate). The same
+//! for `Frame::advance` with walls, stopped boxes and destroyed bullets respawned.
 
 use glam::Vec2;
-use hantei::frame::{Frame, FrameConfig, layers};
+use hantei::frame::{Frame, FrameConfig, Level, layers};
 use hantei::rng::Rng;
-use hantei::{Aabb, BoxProps, BoxStore, Owner, SimdLevel};
+use hantei::tilemap::TileMap;
+use hantei::{Aabb, BoxProps, BoxStore, Circle, Owner, Response, SimdLevel};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 struct Counting;
 
 static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
+
+/// The tests of this binary, one at a time: the count is global.
+static SERIAL: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
 // SAFETY: forwards every call to the system allocator unchanged; only counts.
 unsafe impl GlobalAlloc for Counting {
@@ -72,6 +77,9 @@ fn scene(n: usize) -> BoxStore {
 
 #[test]
 fn steady_state_steps_do_not_allocate() {
+    let _serial = SERIAL
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
     for simd in SimdLevel::available().iter().copied() {
         let mut store = scene(20_000);
         let mut frame = Frame::with_config(FrameConfig {
@@ -110,6 +118,140 @@ fn steady_state_steps_do_not_allocate() {
             after - before == 0,
             "{simd:?}: {} allocations in 5 steady-state steps",
             after - before
+        );
+    }
+}
+
+/// A bullet of kind `k` (even: the enemy's, odd: the player's) somewhere in the room,
+/// flying in some direction; destroyed at its first contact.
+fn bullet(rng: &mut Rng, k: u64) -> (Circle, BoxProps) {
+    let c = Vec2::new(rng.range_f32(20.0, 620.0), rng.range_f32(20.0, 460.0));
+    let v = Vec2::from_angle(rng.range_f32(0.0, core::f32::consts::TAU)) * rng.range_f32(1.0, 12.0);
+    let filter = if k.is_multiple_of(2) {
+        layers::enemy_bullet()
+    } else {
+        layers::player_bullet()
+    };
+    (
+        Circle::new(c, 1.5),
+        BoxProps {
+            filter,
+            motion: v,
+            response: Response::Destroy,
+            user_data: k,
+            ..BoxProps::default()
+        },
+    )
+}
+
+/// `Frame::advance` with a tile map, thousands of bullets destroyed on walls, enemies and
+/// the player and respawned after each frame (the count stays steady; a respawn reuses a
+/// removed box's slot and the store's grown columns), and a few boxes that stop at walls
+/// and at each other, moving forth and back: after a warm-up, no allocation in
+/// `advance`.
+#[test]
+#[ignore = "allocates: broad::bands::Chunk::scatter truncates its per-band buffers \
+            (`bands.resize_with`) when a call has fewer bands than the last, and grows fresh \
+            ones on the next call with more; un-ignore once it keeps them"]
+fn steady_state_advance_does_not_allocate() {
+    let _serial = SERIAL
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let mut art = String::new();
+    for r in 0..30 {
+        for c in 0..40 {
+            let border = r == 0 || r == 29 || c == 0 || c == 39;
+            let pillar = r % 6 == 3 && c % 8 == 4;
+            art.push(if border || pillar { '#' } else { '.' });
+        }
+        art.push('\n');
+    }
+    let map = TileMap::from_ascii(&art, Vec2::splat(16.0), Vec2::ZERO)
+        .unwrap()
+        .with_outside(1);
+    let level = Level::walls(&map);
+    for simd in SimdLevel::available().iter().copied() {
+        let mut rng = Rng::new(11);
+        let mut store = BoxStore::new();
+        for k in 0..4000u64 {
+            let (c, props) = bullet(&mut rng, k);
+            store.insert_shape(c, props).unwrap();
+        }
+        // Enemies (compound: two boxes each) and the player, all stopping at walls.
+        let mut movers = Vec::new();
+        for e in 0..12u32 {
+            let c = Vec2::new(40.0 + 45.0 * e as f32, 100.0 + 20.0 * (e % 5) as f32);
+            let v = Vec2::new(rng.range_f32(-20.0, 20.0), rng.range_f32(-20.0, 20.0));
+            for dx in [-5.0, 5.0] {
+                let h = store
+                    .insert_with(
+                        Aabb::from_center_half_extents(c + Vec2::new(dx, 0.0), Vec2::splat(5.0)),
+                        BoxProps {
+                            filter: layers::enemy(),
+                            owner: Owner::new(e, 0),
+                            motion: v,
+                            response: Response::Stop,
+                            user_data: 1_000_000 + u64::from(e),
+                        },
+                    )
+                    .unwrap();
+                movers.push((h, v));
+            }
+        }
+        let v = Vec2::new(7.0, -9.0);
+        let player = store
+            .insert_with(
+                Aabb::from_center_half_extents(Vec2::new(320.0, 240.0), Vec2::splat(4.0)),
+                BoxProps {
+                    filter: layers::player(),
+                    motion: v,
+                    response: Response::Stop,
+                    user_data: 2_000_000,
+                    ..BoxProps::default()
+                },
+            )
+            .unwrap();
+        movers.push((player, v));
+        let mut frame = Frame::with_config(FrameConfig {
+            simd,
+            parallel: false,
+            ..FrameConfig::default()
+        });
+        let (mut destroyed, mut walls, mut stopped) = (0, 0, 0);
+        let mut gone = Vec::with_capacity(4096);
+        let mut allocations = 0;
+        for f in 0..80 {
+            let before = ALLOCATIONS.load(Ordering::Relaxed);
+            let s = frame.advance(&mut store, &level).unwrap();
+            let after = ALLOCATIONS.load(Ordering::Relaxed);
+            if f >= 50 {
+                allocations += after - before;
+                destroyed += s.destroyed;
+                walls += s.wall_hits;
+                stopped += s.stopped;
+            }
+            // Respawn the destroyed bullets; the movers turn around every 8 frames.
+            gone.clear();
+            gone.extend(frame.report().destroyed.iter().map(|d| d.user_data));
+            for &k in &gone {
+                let (c, props) = bullet(&mut rng, k);
+                store.insert_shape(c, props).unwrap();
+            }
+            if f % 8 == 7 {
+                for (h, v) in &mut movers {
+                    *v = -*v;
+                    store.set_motion(*h, *v).unwrap();
+                }
+            }
+        }
+        assert_eq!(store.len(), 4000 + 25, "the count stays steady");
+        assert!(
+            destroyed > 1000 && walls > 1000 && stopped > 0,
+            "the scene must destroy, hit walls and stop: {destroyed} {walls} {stopped}"
+        );
+        assert_eq!(
+            allocations, 0,
+            "{simd:?}: {allocations} allocations in 30 steady-state advances"
         );
     }
 }

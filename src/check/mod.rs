@@ -11,6 +11,7 @@
 //! |---|---|---|
 //! | `broad_pairs` | [`broad::broad_vs_brute`] | sweep = brute force, errors, determinism |
 //! | `static_grid` | [`statics::static_vs_brute`] | static grid = brute force, errors leave the grid as it was, every chunk and thread count |
+//! | `frame_advance` | [`advance::advance_vs_oracle`] | frame advance = the documented walk on all pairs and tiles: wall hits, contacts, destroyed, the store afterwards (moved, stopped flush, removed), every level and thread count |
 //! | `frame_step` | [`frame::frame_vs_oracle`] | frame step = all-pairs swept oracle, events = set differences, every level and thread count |
 //! | `narrow_lanes` | [`narrow::lanes_vs_scalar`] | every f32x8 kernel = its scalar twin, bit for bit; the batch API |
 //! | `store_ops` | [`store::store_vs_model`] | op sequences = a map model, dense order, queries |
@@ -25,6 +26,7 @@
 
 mod bytes;
 
+pub mod advance;
 pub mod broad;
 pub mod frame;
 pub mod narrow;
