@@ -786,7 +786,10 @@ fn a_static_level_acts_as_the_same_boxes_standing_in_the_store() {
                 compared += 1;
             }
         }
-        assert!(ra.static_hits.len() <= 2 * handles.len(), "at most two per box");
+        assert!(
+            ra.static_hits.len() <= 2 * handles.len(),
+            "at most two per box"
+        );
     }
     assert!(
         compared > 2000,

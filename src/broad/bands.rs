@@ -113,7 +113,12 @@ impl Chunk {
         level: SimdLevel,
     ) -> Result<(), (usize, BoxDefect)> {
         let bands = layout.bands as usize;
-        self.bands.resize_with(bands, BandBuf::default);
+        // Only ever grown: a call with fewer bands keeps the others' buffers (and their
+        // capacity) for the next call with more, so steady frames allocate nothing.
+        // Readers take `[..layout.bands]`.
+        if self.bands.len() < bands {
+            self.bands.resize_with(bands, BandBuf::default);
+        }
         for b in &mut self.bands[..bands] {
             b.entries.clear();
             b.filters.clear();

@@ -65,6 +65,7 @@ impl AdvanceInput {
         Level {
             walls: self.map.as_ref(),
             wall_filter: self.wall_filter,
+            statics: None,
         }
     }
 }
@@ -301,9 +302,11 @@ fn cell_box(map: &TileMap, c: i32, r: i32, swept: &Aabb) -> Aabb {
 }
 
 /// Box `i`'s earliest contact with a solid cell its swept bounds reach (every cell
-/// tested, in row-major order; the first of equal times): the tile, its box and the
-/// sweep (normal without the faces shared with a solid neighbour).
-fn wall_contact(store: &BoxStore, map: &TileMap, i: usize) -> Option<(IVec2, Aabb, Sweep)> {
+/// tested, in row-major order; the first of equal times), and its earliest hit when
+/// that contact is an overlap (an overlap never blocks, so it must not hide what does):
+/// the tile, its box and the sweep (normal without the faces shared with a solid
+/// neighbour).
+fn wall_contact(store: &BoxStore, map: &TileMap, i: usize) -> [Option<(IVec2, Aabb, Sweep)>; 2] {
     let swept = store
         .aabb_at(i)
         .expect("dense index")
@@ -315,7 +318,7 @@ fn wall_contact(store: &BoxStore, map: &TileMap, i: usize) -> Option<(IVec2, Aab
     } else {
         (0, w - 1, 0, h - 1)
     };
-    let mut best: Option<(IVec2, Aabb, Sweep)> = None;
+    let (mut first, mut hit): (Option<(IVec2, Aabb, Sweep)>, _) = (None, None);
     for r in r0..=r1 {
         for c in c0..=c1 {
             let tile = IVec2::new(c, r);
@@ -353,12 +356,25 @@ fn wall_contact(store: &BoxStore, map: &TileMap, i: usize) -> Option<(IVec2, Aab
                     };
                 }
             }
-            if best.is_none_or(|(_, _, b)| s.t < b.t) {
-                best = Some((tile, cell, s));
+            // The earliest contact; and, while that is an overlap, the earliest hit.
+            if first.is_none_or(|(_, _, b)| s.t < b.t) {
+                let old = first.replace((tile, cell, s));
+                if s.status == SweepStatus::Hit {
+                    hit = None;
+                } else if let Some(o) = old
+                    && o.2.status == SweepStatus::Hit
+                {
+                    hit = Some(o);
+                }
+            } else if s.status == SweepStatus::Hit
+                && first.is_some_and(|(_, _, b)| b.status != SweepStatus::Hit)
+                && hit.is_none_or(|(_, _, b)| s.t < b.t)
+            {
+                hit = Some((tile, cell, s));
             }
         }
     }
-    best
+    [first, hit]
 }
 
 /// The documented [`Frame::advance`] on all pairs and all tiles: every pair of boxes
@@ -416,9 +432,10 @@ pub fn oracle(store: &BoxStore, map: Option<&TileMap>, wall_filter: Filter) -> A
         }
         if let Some(map) = map
             && filter(store, i).pairs_with(wall_filter)
-            && let Some((tile, cell, s)) = wall_contact(store, map, i)
         {
-            walls.push((i, tile, cell, s));
+            for (tile, cell, s) in wall_contact(store, map, i).into_iter().flatten() {
+                walls.push((i, tile, cell, s));
+            }
         }
     }
     // Time order; at one time the order is left open (see `BoxOutcome::Stopped`).
@@ -492,7 +509,7 @@ pub fn oracle(store: &BoxStore, map: Option<&TileMap>, wall_filter: Filter) -> A
         }
     }
     // Wall hits in dense order.
-    kept_walls.sort_unstable_by_key(|&k| walls[k].0);
+    kept_walls.sort_unstable_by_key(|&k| (walls[k].0, k));
     let wall_hits = kept_walls
         .iter()
         .map(|&k| {

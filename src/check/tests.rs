@@ -118,10 +118,6 @@ fn frame_check_catches_a_planted_bug() {
 }
 
 #[test]
-#[ignore = "Frame::advance fails it (fuzz/corpus/frame_advance/regression-*): on solid-outside \
-            maps boxes beyond the ring reach no cell, and discs and rectangles meet the slabs \
-            out to MAX_COORDINATE wrongly; tiny rectangles touch tiles their swept bounds do \
-            not reach; a stop can end 2e-35 inside a resting box: un-ignore once fixed"]
 fn frame_advance_on_seeded_inputs_and_corpus() {
     run_all("frame_advance", advance::advance_vs_oracle, 11, 600, 600);
 }

@@ -26,7 +26,7 @@ use crate::lanes::{F32W, LANES, MaskW, SimdLevel, SimdTask, dispatch};
 use crate::math::{Aabb, Shape};
 use crate::narrow::scalar::sweep_shapes;
 use crate::narrow::{Sweep, SweepStatus};
-use crate::store::{BoxHandle, BoxStore, Filter, Response};
+use crate::store::{BoxHandle, BoxStore, Filter, PLAIN, Response};
 use crate::tilemap::{EMPTY, TileMap};
 use glam::{IVec2, Vec2};
 use rayon::prelude::*;
@@ -510,6 +510,12 @@ impl Moves {
         // Time, then box pairs before walls, then input order: a function of the input.
         self.events.sort_unstable_by_key(|e| (e.t, e.k));
         let motion = |i: usize| Vec2::new(store.motion_x()[i], store.motion_y()[i]);
+        // A plain box standing still: what a stop must end outside of, bit for bit.
+        let resting = |i: usize| {
+            (motion(i) == Vec2::ZERO && store.shape_entries()[i] == crate::store::PLAIN)
+                .then(|| store.aabb_at(i))
+                .flatten()
+        };
         self.wall_keep.clear();
         self.wall_keep.resize(self.wall_raw.len(), false);
         self.static_keep.clear();
@@ -525,7 +531,13 @@ impl Moves {
                     continue;
                 }
                 self.static_keep[k] = true;
-                self.respond_one(store, i, &h.sweep, Vec2::ZERO, t);
+                let other = level
+                    .statics
+                    .and_then(|l| match l.store().shape_at(h.s as usize) {
+                        Some(Shape::Aabb(b)) => Some(b),
+                        _ => None,
+                    });
+                self.respond_one(store, i, &h.sweep, (Vec2::ZERO, other), t);
             } else if e.k & WALL == 0 {
                 let h = &raw[e.k as usize];
                 let (i, j) = (h.i as usize, h.j as usize);
@@ -540,8 +552,8 @@ impl Moves {
                     stop: Vec2::ZERO - s.stop,
                     ..*s
                 };
-                self.respond_one(store, i, s, motion(j), t);
-                self.respond_one(store, j, &back, motion(i), t);
+                self.respond_one(store, i, s, (motion(j), resting(j)), t);
+                self.respond_one(store, j, &back, (motion(i), resting(i)), t);
             } else {
                 let k = (e.k & !WALL) as usize;
                 let i = self.wall_raw[k].i as usize;
@@ -549,13 +561,20 @@ impl Moves {
                     continue;
                 }
                 self.wall_keep[k] = true;
-                let sweep = self.wall_raw[k].sweep;
-                self.respond_one(store, i, &sweep, Vec2::ZERO, t);
+                let (tile, sweep) = (self.wall_raw[k].tile, self.wall_raw[k].sweep);
+                let cell = level.walls.zip(store.aabb_at(i)).map(|(map, b)| {
+                    wall_box(map, tile.x.into(), tile.y.into(), &b.swept(motion(i)))
+                });
+                self.respond_one(store, i, &sweep, (Vec2::ZERO, cell), t);
             }
         }
         self.events = events;
         // The kept ones, in the raw lists' order: dense index, then time.
-        let kept = self.wall_raw.iter().zip(&self.wall_keep).filter(|(_, k)| **k);
+        let kept = self
+            .wall_raw
+            .iter()
+            .zip(&self.wall_keep)
+            .filter(|(_, k)| **k);
         self.wall_hits.extend(kept.map(|(w, _)| {
             let i = w.i as usize;
             WallHit {
@@ -569,7 +588,12 @@ impl Moves {
             }
         }));
         if let Some(statics) = level.statics {
-            let kept = self.statics.raw.iter().zip(&self.static_keep).filter(|(_, k)| **k);
+            let kept = self
+                .statics
+                .raw
+                .iter()
+                .zip(&self.static_keep)
+                .filter(|(_, k)| **k);
             self.static_hits.extend(kept.map(|(h, _)| {
                 let (i, s) = (h.i as usize, h.s as usize);
                 StaticHit {
@@ -587,8 +611,16 @@ impl Moves {
     }
 
     /// Box `i`'s response to a kept contact at time `t`, seen through `s` (relative to
-    /// the other side, which moves by `other_motion`).
-    fn respond_one(&mut self, store: &BoxStore, i: usize, s: &Sweep, other_motion: Vec2, t: f32) {
+    /// the other side, which moves by `other_motion`; `resting`: its box, when it is a
+    /// plain box standing still).
+    fn respond_one(
+        &mut self,
+        store: &BoxStore,
+        i: usize,
+        s: &Sweep,
+        (other_motion, resting): (Vec2, Option<Aabb>),
+        t: f32,
+    ) {
         if self.end[i] != f32::INFINITY {
             return; // already stopped or destroyed at this very time
         }
@@ -607,11 +639,15 @@ impl Moves {
                     if s.normal.x == 0.0 { v.x * t } else { s.stop.x },
                     if s.normal.y == 0.0 { v.y * t } else { s.stop.y },
                 );
-                let offset = if other_motion == Vec2::ZERO {
+                let mut offset = if other_motion == Vec2::ZERO {
                     stop
                 } else {
                     other_motion * t + stop
                 };
+                if let (Some(other), true) = (resting, store.shape_entries()[i] == PLAIN) {
+                    let b = store.aabb_at(i).expect("dense index");
+                    offset = outside(b, offset, other, s.normal);
+                }
                 self.held.push((i as u32, offset));
             }
             Response::Stop => {}
@@ -652,6 +688,41 @@ impl Moves {
             let _ = store.remove(d.handle);
         }
     }
+}
+
+/// `offset`, moved back where `b.translated(offset)` would end inside `other` across a
+/// face of `normal` (`other`'s face, pointing toward `b`): the kernel's stop is flush
+/// relative to the other box, and seen from the other side (or rounded at a far smaller
+/// coordinate, e.g. `1.25 + stop` against a face at `2.4e-35`) it can land an ulp inside.
+/// Then the face's own coordinate is the target, and the offset is stepped by ulps
+/// until the moved face is on it or outside.
+fn outside(b: Aabb, mut offset: Vec2, other: Aabb, normal: Vec2) -> Vec2 {
+    for a in 0..2 {
+        let n = normal[a];
+        // `from`: the face of `b` that meets `other`; `to`: `other`'s face.
+        let (from, to, up) = if n > 0.0 {
+            (b.min[a], other.max[a], true)
+        } else if n < 0.0 {
+            (b.max[a], other.min[a], false)
+        } else {
+            continue;
+        };
+        let inside = |o: f32| if up { from + o < to } else { from + o > to };
+        if inside(offset[a]) {
+            offset[a] = to - from;
+            for _ in 0..8 {
+                if !inside(offset[a]) {
+                    break;
+                }
+                offset[a] = if up {
+                    offset[a].next_up()
+                } else {
+                    offset[a].next_down()
+                };
+            }
+        }
+    }
+    offset
 }
 
 /// The wall pass's shortcut over one chunk of boxes: lists (chunk-local indices) the
@@ -753,13 +824,19 @@ fn wall_contact(store: &BoxStore, map: &TileMap, i: usize) -> [Option<WallRaw>; 
     if map.open_space(b, m) {
         return best;
     }
-    let (cols, rows) = map.cells_reached(b.swept(m));
+    let swept = b.swept(m);
+    let (cols, rows) = map.cells_reached(swept);
     for r in rows.0..=rows.1 {
         for c in cols.0..=cols.1 {
             if map.kind_at(c, r) == EMPTY {
                 continue;
             }
-            let cell = wall_box(map, c, r);
+            let cell = wall_box(map, c, r, &swept);
+            // The broad phase's condition, as for pairs of boxes: the swept bounds reach
+            // the cell (closed). (A swept test alone can answer a touch a rounding away.)
+            if !swept.overlaps(&cell) {
+                continue;
+            }
             let mut s = sweep_shapes(&shape, m, &Shape::Aabb(cell), Vec2::ZERO);
             if s.status == SweepStatus::Miss {
                 continue;
@@ -825,29 +902,36 @@ pub(super) fn keep_earliest<T: Copy>(
     }
 }
 
-/// The box of cell `(c, r)`; a cell beyond the map's edge (its solid outside) reaches
-/// out to [`super::MAX_COORDINATE`], so a box anywhere outside overlaps one.
-fn wall_box(map: &TileMap, c: i64, r: i64) -> Aabb {
+/// The box of cell `(c, r)` as a box with swept bounds `swept` meets it: a tile, or
+/// beyond the map's edge (its solid outside, whose cells collapse onto the ring of
+/// indices `-1` and `width` / `height`) the slab from the edge outward, cut a tile's
+/// size beyond where `swept` reaches (at most [`super::MAX_COORDINATE`]). A swept shape
+/// inside `swept` meets the cut slab where it meets the whole one; the cut keeps the
+/// swept kernels, which work on centres and half extents, at the scale of the scene.
+fn wall_box(map: &TileMap, c: i64, r: i64, swept: &Aabb) -> Aabb {
     let far = super::MAX_COORDINATE;
-    let b = map.bounds();
+    let (bounds, tile) = (map.bounds(), map.tile_size());
     let (w, h) = (i64::from(map.width()), i64::from(map.height()));
     let inner = map.tile_aabb(IVec2::new(
         c.clamp(0, (w - 1).max(0)) as i32,
         r.clamp(0, (h - 1).max(0)) as i32,
     ));
-    let x = if c < 0 {
-        (-far, b.min.x)
-    } else if c >= w {
-        (b.max.x, far)
-    } else {
-        (inner.min.x, inner.max.x)
+    let span = |k: i64, n: i64, a: usize| {
+        let (edge_lo, edge_hi) = (bounds.min[a], bounds.max[a]);
+        if k < 0 {
+            (
+                (swept.min[a].min(edge_lo - tile[a]) - tile[a]).max(-far),
+                edge_lo,
+            )
+        } else if k >= n {
+            (
+                edge_hi,
+                (swept.max[a].max(edge_hi + tile[a]) + tile[a]).min(far),
+            )
+        } else {
+            (inner.min[a], inner.max[a])
+        }
     };
-    let y = if r < 0 {
-        (-far, b.min.y)
-    } else if r >= h {
-        (b.max.y, far)
-    } else {
-        (inner.min.y, inner.max.y)
-    };
+    let (x, y) = (span(c, w, 0), span(r, h, 1));
     Aabb::from_coords(x.0, y.0, x.1, y.1)
 }

@@ -659,10 +659,18 @@ impl TileMap {
             let o = f64::from(if a == 0 { self.origin.x } else { self.origin.y });
             let f0 = (f64::from(lo) - o) * self.inv_tile[a];
             let f1 = (f64::from(hi) - o) * self.inv_tile[a];
-            // NaN-free for finite boxes; clamp before converting.
-            let c0 = (f0.floor() - 1.0).clamp(min as f64, (max + 1) as f64) as i64;
-            let c1 = (f1.floor() + 1.0).clamp((min - 1) as f64, max as f64) as i64;
-            (c0, c1)
+            // NaN-free for finite boxes; clamp before converting. With a solid outside
+            // both ends clamp into the ring (a box far beyond an edge reaches its ring
+            // cell, whose slab reaches out to it); else a box beyond an edge reaches no
+            // cell (an empty range).
+            let (c0, c1) = (f0.floor() - 1.0, f1.floor() + 1.0);
+            if self.outside == EMPTY {
+                let c0 = c0.clamp(min as f64, (max + 1) as f64) as i64;
+                (c0, c1.clamp((min - 1) as f64, max as f64) as i64)
+            } else {
+                let c0 = c0.clamp(min as f64, max as f64) as i64;
+                (c0, c1.clamp(min as f64, max as f64) as i64)
+            }
         };
         (range(0, b.min.x, b.max.x), range(1, b.min.y, b.max.y))
     }
