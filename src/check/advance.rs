@@ -670,7 +670,14 @@ fn signed_distance(q: &[DVec2; 4], p: DVec2) -> f64 {
         };
         outside = outside.min((a + e * t - p).length());
     }
-    if inside <= 0.0 { inside } else { outside }
+    // A polygon with a zero-length edge (a box of zero width or height: a segment or a
+    // point) has no interior: only the distance to it counts.
+    let flat = (0..4).any(|k| q[k] == q[(k + 1) % 4]);
+    if inside <= 0.0 && !flat {
+        inside
+    } else {
+        outside
+    }
 }
 
 /// How deep two shapes' interiors overlap, in `f64` (`<= 0`: they do not; touching is
