@@ -1,5 +1,6 @@
 //! [`StaticLevel`]: level geometry that does not move, indexed once
-//! ([`StaticGrid`]) and tested against every moving box by [`Frame::advance`].
+//! ([`StaticGrid`]) and tested against every moving box by
+//! [`Frame::advance`](super::Frame::advance).
 //!
 //! ```text
 //!  StaticLevel { BoxStore (any shapes, filters, user data), StaticGrid }
@@ -111,7 +112,8 @@ impl StaticLevel {
     }
 }
 
-/// A moving box's earliest contact with a static box in [`Frame::advance`] (and, when
+/// A moving box's earliest contact with a static box in
+/// [`Frame::advance`](super::Frame::advance) (and, when
 /// that is an overlap, its earliest hit too, as a second entry).
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
