@@ -26,9 +26,7 @@
 
 use super::bytes::{Bytes, finite};
 use crate::error::Error;
-use crate::frame::{
-    Body, BodyPair, Contact, Frame, FrameConfig, Level, MAX_COORDINATE, WallHit, layers,
-};
+use crate::frame::{Body, Contact, Frame, FrameConfig, Level, MAX_COORDINATE, WallHit, layers};
 use crate::lanes::SimdLevel;
 use crate::math::{Aabb, Circle, Obb2, Shape};
 use crate::narrow::scalar::sweep_shapes;
@@ -530,28 +528,7 @@ pub fn oracle(store: &BoxStore, map: Option<&TileMap>, wall_filter: Filter) -> A
         .iter()
         .map(|&k| {
             let (i, j, s) = pairs[k];
-            let (bi, bj) = (body(store, i), body(store, j));
-            let (hi, hj) = (store.handles()[i], store.handles()[j]);
-            let (di, dj) = (store.user_data()[i], store.user_data()[j]);
-            if bi <= bj {
-                Contact {
-                    bodies: BodyPair { a: bi, b: bj },
-                    boxes: (hi, hj),
-                    status: s.status,
-                    toi: s.t,
-                    normal: s.normal,
-                    user_data: (di, dj),
-                }
-            } else {
-                Contact {
-                    bodies: BodyPair { a: bj, b: bi },
-                    boxes: (hj, hi),
-                    status: s.status,
-                    toi: s.t,
-                    normal: Vec2::ZERO - s.normal,
-                    user_data: (dj, di),
-                }
-            }
+            super::frame::contact(store, i, j, &s)
         })
         .collect();
     contacts.sort_by(|x, y| {

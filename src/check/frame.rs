@@ -17,8 +17,8 @@ use crate::error::Error;
 use crate::frame::{Body, BodyPair, Contact, Frame, FrameConfig, MAX_COORDINATE, layers};
 use crate::lanes::SimdLevel;
 use crate::math::{Circle, Obb2, Shape};
-use crate::narrow::SweepStatus;
 use crate::narrow::scalar::sweep_shapes;
+use crate::narrow::{Sweep, SweepStatus};
 use crate::store::{BoxProps, BoxStore, Filter, Owner};
 use glam::Vec2;
 
@@ -142,28 +142,7 @@ pub fn oracle(store: &BoxStore) -> Vec<Contact> {
             if s.status == SweepStatus::Miss {
                 continue;
             }
-            let (bi, bj) = (body(store, i), body(store, j));
-            let (hi, hj) = (store.handles()[i], store.handles()[j]);
-            let (di, dj) = (store.user_data()[i], store.user_data()[j]);
-            out.push(if bi <= bj {
-                Contact {
-                    bodies: BodyPair { a: bi, b: bj },
-                    boxes: (hi, hj),
-                    status: s.status,
-                    toi: s.t,
-                    normal: s.normal,
-                    user_data: (di, dj),
-                }
-            } else {
-                Contact {
-                    bodies: BodyPair { a: bj, b: bi },
-                    boxes: (hj, hi),
-                    status: s.status,
-                    toi: s.t,
-                    normal: Vec2::ZERO - s.normal,
-                    user_data: (dj, di),
-                }
-            });
+            out.push(contact(store, i, j, &s));
         }
     }
     out.sort_by(|x, y| {
@@ -171,6 +150,34 @@ pub fn oracle(store: &BoxStore) -> Vec<Contact> {
     });
     out.dedup_by(|later, first| later.bodies == first.bodies);
     out
+}
+
+/// The contact of the boxes at dense indices `i` and `j` from their sweep `s` (seen
+/// from `i`): bodies in order, the normal turned with them (the oracles' own reading
+/// of [`Contact`]'s documentation).
+pub(crate) fn contact(store: &BoxStore, i: usize, j: usize, s: &Sweep) -> Contact {
+    let (bi, bj) = (body(store, i), body(store, j));
+    let (hi, hj) = (store.handles()[i], store.handles()[j]);
+    let (di, dj) = (store.user_data()[i], store.user_data()[j]);
+    if bi <= bj {
+        Contact {
+            bodies: BodyPair { a: bi, b: bj },
+            boxes: (hi, hj),
+            status: s.status,
+            toi: s.t,
+            normal: s.normal,
+            user_data: (di, dj),
+        }
+    } else {
+        Contact {
+            bodies: BodyPair { a: bj, b: bi },
+            boxes: (hj, hi),
+            status: s.status,
+            toi: s.t,
+            normal: Vec2::ZERO - s.normal,
+            user_data: (dj, di),
+        }
+    }
 }
 
 /// The lowest dense index whose swept box reaches beyond [`MAX_COORDINATE`] (the frame's

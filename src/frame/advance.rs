@@ -22,7 +22,7 @@
 use super::statics::{StaticHit, StaticLevel, StaticPass};
 use super::{Body, BodyPair, Contact, Frame, FrameTimings, RawHit, clock::Stamp};
 use crate::error::Error;
-use crate::lanes::{F32W, LANES, MaskW, SimdLevel, SimdTask, dispatch};
+use crate::lanes::{F32W, LANES, SimdLevel, SimdTask, dispatch};
 use crate::math::{Aabb, Shape};
 use crate::narrow::scalar::sweep_shapes;
 use crate::narrow::{Sweep, SweepStatus};
@@ -417,13 +417,7 @@ impl Frame {
         self.events(store);
         self.index_hits();
         self.moves.apply(store);
-        let t_events = Stamp::now();
-        self.timings = FrameTimings {
-            broad: t_broad.since(start),
-            narrow: t_narrow.since(t_broad),
-            events: t_events.since(t_narrow),
-            total: t_events.since(start),
-        };
+        self.stamp([start, t_broad, t_narrow, Stamp::now()]);
         Ok(StepSummary {
             contacts: self.contacts.len(),
             wall_hits: self.moves.wall_hits.len(),
@@ -753,7 +747,7 @@ impl SimdTask for WallLanes<'_> {
         let (mx, my) = (&s.motion_x()[r.clone()], &s.motion_y()[r]);
         let pairs = |k: usize| Filter::new(layers[k], masks[k]).pairs_with(self.wall);
         let mut count = 0;
-        let Some([ox, oy, ix, iy, w, h]) = self.map.fast_index else {
+        let Some(fast) = self.map.fast_index else {
             for k in 0..self.len {
                 if pairs(k) {
                     self.near[count] = k as u16;
@@ -763,9 +757,6 @@ impl SimdTask for WallLanes<'_> {
             return count;
         };
         let width = self.map.width() as usize;
-        let tile = self.map.tile_size();
-        let (zero, half) = (W::splat(0.0), W::splat(0.5));
-        let (tx, ty) = (W::splat(tile.x), W::splat(tile.y));
         let full = self.len / LANES * LANES;
         let groups = x0[..full]
             .chunks_exact(LANES)
@@ -776,20 +767,11 @@ impl SimdTask for WallLanes<'_> {
             .zip(my[..full].chunks_exact(LANES));
         for (g, (((((x0, y0), x1), y1), mx), my)) in groups.enumerate() {
             let g = g * LANES;
-            let (dx, dy) = (W::load(mx), W::load(my));
-            let (sx0, sy0) = (W::load(x0) + dx.min(zero), W::load(y0) + dy.min(zero));
-            let (sx1, sy1) = (W::load(x1) + dx.max(zero), W::load(y1) + dy.max(zero));
-            let fx = ((sx0 + sx1) * half - W::splat(ox)) * W::splat(ix);
-            let fy = ((sy0 + sy1) * half - W::splat(oy)) * W::splat(iy);
-            let ok = (sx1 - sx0).le(tx)
-                & (sy1 - sy0).le(ty)
-                & fx.ge(zero)
-                & fy.ge(zero)
-                & fx.lt(W::splat(w))
-                & fy.lt(W::splat(h));
-            let bits = ok.bitmask();
-            // In range and non-negative where the bit is set: exact truncations.
-            let (cx, cy) = (fx.trunc_i32(), fy.trunc_i32());
+            let (bits, cx, cy) = self.map.open_lanes::<W>(
+                fast,
+                [W::load(x0), W::load(y0), W::load(x1), W::load(y1)],
+                [W::load(mx), W::load(my)],
+            );
             for j in 0..LANES {
                 let k = g + j;
                 let clear = bits & (1 << j) != 0

@@ -375,14 +375,19 @@ impl Frame {
         self.contacts_from_raw(store);
         self.events(store);
         self.index_hits();
-        let t_events = Stamp::now();
-        self.timings = FrameTimings {
-            broad: t_broad.since(start),
-            narrow: t_narrow.since(t_broad),
-            events: t_events.since(t_narrow),
-            total: t_events.since(start),
-        };
+        self.stamp([start, t_broad, t_narrow, Stamp::now()]);
         Ok(self.report())
+    }
+
+    /// Records the timings from the stamps taken at the start of a step, after its
+    /// broad phase, after its narrow phase and at its end.
+    fn stamp(&mut self, [start, broad, narrow, end]: [Stamp; 4]) {
+        self.timings = FrameTimings {
+            broad: broad.since(start),
+            narrow: narrow.since(broad),
+            events: end.since(narrow),
+            total: end.since(start),
+        };
     }
 
     /// The report of the last [`Frame::step`] or [`Frame::advance`] (empty before the

@@ -5,7 +5,7 @@ use super::map::TileMap;
 use super::slide::{SlideOptions, SlideResult, TileHit, check_input, leaves_f32};
 use crate::Aabb;
 use crate::error::{Error, check_len};
-use crate::lanes::{F32W, LANES, MaskW, SimdLevel, SimdTask, dispatch};
+use crate::lanes::{F32W, LANES, SimdLevel, SimdTask, dispatch};
 use glam::Vec2;
 use rayon::prelude::*;
 
@@ -127,7 +127,6 @@ impl TileMap {
                     let task = OpenLanes {
                         map: self,
                         fast,
-                        tile,
                         bs: &mut *bs,
                         ms,
                         rest: &mut rest,
@@ -207,7 +206,6 @@ impl TileMap {
 struct OpenLanes<'a> {
     map: &'a TileMap,
     fast: [f32; 6],
-    tile: Vec2,
     bs: &'a mut [Aabb],
     ms: &'a [Vec2],
     rest: &'a mut [u16; CHUNK],
@@ -231,9 +229,6 @@ impl SimdTask for OpenLanes<'_> {
     /// shape of loop, went 18% faster so).
     #[inline(always)]
     fn run<W: F32W>(self) -> usize {
-        let [ox, oy, ix, iy, w, h] = self.fast;
-        let (zero, half) = (W::splat(0.0), W::splat(0.5));
-        let (tx, ty) = (W::splat(self.tile.x), W::splat(self.tile.y));
         let width = self.map.width() as usize;
         let mut n_rest = 0;
         let full = self.bs.len() / LANES * LANES;
@@ -270,20 +265,10 @@ impl SimdTask for OpenLanes<'_> {
             let r = g * LANES..(g + 1) * LANES;
             let [x0, y0, x1, y1] = W::load_transposed4(bytemuck::cast_slice(&bs_all[r.clone()]));
             let [mx, my] = W::load_transposed2(bytemuck::cast_slice(&ms_all[r]));
-            let (sx0, sy0) = (x0 + mx.min(zero), y0 + my.min(zero));
-            let (sx1, sy1) = (x1 + mx.max(zero), y1 + my.max(zero));
-            let fx = ((sx0 + sx1) * half - W::splat(ox)) * W::splat(ix);
-            let fy = ((sy0 + sy1) * half - W::splat(oy)) * W::splat(iy);
-            let ok = (sx1 - sx0).le(tx)
-                & (sy1 - sy0).le(ty)
-                & fx.ge(zero)
-                & fy.ge(zero)
-                & fx.lt(W::splat(w))
-                & fy.lt(W::splat(h));
             let o = &mut bufs[g & 1];
-            o.bits = ok.bitmask();
-            // In range and non-negative where the bit is set: exact truncations.
-            (o.cx, o.cy) = (fx.trunc_i32(), fy.trunc_i32());
+            (o.bits, o.cx, o.cy) = self
+                .map
+                .open_lanes::<W>(self.fast, [x0, y0, x1, y1], [mx, my]);
             mx.store(&mut o.mx);
             my.store(&mut o.my);
             if g > 0 {

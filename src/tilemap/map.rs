@@ -18,6 +18,7 @@
 
 use crate::Aabb;
 use crate::error::Error;
+use crate::lanes::{F32W, LANES, MaskW};
 use glam::{IVec2, Vec2};
 
 /// The kind of an empty cell. Every other kind is solid.
@@ -232,6 +233,34 @@ impl TileMap {
         // In range and non-negative: the conversions truncate exactly.
         let (x, y) = (fx as i32 as usize, fy as i32 as usize);
         self.is_clear(y * self.dims[0] as usize + x)
+    }
+
+    /// [`TileMap::small_box_clear`]'s first half for eight boxes `[x0, x1] × [y0, y1]`
+    /// swept along `(mx, my)`, on a map with `fast` (its `fast_index`): per lane, whether
+    /// the swept box is no larger than a tile and its centre in the map (the bit), and
+    /// the centre's cell (exact where the bit is set). The caller looks the cells up
+    /// with [`TileMap::is_clear`].
+    #[inline(always)]
+    pub(crate) fn open_lanes<W: F32W>(
+        &self,
+        fast: [f32; 6],
+        [x0, y0, x1, y1]: [W; 4],
+        [mx, my]: [W; 2],
+    ) -> (u32, [i32; LANES], [i32; LANES]) {
+        let [ox, oy, ix, iy, w, h] = fast;
+        let (zero, half) = (W::splat(0.0), W::splat(0.5));
+        let (sx0, sy0) = (x0 + mx.min(zero), y0 + my.min(zero));
+        let (sx1, sy1) = (x1 + mx.max(zero), y1 + my.max(zero));
+        let fx = ((sx0 + sx1) * half - W::splat(ox)) * W::splat(ix);
+        let fy = ((sy0 + sy1) * half - W::splat(oy)) * W::splat(iy);
+        let ok = (sx1 - sx0).le(W::splat(self.tile_size.x))
+            & (sy1 - sy0).le(W::splat(self.tile_size.y))
+            & fx.ge(zero)
+            & fy.ge(zero)
+            & fx.lt(W::splat(w))
+            & fy.lt(W::splat(h));
+        // In range and non-negative where the bit is set: exact truncations.
+        (ok.bitmask(), fx.trunc_i32(), fy.trunc_i32())
     }
 
     /// Recomputes [`TileMap::clear`] for the cells in `x0..x1 × y0..y1` (clamped).
