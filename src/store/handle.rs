@@ -130,13 +130,14 @@ impl Default for Owner {
 
 /// What a box does at its first contact of the frame in
 /// [`Frame::advance`](crate::frame::Frame::advance) (which moves every box by its
-/// motion): every box responds to its own earliest contact, whatever the other box's
-/// response.
+/// motion): every box responds to its own earliest contact (with a box, a wall tile or
+/// a static box), whatever the other side's response.
 ///
-/// Only a contact the motion carries the box into blocks it (a
-/// [`Hit`](crate::narrow::SweepStatus::Hit)); boxes already touching or overlapping
-/// when the frame begins ([`Overlapping`](crate::narrow::SweepStatus::Overlapping)) are
-/// reported and move on, so nothing is stuck in what it overlaps.
+/// A stop answers only a contact the motion carries the box into (a
+/// [`Hit`](crate::narrow::SweepStatus::Hit)): boxes already touching or overlapping when
+/// the frame begins ([`Overlapping`](crate::narrow::SweepStatus::Overlapping)) are
+/// reported and move on, so nothing is stuck in what it overlaps. A destroy answers any
+/// contact: a bullet spawned inside an enemy hits it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[repr(u8)]
@@ -145,11 +146,14 @@ pub enum Response {
     /// game, the player's graze box).
     #[default]
     Pass = 0,
-    /// Stops flush at the time of its first hit: never penetrates what it hit (an arrow,
-    /// a crate pushed into a wall). Its later contacts in the frame are dropped.
+    /// Stops flush at the time of its first hit (an arrow, a crate pushed into a wall):
+    /// never inside what it hit when that stands still (a wall, a static box, a resting
+    /// box); against a moving box flush within rounding. Its later contacts in the frame
+    /// are dropped.
     Stop = 1,
-    /// Removed from the store at its first hit, which is reported (once); its later
-    /// contacts in the frame are dropped. A bullet.
+    /// Removed from the store at its first contact (hit or overlap), which is reported;
+    /// its later contacts in the frame are dropped, and its contacts end, flagged
+    /// `removed`, on the next advance. A bullet.
     Destroy = 2,
 }
 
