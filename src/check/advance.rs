@@ -28,7 +28,7 @@ use super::bytes::{Bytes, finite};
 use crate::error::Error;
 use crate::frame::{Body, Contact, Frame, FrameConfig, Level, MAX_COORDINATE, WallHit, layers};
 use crate::lanes::SimdLevel;
-use crate::math::{Aabb, Circle, Obb2, Shape};
+use crate::math::{Aabb, Shape};
 use crate::narrow::scalar::sweep_shapes;
 use crate::narrow::{Sweep, SweepStatus};
 use crate::store::{BoxHandle, BoxProps, BoxStore, Filter, Owner, Response};
@@ -107,18 +107,7 @@ pub fn decode(data: &[u8]) -> AdvanceInput {
         };
         // The kind byte: the owner (low bits), the shape (high bits), the response.
         let kind_byte = bytes.u8();
-        let owner = match kind_byte % 4 {
-            0 => Owner(u64::from(bytes.u8() % 4)),
-            _ => Owner::NONE,
-        };
-        let shape = match (kind_byte >> 4) % 3 {
-            0 => Shape::Aabb(b),
-            1 => Shape::Circle(Circle::new(b.center(), b.half_extents().min_element())),
-            _ => {
-                let angle = [0.1f32, 0.7, 1.570_796_4, 2.5][usize::from(kind_byte >> 2) % 4];
-                Shape::Obb2(Obb2::from_angle(b.center(), b.half_extents(), angle))
-            }
-        };
+        let (owner, shape) = super::frame::owner_and_shape(&mut bytes, b, kind_byte);
         let response = match bytes.u8() % 3 {
             0 => Response::Pass,
             1 => Response::Stop,

@@ -16,7 +16,7 @@ use super::bytes::{Bytes, finite};
 use crate::error::Error;
 use crate::frame::{Body, BodyPair, Contact, Frame, FrameConfig, MAX_COORDINATE, layers};
 use crate::lanes::SimdLevel;
-use crate::math::{Circle, Obb2, Shape};
+use crate::math::{Aabb, Circle, Obb2, Shape};
 use crate::narrow::scalar::sweep_shapes;
 use crate::narrow::{Sweep, SweepStatus};
 use crate::store::{BoxProps, BoxStore, Filter, Owner};
@@ -61,18 +61,7 @@ fn decode(data: &[u8]) -> BoxStore {
         // The owner byte's high bits choose the shape: the box, the disc inscribed in
         // it, or a rectangle of its half extents turned by one of four angles.
         let kind_byte = bytes.u8();
-        let owner = match kind_byte % 4 {
-            0 => Owner(u64::from(bytes.u8() % 4)),
-            _ => Owner::NONE,
-        };
-        let shape = match (kind_byte >> 4) % 3 {
-            0 => Shape::Aabb(b),
-            1 => Shape::Circle(Circle::new(b.center(), b.half_extents().min_element())),
-            _ => {
-                let angle = [0.1f32, 0.7, 1.5707964, 2.5][usize::from(kind_byte >> 2) % 4];
-                Shape::Obb2(Obb2::from_angle(b.center(), b.half_extents(), angle))
-            }
-        };
+        let (owner, shape) = owner_and_shape(&mut bytes, b, kind_byte);
         // The store refuses only shapes whose bounds leave the finite range.
         let _ = store.insert_shape(
             shape,
@@ -86,6 +75,25 @@ fn decode(data: &[u8]) -> BoxStore {
         );
     }
     store
+}
+
+/// The owner and the shape a kind byte chooses for box `b`: the low bits the owner (one
+/// of four, read from the next byte, or none), the high bits the box itself, the disc
+/// inscribed in it, or a rectangle of its half extents turned by one of four angles.
+pub(crate) fn owner_and_shape(bytes: &mut Bytes<'_>, b: Aabb, kind_byte: u8) -> (Owner, Shape) {
+    let owner = match kind_byte % 4 {
+        0 => Owner(u64::from(bytes.u8() % 4)),
+        _ => Owner::NONE,
+    };
+    let shape = match (kind_byte >> 4) % 3 {
+        0 => Shape::Aabb(b),
+        1 => Shape::Circle(Circle::new(b.center(), b.half_extents().min_element())),
+        _ => {
+            let angle = [0.1f32, 0.7, 1.570_796_4, 2.5][usize::from(kind_byte >> 2) % 4];
+            Shape::Obb2(Obb2::from_angle(b.center(), b.half_extents(), angle))
+        }
+    };
+    (owner, shape)
 }
 
 fn body(store: &BoxStore, i: usize) -> Body {
