@@ -2,30 +2,40 @@
 //! once and queried every frame with the moving boxes' (swept) bounds.
 //!
 //! ```text
-//!  build (once):                          query (every frame), per mover a in order:
-//!  ┌────┬────┬────┬────┐ each cell: one       outside the statics' bounds? skip
-//!  │    │ s1 │ s1 │    │ cache line of 4      spans ≤ 2 × 2 cells (the usual case):
-//!  ├────┼────┼────┼────┤ slots (min_x ×4,       test the 16 slots of that block
-//!  │    │    │ s2 │    │ min_y ×4, -max_x ×4,   branch-free, cells past a's last
-//!  ├────┼────┼────┼────┤ -max_y ×4); a 5th      masked off; else every cell
-//!  │ s3 │    │    │    │ copy and more go to  a hit: report (a, s) if this is the
-//!  └────┴────┴────┴────┘ an overflow list       first cell both reach and the
-//!                                              filters pair; a's few pairs are then
-//!                                              sorted by static index
+//!  build (once):                          query (every frame), movers eight at a time:
+//!  ┌────┬────┬────┬────┐ each cell: one       in lanes: validate, outside the statics'
+//!  │    │ s1 │ s1 │    │ cache line, 3        bounds? skip, the cells each reaches
+//!  ├────┼────┼────┼────┤ slots (min_x ×3,     (and the next eight's asked for); then
+//!  │    │    │ s2 │    │ min_y ×3, -max_x ×3, per mover, spans ≤ 2 × 2 cells (the
+//!  ├────┼────┼────┼────┤ -max_y ×3) and their usual case): 12 slots in four-lane
+//!  │ s3 │    │    │    │ ids in lane 3; a 4th compares, branch-free, cells past its
+//!  └────┴────┴────┴────┘ copy and more go to  last masked off; a hit: report (a, s)
+//!                        an overflow list     if this is the first cell both reach
+//!                                             and the filters pair; a's few pairs are
+//!                                             then sorted by static index
 //! ```
 //!
 //! Each static box is copied into every cell it covers. A cell holds up to [`SLOTS`]
 //! copies itself, coordinate by coordinate, so that one mover against one cell is four
-//! four-lane compares; empty slots hold `+∞` (they meet nothing); a cell with more
+//! four-lane compares, and their static indices in the fourth lane, so that a hit reads
+//! nothing beyond the line; empty slots hold `+∞` (they meet nothing); a cell with more
 //! copies keeps `SLOTS - 1` and a marker slot of `-∞` (it meets everything) whose hit
 //! walks the cell's overflow list. A spare last column and row of empty cells lets every
 //! mover read a whole 2 × 2 block. A pair is reported in the cell `(max(first column),
 //! max(first row))` of the two boxes, which both reach (cells are a monotone function of
 //! the coordinate), so exactly once.
 //!
-//! The movers are read in input order, so the cells are read at random: each mover's
-//! cells are prefetched [`AHEAD`] movers early. That, not the tests, is what a query
-//! costs once the grid outgrows the caches (see [`AHEAD`]).
+//! The movers are read in input order, so the cells are read at random: each group of
+//! eight movers asks for its cells while the group before it is tested. Statics that
+//! all share one filter (level geometry usually does) are tested against a mover's
+//! filter once, at its first hit, never per static.
+//!
+//! Measured on the `static_level` bench scene (100k statics 2–8 wide, 74k bullets'
+//! swept bounds, one thread, AMD EPYC Zen 5): 3.1 ms a query with four slots a line,
+//! ids apart and the movers one by one; 1.7 with the cells tested in four-lane
+//! compares and the ids in the line; 1.2 with the movers in lanes (callgrind: 347 then
+//! 197 instructions a mover). The movers in spatial order gain under 10%: the tests,
+//! not the memory, are what is left.
 //!
 //! # Cell size
 //! About [`CELL_FACTOR`] times the statics' median extent per axis (a sample of at most
@@ -38,11 +48,13 @@
 
 use super::Pair;
 use super::layout::{bulk_bounds, sample_index, to_index};
-use super::set::{BoundsRead, BoxSet, WithBounds};
+use super::set::{BoundsRead, BoxSet, WithBounds, all_plainly_valid};
 use crate::error::{BoxDefect, Error, check_count};
+use crate::lanes::{F32W, LANES, MaskW, SimdLevel, SimdTask, dispatch};
 use crate::math::box_defect;
 use crate::store::Filter;
 use std::sync::Mutex;
+use wide::f32x4;
 
 /// Cell side in units of the statics' median extent on that axis. 100k statics 2–8
 /// wide against 100k movers 1–7 wide (one thread, a loaded 2-vCPU AMD EPYC VM, best of
@@ -64,39 +76,67 @@ pub(crate) const COPIES_PER_BOX: u64 = 16;
 pub(crate) const SAMPLE: usize = 2048;
 /// Movers per parallel chunk, at least.
 const MIN_CHUNK: usize = 2048;
-/// Copies of static boxes stored in a cell itself; a cell with more keeps
-/// `SLOTS - 1` and an [`OVERFLOW`] marker.
-const SLOTS: usize = 4;
-/// The id of the marker slot: the cell's other copies are in `over`.
-const OVERFLOW: u32 = u32::MAX;
+/// Copies of static boxes stored in a cell itself (lanes 0 to 2 of its line; lane 3
+/// holds their ids); a cell with more keeps `SLOTS - 1` and an overflow marker.
+const SLOTS: usize = 3;
+/// Lane bits of the slots in a cell's hit mask (lane 3 holds ids, not a box).
+const SLOT_BITS: u32 = (1 << SLOTS) - 1;
 
-/// One cell: [`SLOTS`] copies of static boxes, coordinate by coordinate (`min_x` of
-/// each slot, then `min_y`, `-max_x`, `-max_y`: the overlap test compiles to four
-/// four-lane compares), in one cache line; an empty slot meets nothing, an
-/// [`OVERFLOW`] marker everything.
-#[derive(Debug, Clone, Copy)]
+/// One cell in one cache line: lanes 0 to 2 hold [`SLOTS`] copies of static boxes,
+/// coordinate by coordinate (`min_x` of each slot, then `min_y`, `-max_x`, `-max_y`:
+/// the overlap test is four four-lane compares); lane 3 of row `k` holds slot `k`'s
+/// static index, so a hit reads nothing else. An empty slot (`+∞`) meets nothing; the
+/// overflow marker (slot 2 at `-∞`, which no valid static has) meets everything, and
+/// its lane-3 ids are the range of the cell's other copies in `over` (rows 2 and 3).
+#[derive(Debug, Clone, Copy, PartialEq)]
 #[repr(C, align(64))]
 struct Slots {
-    c: [[f32; SLOTS]; 4],
+    c: [[u32; 4]; 4],
 }
 
 impl Slots {
     /// No boxes: each slot fails the overlap test for any finite mover.
     const EMPTY: Slots = Slots {
-        c: [[f32::INFINITY; SLOTS]; 4],
+        c: [[f32::INFINITY.to_bits(); 4]; 4],
     };
+
+    /// Row `r` (a coordinate of every slot, lane 3 an id) as four lanes.
+    #[inline(always)]
+    fn row(&self, r: usize) -> f32x4 {
+        bytemuck::cast(self.c[r])
+    }
 
     /// Slot `k` as `[min_x, min_y, -max_x, -max_y]`.
     #[inline(always)]
     fn get(&self, k: usize) -> [f32; 4] {
-        [self.c[0][k], self.c[1][k], self.c[2][k], self.c[3][k]]
+        self.c.map(|row| f32::from_bits(row[k]))
     }
 
     #[inline(always)]
-    fn set(&mut self, k: usize, r: [f32; 4]) {
-        for (col, v) in self.c.iter_mut().zip(r) {
-            col[k] = v;
+    fn set(&mut self, k: usize, r: [f32; 4], id: u32) {
+        for (row, v) in self.c.iter_mut().zip(r) {
+            row[k] = v.to_bits();
         }
+        self.c[k][SLOTS] = id;
+    }
+
+    /// The static index in slot `k`.
+    #[inline(always)]
+    fn id(&self, k: usize) -> u32 {
+        self.c[k][SLOTS]
+    }
+
+    /// Makes the last slot the overflow marker of `over[start..end]`.
+    fn set_overflow(&mut self, start: u32, end: u32) {
+        self.set(SLOTS - 1, [f32::NEG_INFINITY; 4], start);
+        self.c[SLOTS][SLOTS] = end;
+    }
+
+    /// `over`'s range of the cell's other copies, when slot `k` is the marker.
+    #[inline(always)]
+    fn overflow(&self, k: usize) -> Option<core::ops::Range<usize>> {
+        (k == SLOTS - 1 && self.c[0][k] == f32::NEG_INFINITY.to_bits())
+            .then(|| self.c[k][SLOTS] as usize..self.c[SLOTS][SLOTS] as usize)
     }
 }
 
@@ -227,14 +267,14 @@ impl Clone for Scratch {
 pub struct StaticGrid {
     cells: Cells,
     /// Per cell, row-major with a spare last column and row (`(w + 1) · (h + 1)`):
-    /// its first copies, and their static indices.
+    /// its first copies and their static indices.
     slots: Vec<Slots>,
-    ids: Vec<[u32; SLOTS]>,
-    /// Per cell: start of its overflowing copies in `over` (`cells + 1` values).
-    over_start: Vec<u32>,
+    /// The overflowing copies, cell by cell.
     over: Vec<u32>,
-    /// Per static box, when the statics had filters (else empty).
+    /// Per static box, when the statics had filters that differ (else empty).
     filters: Vec<Filter>,
+    /// Every static's filter when they all have one ([`Filter::ALL`] without filters).
+    uniform: Option<Filter>,
     len: usize,
     /// The statics' bounds (read by overflowing cells).
     boxes: Vec<[f32; 4]>,
@@ -274,8 +314,16 @@ impl StaticGrid {
             out: &mut self.boxes,
         });
         self.filters.clear();
+        self.uniform = Some(Filter::ALL);
         if statics.filters.is_some() {
             self.filters.extend((0..n).map(|i| statics.filter(i)));
+            let first = self.filters.first().copied().unwrap_or(Filter::ALL);
+            if self.filters.iter().all(|&f| f == first) {
+                self.uniform = Some(first);
+                self.filters.clear();
+            } else {
+                self.uniform = None;
+            }
         }
         self.len = n;
         self.cells = self.choose_cells(lo, hi);
@@ -310,29 +358,54 @@ impl StaticGrid {
         parallel: bool,
         out: &mut Vec<Pair>,
     ) -> Result<(), Error> {
+        self.query_at(movers, parallel, SimdLevel::best(), out)
+    }
+
+    /// [`StaticGrid::query`] with its lanes at `level`.
+    pub(crate) fn query_at(
+        &self,
+        movers: BoxSet<'_>,
+        parallel: bool,
+        level: SimdLevel,
+        out: &mut Vec<Pair>,
+    ) -> Result<(), Error> {
         let n = movers.len();
         let chunks = if parallel {
             (rayon::current_num_threads() * 4).min(n / MIN_CHUNK).max(1)
         } else {
             1
         };
-        self.query_chunked(movers, chunks, out)
+        self.query_with(movers, chunks, level, out)
     }
 
     /// [`StaticGrid::query`] in `chunks` chunks of movers (on rayon when more than one).
+    #[cfg(test)]
     pub(crate) fn query_chunked(
         &self,
         movers: BoxSet<'_>,
         chunks: usize,
         out: &mut Vec<Pair>,
     ) -> Result<(), Error> {
+        self.query_with(movers, chunks, SimdLevel::best(), out)
+    }
+
+    /// [`StaticGrid::query`] in `chunks` chunks of movers (on rayon when more than
+    /// one), its lanes at `level` (the same pairs at every level).
+    pub(crate) fn query_with(
+        &self,
+        movers: BoxSet<'_>,
+        chunks: usize,
+        level: SimdLevel,
+        out: &mut Vec<Pair>,
+    ) -> Result<(), Error> {
+        let level = level.supported();
         out.clear();
         let n = movers.len();
         check_count(n)?;
         let err = |(index, defect)| Error::InvalidBox { index, defect };
         let chunks = chunks.clamp(1, n.max(1));
         if chunks == 1 {
-            let r = self.stream(&movers, 0..n, out).map_err(err);
+            let r = self.stream(&movers, 0..n, level, out).map_err(err);
             if r.is_err() {
                 out.clear();
             }
@@ -352,7 +425,7 @@ impl StaticGrid {
             .enumerate()
             .map(|(c, list)| {
                 list.clear();
-                self.stream(&movers, n * c / chunks..n * (c + 1) / chunks, list)
+                self.stream(&movers, n * c / chunks..n * (c + 1) / chunks, level, list)
             })
             .filter_map(Result::err)
             .min_by_key(|(i, _)| *i);
@@ -378,14 +451,15 @@ impl StaticGrid {
         &self,
         movers: &BoxSet<'_>,
         range: core::ops::Range<usize>,
+        level: SimdLevel,
         out: &mut Vec<Pair>,
     ) -> Result<(), (usize, BoxDefect)> {
-        let filtered = !self.filters.is_empty() || movers.filters.is_some();
-        if filtered {
+        if self.uniform.is_none() {
             movers.with_bounds(Stream::<true> {
                 grid: self,
                 movers,
                 range,
+                level,
                 out,
             })
         } else {
@@ -393,6 +467,7 @@ impl StaticGrid {
                 grid: self,
                 movers,
                 range,
+                level,
                 out,
             })
         }
@@ -500,30 +575,20 @@ impl StaticGrid {
                 }
             }
         }
-        self.over_start.clear();
-        self.over_start.reserve(cells + 1);
-        let mut acc = 0u32;
-        for &k in &self.count {
-            self.over_start.push(acc);
-            if k as usize > SLOTS {
-                acc += k - (SLOTS as u32 - 1);
-            }
-        }
-        self.over_start.push(acc);
-        self.over.clear();
-        self.over.resize(acc as usize, 0);
+        // Each overflowing cell's range in `over`; `count` becomes the fill cursor.
         self.slots.clear();
         self.slots.resize(cells, Slots::EMPTY);
-        self.ids.clear();
-        self.ids.resize(cells, [0; SLOTS]);
-        for (c, &k) in self.count.iter().enumerate() {
-            if k as usize > SLOTS {
-                self.slots[c].set(SLOTS - 1, [f32::NEG_INFINITY; 4]);
-                self.ids[c][SLOTS - 1] = OVERFLOW;
+        let mut acc = 0u32;
+        for (slot, k) in self.slots.iter_mut().zip(&mut self.count) {
+            if *k as usize > SLOTS {
+                let extra = *k - (SLOTS as u32 - 1);
+                slot.set_overflow(acc, acc + extra);
+                acc += extra;
             }
+            *k = 0;
         }
-        // `count` becomes the fill cursor.
-        self.count.fill(0);
+        self.over.clear();
+        self.over.resize(acc as usize, 0);
         for (i, b) in self.boxes.iter().enumerate() {
             let [x0, y0, x1, y1] = g.span(b);
             for y in y0..=y1 {
@@ -531,23 +596,18 @@ impl StaticGrid {
                 for c in row + x0 as usize..=row + x1 as usize {
                     let k = self.count[c] as usize;
                     self.count[c] += 1;
-                    let full = self.ids[c][SLOTS - 1] == OVERFLOW;
-                    if k < SLOTS - usize::from(full) {
-                        self.slots[c].set(k, [b[0], b[1], -b[2], -b[3]]);
-                        self.ids[c][k] = i as u32;
-                    } else {
-                        self.over[(self.over_start[c] as usize) + k - (SLOTS - 1)] = i as u32;
+                    let slot = &mut self.slots[c];
+                    match slot.overflow(SLOTS - 1) {
+                        Some(list) if k >= SLOTS - 1 => {
+                            self.over[list.start + k - (SLOTS - 1)] = i as u32;
+                        }
+                        _ => slot.set(k, [b[0], b[1], -b[2], -b[3]], i as u32),
                     }
                 }
             }
         }
     }
 }
-/// How many movers ahead [`Stream`] asks for their cells. On the bench scene (100k
-/// statics, cells in ~13 MB) without prefetching a query took 33 ms against 6.8 with
-/// 8 movers ahead (16: 14.8); with the movers in spatial order 5.1 either way.
-const AHEAD: usize = 8;
-
 impl StaticGrid {
     /// Copies of static boxes over all cells.
     #[cfg(test)]
@@ -566,33 +626,17 @@ impl StaticGrid {
         }
     }
 
-    /// Asks for the cells of mover `b`'s first two rows.
+    /// Which of cell `c`'s slots mover `a` (as `[max_x, max_y, -min_x, -min_y]`, each
+    /// splat over four lanes) overlaps: bit `k` for slot `k` (lane 3 masked off). Four four-lane compares,
+    /// branch-free.
     #[inline(always)]
-    fn prefetch(&self, b: &[f32; 4]) {
-        if let Some([cx0, cy0, cx1, _]) = self.reach(b) {
-            let stride = self.cells.dims[0] as usize + 1;
-            let c = cy0 as usize * stride + cx0 as usize;
-            let p = self.slots.as_ptr();
-            crate::lanes::prefetch(p.wrapping_add(c));
-            crate::lanes::prefetch(p.wrapping_add(c + stride));
-            if cx1 > cx0 {
-                crate::lanes::prefetch(p.wrapping_add(c + 1));
-                crate::lanes::prefetch(p.wrapping_add(c + stride + 1));
-            }
-        }
-    }
-
-    /// Which of cell `c`'s slots mover `a` (as `[max_x, max_y, -min_x, -min_y]`)
-    /// overlaps: bit `k` for slot `k`. Branch-free.
-    #[inline(always)]
-    fn hits(&self, c: usize, a: [f32; 4]) -> u32 {
-        let [x0, y0, nx1, ny1] = &self.slots[c].c;
-        let mut m = 0;
-        for (k, (((x0, y0), nx1), ny1)) in x0.iter().zip(y0).zip(nx1).zip(ny1).enumerate() {
-            let hit = (*x0 <= a[0]) & (*y0 <= a[1]) & (*nx1 <= a[2]) & (*ny1 <= a[3]);
-            m |= u32::from(hit) << k;
-        }
-        m
+    fn hits(&self, c: usize, a: &[f32x4; 4]) -> u32 {
+        let s = &self.slots[c];
+        let m = s.row(0).simd_le(a[0])
+            & s.row(1).simd_le(a[1])
+            & s.row(2).simd_le(a[2])
+            & s.row(3).simd_le(a[3]);
+        m.to_bitmask() & SLOT_BITS
     }
 }
 
@@ -629,16 +673,18 @@ impl WithBounds for Collect<'_> {
     }
 }
 
-/// Movers `range` against the grid (`FILTERED`: either side has filters).
+/// Movers `range` against the grid (`FILTERED`: the statics' filters differ; else a
+/// mover whose filter does not pair with their common one is skipped whole).
 struct Stream<'a, 'b, const FILTERED: bool> {
     grid: &'a StaticGrid,
     movers: &'a BoxSet<'b>,
     range: core::ops::Range<usize>,
+    level: SimdLevel,
     out: &'a mut Vec<Pair>,
 }
 
 /// One mover's hits: reports `(i, j)` if it is reported in this cell and the filters
-/// pair.
+/// pair (`FILTERED`: the statics' filters differ, so each hit reads its static's).
 struct Mover {
     i: u32,
     /// `[first column, first row]` of the mover.
@@ -664,11 +710,8 @@ impl Mover {
         {
             return;
         }
-        if FILTERED {
-            let fb = grid.filters.get(j as usize).copied().unwrap_or(Filter::ALL);
-            if !self.fa.pairs_with(fb) {
-                return;
-            }
+        if FILTERED && !self.fa.pairs_with(grid.filters[j as usize]) {
+            return;
         }
         out.push(Pair::new(self.i, j));
     }
@@ -685,18 +728,16 @@ impl Mover {
         out: &mut Vec<Pair>,
     ) {
         let stride = grid.cells.dims[0] as usize + 1;
-        let c = cy as usize * stride + cx as usize;
+        let slots = &grid.slots[cy as usize * stride + cx as usize];
         while mask != 0 {
             let k = mask.trailing_zeros() as usize;
             mask &= mask - 1;
-            let j = grid.ids[c][k];
-            if j != OVERFLOW {
-                let r = grid.slots[c].get(k);
-                self.hit::<FILTERED>(grid, (cx, cy), j, [r[0], r[1]], out);
+            let Some(list) = slots.overflow(k) else {
+                let r = slots.get(k);
+                self.hit::<FILTERED>(grid, (cx, cy), slots.id(k), [r[0], r[1]], out);
                 continue;
-            }
-            let list = &grid.over[grid.over_start[c] as usize..grid.over_start[c + 1] as usize];
-            for &j in list {
+            };
+            for &j in &grid.over[list] {
                 let b = grid.boxes[j as usize];
                 if b[0] <= a[0] && b[1] <= a[1] && -b[2] <= a[2] && -b[3] <= a[3] {
                     self.hit::<FILTERED>(grid, (cx, cy), j, [b[0], b[1]], out);
@@ -710,81 +751,270 @@ impl<const FILTERED: bool> WithBounds for Stream<'_, '_, FILTERED> {
     type Output = Result<(), (usize, BoxDefect)>;
     #[inline]
     fn call<B: BoundsRead>(self, bounds: B) -> Self::Output {
-        let grid = self.grid;
-        let stride = grid.cells.dims[0] as usize + 1;
-        let start = self.range.start;
-        let end = self.range.end;
-        let movers = self.movers;
-        let out = self.out;
-        let mover = |i: usize, first: [u32; 2]| Mover {
-            i: i as u32,
-            first,
-            fa: if FILTERED {
-                movers.filter(i)
-            } else {
-                Filter::ALL
-            },
+        let Stream {
+            grid,
+            movers,
+            range,
+            level,
+            out,
+        } = self;
+        // Whole groups of eight in lanes, the rest one by one.
+        let task = StreamLanes::<B, FILTERED> {
+            grid,
+            movers,
+            bounds,
+            range: range.clone(),
+            out: &mut *out,
         };
-        // Movers come in any order, so the cells are read at random: ask for them a few
-        // movers ahead.
-        let mut ahead = bounds.iter((start + AHEAD).min(end)..);
-        for (k, a) in bounds.iter(start..).take(end - start).enumerate() {
-            if let Some(b) = ahead.next() {
-                grid.prefetch(&b);
-            }
-            let i = start + k;
-            let [x0, y0, x1, y1] = a;
-            if !(x0 <= x1 && y0 <= y1 && x1 - x0 <= f32::MAX && y1 - y0 <= f32::MAX)
-                && let Some(defect) = box_defect(x0, y0, x1, y1)
-            {
-                return Err((i, defect));
-            }
-            // Outside the statics' bounds (or no statics): nothing to meet.
-            let Some([cx0, cy0, cx1, cy1]) = grid.reach(&a) else {
-                continue;
-            };
-            // The slots hold `[min_x, min_y, -max_x, -max_y]`: overlap is all four `<=`.
-            let t = [x1, y1, -x0, -y0];
-            let first = out.len();
-            let (w, h) = (cx1 - cx0, cy1 - cy0);
-            let c = cy0 as usize * stride + cx0 as usize;
-            if w <= 1 && h <= 1 {
-                // The usual case: a 2 × 2 block of cells (the grid has a spare column
-                // and row), those past the mover's last masked off; no branch until a
-                // hit.
-                let m = grid.hits(c, t)
-                    | grid.hits(c + 1, t) << 4
-                    | grid.hits(c + stride, t) << 8
-                    | grid.hits(c + stride + 1, t) << 12;
-                let keep = 0x000f | (0x00f0 * w) | (0x0f00 * h) | (0xf000 * (w & h));
-                let m = m & keep;
-                if m == 0 {
-                    continue;
-                }
-                let mover = mover(i, [cx0, cy0]);
-                for q in 0..4 {
-                    let bits = (m >> (4 * q)) & 0xf;
-                    if bits != 0 {
-                        let cell = (cx0 + (q & 1), cy0 + (q >> 1));
-                        mover.cell::<FILTERED>(grid, cell, bits, t, out);
-                    }
-                }
-            } else {
-                let mover = mover(i, [cx0, cy0]);
-                for cy in cy0..=cy1 {
-                    for cx in cx0..=cx1 {
-                        let bits = grid.hits(cy as usize * stride + cx as usize, t);
-                        if bits != 0 {
-                            mover.cell::<FILTERED>(grid, (cx, cy), bits, t, out);
-                        }
-                    }
-                }
-            }
-            if out.len() - first > 1 {
-                out[first..].sort_unstable_by_key(|p| p.b);
-            }
+        let done = dispatch(level, task)?;
+        for (k, a) in bounds
+            .iter(range.start + done..)
+            .take(range.len() - done)
+            .enumerate()
+        {
+            one::<FILTERED>(grid, movers, range.start + done + k, a, out)?;
         }
         Ok(())
+    }
+}
+
+/// Mover `i` with bounds `a`, alone: `Err` when it is invalid.
+#[inline(always)]
+fn one<const FILTERED: bool>(
+    grid: &StaticGrid,
+    movers: &BoxSet<'_>,
+    i: usize,
+    a: [f32; 4],
+    out: &mut Vec<Pair>,
+) -> Result<(), (usize, BoxDefect)> {
+    let [x0, y0, x1, y1] = a;
+    if !(x0 <= x1 && y0 <= y1 && x1 - x0 <= f32::MAX && y1 - y0 <= f32::MAX)
+        && let Some(defect) = box_defect(x0, y0, x1, y1)
+    {
+        return Err((i, defect));
+    }
+    // Outside the statics' bounds (or no statics): nothing to meet.
+    if let Some(span) = grid.reach(&a) {
+        visit::<FILTERED>(grid, movers, i, span, a, out);
+    }
+    Ok(())
+}
+
+/// Mover `i` (bounds `a`, valid, reaching the statics' bounds, in cells `span`): its
+/// pairs, sorted by static index.
+#[inline(always)]
+fn visit<const FILTERED: bool>(
+    grid: &StaticGrid,
+    movers: &BoxSet<'_>,
+    i: usize,
+    [cx0, cy0, cx1, cy1]: [u32; 4],
+    [x0, y0, x1, y1]: [f32; 4],
+    out: &mut Vec<Pair>,
+) {
+    // A filter that pairs with none of the statics' meets nothing (tested at the
+    // first hit: most movers meet no slot at all).
+    let pairs = || match (FILTERED, grid.uniform, movers.filters) {
+        (false, Some(all), Some(_)) => movers.filter(i).pairs_with(all),
+        _ => true,
+    };
+    let stride = grid.cells.dims[0] as usize + 1;
+    let mover = || Mover {
+        i: i as u32,
+        first: [cx0, cy0],
+        fa: if FILTERED {
+            movers.filter(i)
+        } else {
+            Filter::ALL
+        },
+    };
+    // The slots hold `[min_x, min_y, -max_x, -max_y]`: overlap is all four `<=`.
+    let t = [x1, y1, -x0, -y0];
+    let lanes = t.map(f32x4::splat);
+    let first = out.len();
+    let (w, h) = (cx1 - cx0, cy1 - cy0);
+    let c = cy0 as usize * stride + cx0 as usize;
+    if w <= 1 && h <= 1 {
+        // The usual case: a 2 × 2 block of cells (the grid has a spare column and row),
+        // those past the mover's last masked off; no branch until a hit.
+        let m = grid.hits(c, &lanes)
+            | grid.hits(c + 1, &lanes) << 4
+            | grid.hits(c + stride, &lanes) << 8
+            | grid.hits(c + stride + 1, &lanes) << 12;
+        let keep = 0x000f | (0x00f0 * w) | (0x0f00 * h) | (0xf000 * (w & h));
+        let m = m & keep;
+        if m == 0 || !pairs() {
+            return;
+        }
+        let mover = mover();
+        for q in 0..4 {
+            let bits = (m >> (4 * q)) & 0xf;
+            if bits != 0 {
+                let cell = (cx0 + (q & 1), cy0 + (q >> 1));
+                mover.cell::<FILTERED>(grid, cell, bits, t, out);
+            }
+        }
+    } else {
+        if !pairs() {
+            return;
+        }
+        let mover = mover();
+        for cy in cy0..=cy1 {
+            for cx in cx0..=cx1 {
+                let bits = grid.hits(cy as usize * stride + cx as usize, &lanes);
+                if bits != 0 {
+                    mover.cell::<FILTERED>(grid, (cx, cy), bits, t, out);
+                }
+            }
+        }
+    }
+    if out.len() - first > 1 {
+        out[first..].sort_unstable_by_key(|p| p.b);
+    }
+}
+
+/// [`Stream`] on whole groups of eight movers: validation, the reach test and the
+/// cells in lanes (the same `f32` operations as [`StaticGrid::reach`] and
+/// [`Cells::span`]), one group ahead, whose cells are prefetched while this group's are
+/// tested; a group with a suspect box goes one by one ([`one`] names the defect).
+/// Returns how many movers it handled (whole groups from `range.start`).
+struct StreamLanes<'a, 'b, B, const FILTERED: bool> {
+    grid: &'a StaticGrid,
+    movers: &'a BoxSet<'b>,
+    bounds: B,
+    range: core::ops::Range<usize>,
+    out: &'a mut Vec<Pair>,
+}
+
+/// A group of eight movers, in lanes: bounds, cells (`[first column, first row, last
+/// column, last row]`), which reach the statics' bounds (bit `k` for lane `k`), and
+/// whether all are plainly valid.
+#[derive(Clone, Copy, Default)]
+struct Group {
+    b: [[f32; LANES]; 4],
+    span: [[i32; LANES]; 4],
+    reach: u32,
+    valid: bool,
+}
+
+impl Group {
+    /// Asks for the cells of each reaching mover's first two rows.
+    #[inline(always)]
+    fn prefetch(&self, slots: &[Slots], stride: usize) {
+        let p = slots.as_ptr();
+        let mut bits = self.reach;
+        while bits != 0 {
+            let k = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            let c = self.span[1][k] as usize * stride + self.span[0][k] as usize;
+            crate::lanes::prefetch(p.wrapping_add(c));
+            crate::lanes::prefetch(p.wrapping_add(c + stride));
+            if self.span[2][k] > self.span[0][k] {
+                crate::lanes::prefetch(p.wrapping_add(c + 1));
+                crate::lanes::prefetch(p.wrapping_add(c + stride + 1));
+            }
+        }
+    }
+}
+
+/// [`Cells`] splat over lanes. (Methods, not closures: a closure is compiled apart from
+/// the dispatcher's target features.)
+struct CellLanes<W> {
+    lo: [W; 2],
+    hi: [W; 2],
+    origin: [W; 2],
+    inv: [W; 2],
+    /// The last cell per axis (exact in `f32`: at most [`MAX_PER_AXIS`]).
+    top: [W; 2],
+}
+
+impl<W: F32W> CellLanes<W> {
+    #[inline(always)]
+    fn new(g: &Cells) -> Self {
+        Self {
+            lo: g.lo.map(W::splat),
+            hi: g.hi.map(W::splat),
+            origin: g.origin.map(W::splat),
+            inv: g.inv.map(W::splat),
+            top: g.dims.map(|d| W::splat((d - 1) as f32)),
+        }
+    }
+
+    /// [`Cells::cell`] in lanes: `to_index`'s clamp, NaN and below 0 to 0, above to
+    /// the last cell.
+    #[inline(always)]
+    fn cell(&self, v: W, axis: usize) -> [i32; LANES] {
+        ((v - self.origin[axis]) * self.inv[axis])
+            .max(W::splat(0.0))
+            .min(self.top[axis])
+            .trunc_i32()
+    }
+
+    /// Movers `i..i + LANES`.
+    #[inline(always)]
+    fn group<B: BoundsRead>(&self, bounds: &B, i: usize) -> Group {
+        let [x0, y0, x1, y1] = bounds.lanes::<W>(i);
+        let valid = all_plainly_valid([x0, y0, x1, y1]);
+        let reach = x0.le(self.hi[0]) & x1.ge(self.lo[0]) & y0.le(self.hi[1]) & y1.ge(self.lo[1]);
+        Group {
+            b: [x0, y0, x1, y1].map(W::to_array),
+            span: [
+                self.cell(x0, 0),
+                self.cell(y0, 1),
+                self.cell(x1, 0),
+                self.cell(y1, 1),
+            ],
+            reach: if valid { reach.bitmask() } else { 0 },
+            valid,
+        }
+    }
+}
+
+impl<B: BoundsRead, const FILTERED: bool> SimdTask for StreamLanes<'_, '_, B, FILTERED> {
+    type Output = Result<usize, (usize, BoxDefect)>;
+
+    #[inline(always)]
+    fn run<W: F32W>(self) -> Self::Output {
+        let StreamLanes {
+            grid,
+            movers,
+            bounds,
+            range,
+            out,
+        } = self;
+        let full = range.len() / LANES * LANES;
+        let c = CellLanes::<W>::new(&grid.cells);
+        let stride = grid.cells.dims[0] as usize + 1;
+        // Per parity of the group: its lanes, computed (and its cells asked for) one
+        // group ahead.
+        let mut groups = [Group::default(); 2];
+        if full > 0 {
+            groups[0] = c.group(&bounds, range.start);
+            groups[0].prefetch(&grid.slots, stride);
+        }
+        for (g, at) in (range.start..range.start + full).step_by(LANES).enumerate() {
+            if at + LANES < range.start + full {
+                let next = &mut groups[(g + 1) & 1];
+                *next = c.group(&bounds, at + LANES);
+                next.prefetch(&grid.slots, stride);
+            }
+            let cur = &groups[g & 1];
+            if !cur.valid {
+                for (k, a) in bounds.iter(at..).take(LANES).enumerate() {
+                    one::<FILTERED>(grid, movers, at + k, a, out)?;
+                }
+                continue;
+            }
+            let mut bits = cur.reach;
+            while bits != 0 {
+                let k = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                // In range: clamped to `[0, dims - 1]` as `to_index` clamps.
+                let span = [0, 1, 2, 3].map(|r| cur.span[r][k] as u32);
+                let a = [0, 1, 2, 3].map(|r| cur.b[r][k]);
+                visit::<FILTERED>(grid, movers, at + k, span, a, out);
+            }
+        }
+        Ok(full)
     }
 }
 

@@ -8,8 +8,8 @@
 //! - rebuilding with the statics: invalid ones give [`Error::InvalidBox`] naming the
 //!   lowest invalid static, and the grid answers as before (left unchanged); valid ones
 //!   give the oracle's answer for the new statics;
-//! - every query (serial, in 1 to 4 chunks, and `parallel` in rayon pools of 1, 2 and 3
-//!   threads) gives the same sequence; an invalid mover gives [`Error::InvalidBox`]
+//! - every query (serial, in 1 to 4 chunks at every SIMD level, and `parallel` in rayon
+//!   pools of 1, 2 and 3 threads) gives the same sequence; an invalid mover gives [`Error::InvalidBox`]
 //!   naming the lowest invalid mover, with the output left empty.
 //!
 //! # Input layout
@@ -27,6 +27,7 @@
 use super::broad::{Repr, SetData, pools};
 use super::bytes::{Bytes, filter_from};
 use crate::broad::brute_force_bipartite;
+use crate::lanes::SimdLevel;
 use crate::{Aabb, BoxSet, Error, Pair, StaticGrid};
 
 /// The most boxes one input decodes to, per set.
@@ -91,9 +92,11 @@ fn queries(
         out.push(Pair::new(7, 7)); // the next call must clear it
         Ok(())
     };
-    for chunks in 1..=4 {
-        let r = grid.query_chunked(movers, chunks, &mut out);
-        verify(&format!("{chunks} chunks"), r, &mut out)?;
+    for &level in SimdLevel::available() {
+        for chunks in 1..=4 {
+            let r = grid.query_with(movers, chunks, level, &mut out);
+            verify(&format!("{chunks} chunks at {}", level.name()), r, &mut out)?;
+        }
     }
     let r = grid.query(movers, false, &mut out);
     verify("serial", r, &mut out)?;

@@ -409,7 +409,7 @@ impl Frame {
         if let Some(statics) = level.statics {
             self.moves
                 .statics
-                .run(store, statics, self.config.parallel)?;
+                .run(store, statics, self.config.simd, self.config.parallel)?;
         }
         let t_narrow = Stamp::now();
         self.moves.respond(store, &self.raw, level);

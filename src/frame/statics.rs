@@ -14,6 +14,7 @@ use super::advance::keep_earliest;
 use super::{Body, MAX_COORDINATE};
 use crate::broad::{BoxSet, Pair, StaticGrid};
 use crate::error::Error;
+use crate::lanes::SimdLevel;
 use crate::math::Shape;
 use crate::narrow::scalar::sweep_shapes;
 use crate::narrow::{Sweep, SweepStatus};
@@ -161,6 +162,7 @@ impl StaticPass {
         &mut self,
         store: &BoxStore,
         level: &StaticLevel,
+        simd: SimdLevel,
         parallel: bool,
     ) -> Result<(), Error> {
         self.raw.clear();
@@ -182,7 +184,9 @@ impl StaticPass {
         let [x0, y0, x1, y1] = &self.swept;
         let movers = BoxSet::from_columns(x0, y0, x1, y1)?
             .with_filter_columns(store.layers(), store.masks())?;
-        level.grid.query(movers, parallel, &mut self.pairs)?;
+        level
+            .grid
+            .query_at(movers, parallel, simd, &mut self.pairs)?;
         let statics = &level.store;
         let mut k = 0;
         while k < self.pairs.len() {

@@ -264,7 +264,12 @@ fn invalid_boxes_name_the_lowest_index() {
     bad[250] = nan;
     bad[40] = inverted;
     bad[120] = nan;
-    let snapshot = (grid.cells, grid.ids.clone(), grid.over.clone(), grid.len());
+    let snapshot = (
+        grid.cells,
+        grid.slots.clone(),
+        grid.over.clone(),
+        grid.len(),
+    );
     assert_eq!(
         grid.build(BoxSet::from(&bad)),
         Err(Error::InvalidBox {
@@ -274,7 +279,12 @@ fn invalid_boxes_name_the_lowest_index() {
     );
     assert_eq!(
         snapshot,
-        (grid.cells, grid.ids.clone(), grid.over.clone(), grid.len())
+        (
+            grid.cells,
+            grid.slots.clone(),
+            grid.over.clone(),
+            grid.len()
+        )
     );
     let mut after = Vec::new();
     grid.query(BoxSet::from(&movers), false, &mut after)
