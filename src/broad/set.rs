@@ -35,6 +35,8 @@ pub(crate) enum Bounds<'a> {
 pub(crate) enum Filters<'a> {
     Slice(&'a [Filter]),
     Columns(&'a [u32], &'a [u32]),
+    /// One filter for every box.
+    One(Filter),
 }
 
 impl<'a> BoxSet<'a> {
@@ -76,6 +78,14 @@ impl<'a> BoxSet<'a> {
             filters: Some(Filters::Slice(filters)),
             ..self
         })
+    }
+
+    /// The same boxes, every one with filter `f`.
+    pub(crate) fn with_filter(self, f: Filter) -> Self {
+        Self {
+            filters: Some(Filters::One(f)),
+            ..self
+        }
     }
 
     /// The same boxes, with filters given as columns of layers and masks.
@@ -148,6 +158,7 @@ impl<'a> BoxSet<'a> {
             None => Filter::ALL,
             Some(Filters::Slice(f)) => f[i],
             Some(Filters::Columns(l, m)) => Filter::new(l[i], m[i]),
+            Some(Filters::One(f)) => f,
         }
     }
 

@@ -331,6 +331,27 @@ impl StaticGrid {
         Ok(())
     }
 
+    /// Static box `j`'s bounds, `[min_x, min_y, max_x, max_y]`.
+    ///
+    /// # Panics
+    /// If `j` is not below [`StaticGrid::len`].
+    #[inline]
+    pub(crate) fn bounds(&self, j: usize) -> [f32; 4] {
+        self.boxes[j]
+    }
+
+    /// Asks for static box `j`'s bounds (any `j`: a hint).
+    #[inline]
+    pub(crate) fn prefetch_bounds(&self, j: usize) {
+        crate::lanes::prefetch(self.boxes.as_ptr().wrapping_add(j));
+    }
+
+    /// Whether a mover with filter `f` can meet any static box (`false` only when
+    /// their one common filter does not pair with it).
+    pub(crate) fn meets(&self, f: Filter) -> bool {
+        self.uniform.is_none_or(|all| all.pairs_with(f))
+    }
+
     /// Number of static boxes indexed.
     #[must_use]
     pub fn len(&self) -> usize {

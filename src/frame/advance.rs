@@ -317,6 +317,8 @@ pub(crate) struct Moves {
     held_shapes: Vec<(u32, Shape)>,
     /// The boxes destroyed: dense index and time.
     doomed: Vec<(u32, f32)>,
+    /// Their dense indices, ascending.
+    doomed_index: Vec<u32>,
     stopped: usize,
 }
 
@@ -354,7 +356,10 @@ impl Frame {
     ///   stops at its first *hit* (overlaps do not stop, so nothing gets stuck), flush,
     ///   never inside what it hit when that stands still (a wall, a resting box); and
     ///   [`Response::Destroy`] is removed at its first contact (hit or overlap), listed
-    ///   in [`FrameReport::destroyed`](super::FrameReport).
+    ///   in [`FrameReport::destroyed`](super::FrameReport). The destroyed leave the
+    ///   store highest dense index first, each hole filled by the last box that stays
+    ///   (their handles freed lowest first): the dense order left behind is a function
+    ///   of the input, as everything else.
     /// - **Events** as [`Frame::step`]'s: a destroyed box's contacts end on the next
     ///   advance with `removed` set.
     ///
@@ -407,9 +412,13 @@ impl Frame {
         self.moves
             .walls(store, level, self.config.simd, self.config.parallel);
         if let Some(statics) = level.statics {
-            self.moves
-                .statics
-                .run(store, statics, self.config.simd, self.config.parallel)?;
+            self.moves.statics.run(
+                store,
+                &self.grouping,
+                statics,
+                self.config.simd,
+                self.config.parallel,
+            )?;
         }
         let t_narrow = Stamp::now();
         self.moves.respond(store, &self.raw, level);
@@ -525,12 +534,10 @@ impl Moves {
                     continue;
                 }
                 self.static_keep[k] = true;
-                let other = level
-                    .statics
-                    .and_then(|l| match l.store().shape_at(h.s as usize) {
-                        Some(Shape::Aabb(b)) => Some(b),
-                        _ => None,
-                    });
+                let other = level.statics.and_then(|l| match l.shape_at(h.s as usize) {
+                    Shape::Aabb(b) => Some(b),
+                    _ => None,
+                });
                 self.respond_one(store, i, &h.sweep, (Vec2::ZERO, other), t);
             } else if e.k & WALL == 0 {
                 let h = &raw[e.k as usize];
@@ -668,8 +675,6 @@ impl Moves {
                 toi: t,
             });
         }
-        self.destroyed
-            .sort_unstable_by_key(|d| store.index_of(d.handle));
         self.held_shapes.clear();
         self.held_shapes
             .extend(self.held.iter().map(|&(i, offset)| {
@@ -677,10 +682,10 @@ impl Moves {
                 (i, shape.translated(offset))
             }));
         store.apply_motion(&self.held_shapes);
-        for d in &self.destroyed {
-            // Alive: each box is doomed at most once (its end time is set then).
-            let _ = store.remove(d.handle);
-        }
+        // Each box is doomed at most once (its end time is set then): ascending, unique.
+        self.doomed_index.clear();
+        self.doomed_index.extend(self.doomed.iter().map(|d| d.0));
+        store.remove_sorted(&self.doomed_index);
     }
 }
 

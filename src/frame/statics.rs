@@ -11,14 +11,15 @@
 //! ```
 
 use super::advance::keep_earliest;
+use super::groups::Grouping;
 use super::{Body, MAX_COORDINATE};
 use crate::broad::{BoxSet, Pair, StaticGrid};
 use crate::error::Error;
 use crate::lanes::SimdLevel;
-use crate::math::Shape;
+use crate::math::{Aabb, Shape};
 use crate::narrow::scalar::sweep_shapes;
 use crate::narrow::{Sweep, SweepStatus};
-use crate::store::{BoxHandle, BoxStore};
+use crate::store::{BoxHandle, BoxStore, PLAIN};
 use glam::Vec2;
 
 /// Level geometry that does not move (pillars, rubble, a boss's fixed parts): a
@@ -57,6 +58,8 @@ use glam::Vec2;
 pub struct StaticLevel {
     store: BoxStore,
     grid: StaticGrid,
+    /// Every static is a plain box: its shape is its bounds in the grid.
+    plain: bool,
 }
 
 impl StaticLevel {
@@ -69,6 +72,7 @@ impl StaticLevel {
         let mut level = StaticLevel {
             store,
             grid: StaticGrid::new(),
+            plain: false,
         };
         level.rebuild()?;
         Ok(level)
@@ -109,7 +113,29 @@ impl StaticLevel {
                 limit: MAX_COORDINATE,
             });
         }
+        self.plain = s.shape_entries().iter().all(|&e| e == PLAIN);
         self.grid.build(BoxSet::from(s))
+    }
+
+    /// Asks for the lines static `s`'s shape is read from.
+    #[inline]
+    fn prefetch(&self, s: usize) {
+        if self.plain {
+            self.grid.prefetch_bounds(s);
+        } else {
+            crate::lanes::prefetch(self.store.shape_entries().as_ptr().wrapping_add(s));
+        }
+    }
+
+    /// Static `s`'s shape (a dense index of its store).
+    #[inline]
+    pub(super) fn shape_at(&self, s: usize) -> Shape {
+        if self.plain {
+            let [x0, y0, x1, y1] = self.grid.bounds(s);
+            Shape::Aabb(Aabb::from_coords(x0, y0, x1, y1))
+        } else {
+            self.store.shape_at(s).expect("dense index")
+        }
     }
 }
 
@@ -147,10 +173,14 @@ pub(super) struct StaticRaw {
     pub(super) sweep: Sweep,
 }
 
+/// How many pairs ahead the static pass asks for a pair's boxes.
+const PAIRS_AHEAD: usize = 8;
+
 /// The buffers of the static pass, kept between frames.
 #[derive(Debug, Default)]
 pub(super) struct StaticPass {
-    swept: [Vec<f32>; 4],
+    /// One group's pairs, then every group's by `(dense index, static)`.
+    found: Vec<Pair>,
     pairs: Vec<Pair>,
     pub(super) raw: Vec<StaticRaw>,
 }
@@ -161,6 +191,7 @@ impl StaticPass {
     pub(super) fn run(
         &mut self,
         store: &BoxStore,
+        grouping: &Grouping,
         level: &StaticLevel,
         simd: SimdLevel,
         parallel: bool,
@@ -169,25 +200,61 @@ impl StaticPass {
         if level.grid.is_empty() {
             return Ok(());
         }
-        let (mx, my) = (store.motion_x(), store.motion_y());
-        let cols = [store.min_x(), store.min_y(), store.max_x(), store.max_y()];
-        for (a, out) in self.swept.iter_mut().enumerate() {
-            let m = if a % 2 == 0 { mx } else { my };
-            out.clear();
-            // min + min(motion, 0) for the low sides, max + max(motion, 0) for the high.
-            if a < 2 {
-                out.extend(cols[a].iter().zip(m).map(|(x, d)| x + d.min(0.0)));
+        // The step's groups hold every box's swept bounds already: each group is
+        // looked up with its filter, its pairs mapped to dense indices.
+        self.pairs.clear();
+        for g in &grouping.groups {
+            let movers = if grouping.per_box {
+                g.boxes()
+                    .with_filter_columns(store.layers(), store.masks())?
+            } else if level.grid.meets(g.filter) {
+                g.boxes().with_filter(g.filter)
             } else {
-                out.extend(cols[a].iter().zip(m).map(|(x, d)| x + d.max(0.0)));
-            }
+                continue;
+            };
+            level
+                .grid
+                .query_at(movers, parallel, simd, &mut self.found)
+                .map_err(|e| match e {
+                    Error::InvalidBox { index, defect } => Error::InvalidBox {
+                        index: g.dense[index] as usize,
+                        defect,
+                    },
+                    e => e,
+                })?;
+            let dense = &g.dense;
+            self.pairs.extend(
+                self.found
+                    .iter()
+                    .map(|p| Pair::new(dense[p.a as usize], p.b)),
+            );
         }
-        let [x0, y0, x1, y1] = &self.swept;
-        let movers = BoxSet::from_columns(x0, y0, x1, y1)?
-            .with_filter_columns(store.layers(), store.masks())?;
-        level
-            .grid
-            .query_at(movers, parallel, simd, &mut self.pairs)?;
-        let statics = &level.store;
+        if grouping.groups.len() > 1 {
+            self.pairs.sort_unstable_by_key(|p| (p.a, p.b));
+        }
+        let (mx, my) = (store.motion_x(), store.motion_y());
+        // The pairs' boxes are few and far apart: ask for a pair's lines a few pairs
+        // ahead (the mover's bounds, shape and motion; the static's bounds).
+        let ask = |k: usize| {
+            if let Some(p) = self.pairs.get(k) {
+                let (i, s) = (p.a as usize, p.b as usize);
+                for col in [
+                    store.min_x(),
+                    store.min_y(),
+                    store.max_x(),
+                    store.max_y(),
+                    mx,
+                    my,
+                ] {
+                    crate::lanes::prefetch(col.as_ptr().wrapping_add(i));
+                }
+                crate::lanes::prefetch(store.shape_entries().as_ptr().wrapping_add(i));
+                level.prefetch(s);
+            }
+        };
+        for k in 0..PAIRS_AHEAD {
+            ask(k);
+        }
         let mut k = 0;
         while k < self.pairs.len() {
             let i = self.pairs[k].a;
@@ -196,8 +263,9 @@ impl StaticPass {
             let mut best: [Option<StaticRaw>; 2] = [None, None];
             while k < self.pairs.len() && self.pairs[k].a == i {
                 let s = self.pairs[k].b;
+                ask(k + PAIRS_AHEAD);
                 k += 1;
-                let other: Shape = statics.shape_at(s as usize).expect("dense index");
+                let other = level.shape_at(s as usize);
                 let sweep = sweep_shapes(&shape, m, &other, Vec2::ZERO);
                 if sweep.status != SweepStatus::Miss {
                     keep_earliest(&mut best, StaticRaw { i, s, sweep }, |h| &h.sweep);

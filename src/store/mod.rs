@@ -567,6 +567,49 @@ impl BoxStore {
         Ok(aabb)
     }
 
+    /// Removes the boxes at dense indices `doomed` (ascending, each once, all in
+    /// range), as [`BoxStore::remove`] on each in that order would but for the dense
+    /// order left behind: here the highest goes first, so that a box swapped into a
+    /// hole is never one to remove. Their slots are freed in `doomed`'s order. Column
+    /// by column, so that each column's writes stay in cache.
+    pub(crate) fn remove_sorted(&mut self, doomed: &[u32]) {
+        debug_assert!(doomed.windows(2).all(|w| w[0] < w[1]));
+        debug_assert!(doomed.last().is_none_or(|&i| (i as usize) < self.len()));
+        for &i in doomed {
+            self.free_slot(self.handle[i as usize].slot);
+        }
+        for &i in doomed.iter().rev() {
+            let i = i as usize;
+            self.detach(i);
+            self.shape.swap_remove(i);
+            self.handle.swap_remove(i);
+            if let Some(moved) = self.handle.get(i) {
+                self.slots[moved.slot as usize].link = i as u32;
+                self.set_back_link(i);
+            }
+        }
+        fn remove_all<T>(c: &mut Vec<T>, doomed: &[u32]) {
+            for &i in doomed.iter().rev() {
+                c.swap_remove(i as usize);
+            }
+        }
+        for c in [
+            &mut self.min_x,
+            &mut self.min_y,
+            &mut self.max_x,
+            &mut self.max_y,
+            &mut self.motion_x,
+            &mut self.motion_y,
+        ] {
+            remove_all(c, doomed);
+        }
+        remove_all(&mut self.layers, doomed);
+        remove_all(&mut self.mask, doomed);
+        remove_all(&mut self.owner, doomed);
+        remove_all(&mut self.user_data, doomed);
+        remove_all(&mut self.response, doomed);
+    }
+
     /// Whether `h` refers to a box in this store.
     #[must_use]
     pub fn contains(&self, h: BoxHandle) -> bool {

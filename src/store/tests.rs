@@ -258,3 +258,61 @@ fn zero_size_boxes_are_stored() {
     let h = store.insert(p).unwrap();
     assert_eq!(store.get(h), Some(p));
 }
+
+proptest! {
+    /// `remove_sorted` leaves what `remove` on each box (ascending) leaves: the same
+    /// live handles with the same shapes and properties, the removed ones dead, the
+    /// shape tables pointing at their boxes, and the same handles handed out next.
+    #[test]
+    fn remove_sorted_equals_removing_one_by_one(
+        kinds in prop::collection::vec(0..3u8, 0..40),
+        doomed_bits in prop::collection::vec(any::<bool>(), 40),
+    ) {
+        let mut store = BoxStore::new();
+        for (k, kind) in kinds.iter().enumerate() {
+            let c = Vec2::new(k as f32 * 3.0, (k % 7) as f32);
+            let props = BoxProps::new(Filter::new(1 << (k % 3), u32::MAX))
+                .with_owner(Owner(k as u64 % 5))
+                .with_motion(Vec2::new(k as f32, -1.0))
+                .with_user_data(k as u64 * 11);
+            let shape = match kind {
+                0 => Shape::Aabb(Aabb::from_center_half_extents(c, Vec2::splat(1.0))),
+                1 => Shape::Circle(crate::Circle::new(c, 1.5)),
+                _ => Shape::Obb2(crate::Obb2::from_angle(c, Vec2::new(2.0, 1.0), 0.3 * k as f32)),
+            };
+            store.insert_shape(shape, props).unwrap();
+        }
+        let doomed: Vec<u32> = (0..store.len() as u32)
+            .filter(|&i| doomed_bits[i as usize])
+            .collect();
+        let handles: Vec<BoxHandle> = store.handles().to_vec();
+        let mut one_by_one = store.clone();
+        for &i in &doomed {
+            one_by_one.remove(handles[i as usize]).unwrap();
+        }
+        store.remove_sorted(&doomed);
+        prop_assert_eq!(store.len(), one_by_one.len());
+        for (i, &h) in handles.iter().enumerate() {
+            let gone = doomed.contains(&(i as u32));
+            prop_assert_eq!(store.contains(h), !gone);
+            if gone {
+                continue;
+            }
+            prop_assert_eq!(store.shape(h), one_by_one.shape(h));
+            prop_assert_eq!(store.props(h), one_by_one.props(h));
+            prop_assert_eq!(store.get(h), one_by_one.get(h));
+            // The dense index, the handle column and the shape tables agree.
+            let d = store.index_of(h).unwrap();
+            prop_assert_eq!(store.handles()[d], h);
+            prop_assert_eq!(store.shape_at(d), store.shape(h));
+        }
+        // The free list: the same handles next, in the same order.
+        for _ in 0..doomed.len() + 1 {
+            let b = Aabb::from_coords(0.0, 0.0, 1.0, 1.0);
+            prop_assert_eq!(
+                store.insert_with(b, BoxProps::default()).unwrap(),
+                one_by_one.insert_with(b, BoxProps::default()).unwrap()
+            );
+        }
+    }
+}
