@@ -857,10 +857,13 @@ fn visit<const FILTERED: bool>(
     if w <= 1 && h <= 1 {
         // The usual case: a 2 × 2 block of cells (the grid has a spare column and row),
         // those past the mover's last masked off; no branch until a hit.
+        // A cell past the mover's last reads its own line again (in cache, masked off
+        // below): only the cells it reaches are loaded.
+        let (dx, dy) = (w as usize, h as usize * stride);
         let m = grid.hits(c, &lanes)
-            | grid.hits(c + 1, &lanes) << 4
-            | grid.hits(c + stride, &lanes) << 8
-            | grid.hits(c + stride + 1, &lanes) << 12;
+            | grid.hits(c + dx, &lanes) << 4
+            | grid.hits(c + dy, &lanes) << 8
+            | grid.hits(c + dy + dx, &lanes) << 12;
         let keep = 0x000f | (0x00f0 * w) | (0x0f00 * h) | (0xf000 * (w & h));
         let m = m & keep;
         if m == 0 || !pairs() {
@@ -918,7 +921,7 @@ struct Group {
 }
 
 impl Group {
-    /// Asks for the cells of each reaching mover's first two rows.
+    /// Asks for the cells of each reaching mover's 2 × 2 block that it reaches.
     #[inline(always)]
     fn prefetch(&self, slots: &[Slots], stride: usize) {
         let p = slots.as_ptr();
@@ -927,11 +930,16 @@ impl Group {
             let k = bits.trailing_zeros() as usize;
             bits &= bits - 1;
             let c = self.span[1][k] as usize * stride + self.span[0][k] as usize;
+            let wide = self.span[2][k] > self.span[0][k];
             crate::lanes::prefetch(p.wrapping_add(c));
-            crate::lanes::prefetch(p.wrapping_add(c + stride));
-            if self.span[2][k] > self.span[0][k] {
+            if wide {
                 crate::lanes::prefetch(p.wrapping_add(c + 1));
-                crate::lanes::prefetch(p.wrapping_add(c + stride + 1));
+            }
+            if self.span[3][k] > self.span[1][k] {
+                crate::lanes::prefetch(p.wrapping_add(c + stride));
+                if wide {
+                    crate::lanes::prefetch(p.wrapping_add(c + stride + 1));
+                }
             }
         }
     }

@@ -511,7 +511,8 @@ impl Moves {
                 k: STATIC | k as u32,
             }));
         // Time, then box pairs before walls, then input order: a function of the input.
-        self.events.sort_unstable_by_key(|e| (e.t, e.k));
+        self.events
+            .sort_unstable_by_key(|e| (u64::from(e.t) << 32) | u64::from(e.k));
         let motion = |i: usize| Vec2::new(store.motion_x()[i], store.motion_y()[i]);
         // A plain box standing still: what a stop must end outside of, bit for bit.
         let resting = |i: usize| {
