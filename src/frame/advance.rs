@@ -535,10 +535,13 @@ impl Moves {
                     continue;
                 }
                 self.static_keep[k] = true;
-                let other = level.statics.and_then(|l| match l.shape_at(h.s as usize) {
-                    Shape::Aabb(b) => Some(b),
-                    _ => None,
-                });
+                // Read only for a stop (a random line of the level per hit).
+                let other = || {
+                    level.statics.and_then(|l| match l.shape_at(h.s as usize) {
+                        Shape::Aabb(b) => Some(b),
+                        _ => None,
+                    })
+                };
                 self.respond_one(store, i, &h.sweep, (Vec2::ZERO, other), t);
             } else if e.k & WALL == 0 {
                 let h = &raw[e.k as usize];
@@ -554,8 +557,8 @@ impl Moves {
                     stop: Vec2::ZERO - s.stop,
                     ..*s
                 };
-                self.respond_one(store, i, s, (motion(j), resting(j)), t);
-                self.respond_one(store, j, &back, (motion(i), resting(i)), t);
+                self.respond_one(store, i, s, (motion(j), || resting(j)), t);
+                self.respond_one(store, j, &back, (motion(i), || resting(i)), t);
             } else {
                 let k = (e.k & !WALL) as usize;
                 let i = self.wall_raw[k].i as usize;
@@ -564,9 +567,11 @@ impl Moves {
                 }
                 self.wall_keep[k] = true;
                 let (tile, sweep) = (self.wall_raw[k].tile, self.wall_raw[k].sweep);
-                let cell = level.walls.zip(store.aabb_at(i)).map(|(map, b)| {
-                    wall_box(map, tile.x.into(), tile.y.into(), &b.swept(motion(i)))
-                });
+                let cell = || {
+                    level.walls.zip(store.aabb_at(i)).map(|(map, b)| {
+                        wall_box(map, tile.x.into(), tile.y.into(), &b.swept(motion(i)))
+                    })
+                };
                 self.respond_one(store, i, &sweep, (Vec2::ZERO, cell), t);
             }
         }
@@ -590,6 +595,21 @@ impl Moves {
             }
         }));
         if let Some(statics) = level.statics {
+            // The hits are few and far apart: ask for every line they read first.
+            for (h, _) in self
+                .statics
+                .raw
+                .iter()
+                .zip(&self.static_keep)
+                .filter(|(_, k)| **k)
+            {
+                let (i, s) = (h.i as usize, h.s as usize);
+                prefetch_at(store.owners(), i);
+                prefetch_at(store.handles(), i);
+                prefetch_at(store.user_data(), i);
+                prefetch_at(statics.store().handles(), s);
+                prefetch_at(statics.store().user_data(), s);
+            }
             let kept = self
                 .statics
                 .raw
@@ -620,7 +640,7 @@ impl Moves {
         store: &BoxStore,
         i: usize,
         s: &Sweep,
-        (other_motion, resting): (Vec2, Option<Aabb>),
+        (other_motion, resting): (Vec2, impl FnOnce() -> Option<Aabb>),
         t: f32,
     ) {
         if self.end[i] != f32::INFINITY {
@@ -646,7 +666,7 @@ impl Moves {
                 } else {
                     other_motion * t + stop
                 };
-                if let (Some(other), true) = (resting, store.shape_entries()[i] == PLAIN) {
+                if let (true, Some(other)) = (store.shape_entries()[i] == PLAIN, resting()) {
                     let b = store.aabb_at(i).expect("dense index");
                     offset = outside(b, offset, other, s.normal);
                 }
@@ -665,6 +685,18 @@ impl Moves {
     fn apply(&mut self, store: &mut BoxStore) {
         self.destroyed.clear();
         self.doomed.sort_unstable_by_key(|d| d.0);
+        // The destroyed are few and far apart: ask for every line they read first.
+        for &(i, _) in &self.doomed {
+            let i = i as usize;
+            for col in [store.min_x(), store.min_y(), store.max_x(), store.max_y()] {
+                prefetch_at(col, i);
+            }
+            prefetch_at(store.motion_x(), i);
+            prefetch_at(store.motion_y(), i);
+            prefetch_at(store.shape_entries(), i);
+            prefetch_at(store.handles(), i);
+            prefetch_at(store.user_data(), i);
+        }
         for &(i, t) in &self.doomed {
             let i = i as usize;
             let m = Vec2::new(store.motion_x()[i], store.motion_y()[i]);
@@ -688,6 +720,12 @@ impl Moves {
         self.doomed_index.extend(self.doomed.iter().map(|d| d.0));
         store.remove_sorted(&self.doomed_index);
     }
+}
+
+/// Asks for the line holding `col[i]` (a hint: any `i` will do).
+#[inline(always)]
+fn prefetch_at<T>(col: &[T], i: usize) {
+    crate::lanes::prefetch(col.as_ptr().wrapping_add(i));
 }
 
 /// `offset`, moved back where `b.translated(offset)` would end inside `other` across a
