@@ -2,11 +2,11 @@
 //! (buffers grow to the scene's size), a step makes no heap allocation. Counted with a
 //! counting global allocator, per thread (the test's own: the harness allocates on its
 //! thread as it reports the other tests), with `parallel` off (rayon's job queue may
-//! allocate). The same for `Frame::advance` with walls, stopped boxes and destroyed
-//! bullets respawned.
+//! allocate). The same for `Frame::advance` with walls, a static level, stopped boxes
+//! and destroyed bullets respawned.
 
 use glam::Vec2;
-use hantei::frame::{Frame, FrameConfig, Level, layers};
+use hantei::frame::{Frame, FrameConfig, Level, StaticLevel, layers};
 use hantei::rng::Rng;
 use hantei::tilemap::TileMap;
 use hantei::{Aabb, BoxProps, BoxStore, Circle, Owner, Response, SimdLevel};
@@ -181,7 +181,25 @@ fn steady_state_advance_does_not_allocate() {
     let map = TileMap::from_ascii(&art, Vec2::splat(16.0), Vec2::ZERO)
         .unwrap()
         .with_outside(1);
-    let level = Level::walls(&map);
+    // Level geometry in a static level too: rubble and round pillars, dense enough that
+    // a frame has thousands of (bullet, static) pairs (its sorts then outgrow any
+    // stack scratch).
+    let mut rubble = BoxStore::new();
+    let mut rng = Rng::new(99);
+    for k in 0..2400u64 {
+        let c = Vec2::new(rng.range_f32(30.0, 610.0), rng.range_f32(30.0, 450.0));
+        let props = BoxProps::new(layers::wall()).with_user_data(k);
+        if k % 8 == 0 {
+            rubble.insert_shape(Circle::new(c, 4.0), props).unwrap();
+        } else {
+            let half = Vec2::new(rng.range_f32(1.5, 4.0), rng.range_f32(1.5, 4.0));
+            rubble
+                .insert_with(Aabb::from_center_half_extents(c, half), props)
+                .unwrap();
+        }
+    }
+    let statics = StaticLevel::new(rubble).unwrap();
+    let level = Level::walls(&map).with_statics(&statics);
     for simd in SimdLevel::available().iter().copied() {
         let mut rng = Rng::new(11);
         let mut store = BoxStore::new();
@@ -229,7 +247,7 @@ fn steady_state_advance_does_not_allocate() {
             parallel: false,
             ..FrameConfig::default()
         });
-        let (mut destroyed, mut walls, mut stopped) = (0, 0, 0);
+        let (mut destroyed, mut walls, mut stopped, mut pillars) = (0, 0, 0, 0);
         let mut gone = Vec::with_capacity(4096);
         let mut allocations = 0;
         for f in 0..200 {
@@ -241,6 +259,7 @@ fn steady_state_advance_does_not_allocate() {
                 destroyed += s.destroyed;
                 walls += s.wall_hits;
                 stopped += s.stopped;
+                pillars += s.static_hits;
             }
             // Respawn the destroyed bullets; the movers turn around every 8 frames.
             gone.clear();
@@ -260,8 +279,9 @@ fn steady_state_advance_does_not_allocate() {
         }
         assert_eq!(store.len(), 4000 + 25, "the count stays steady");
         assert!(
-            destroyed > 1000 && walls > 1000 && stopped > 0,
-            "the scene must destroy, hit walls and stop: {destroyed} {walls} {stopped}"
+            destroyed > 1000 && walls > 1000 && stopped > 0 && pillars > 30 * 600,
+            "the scene must destroy, hit walls and statics and stop: \
+             {destroyed} {walls} {pillars} {stopped}"
         );
         assert_eq!(
             allocations, 0,

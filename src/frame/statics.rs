@@ -230,8 +230,9 @@ impl StaticPass {
             );
         }
         if grouping.groups.len() > 1 {
-            // One sorted run per group: the merge sort merges them.
-            self.pairs.sort_by_key(|p| (p.a, p.b));
+            // One sorted run per group (an unstable sort: the stable one would allocate
+            // its scratch every frame).
+            self.pairs.sort_unstable_by_key(|p| (p.a, p.b));
         }
         let (mx, my) = (store.motion_x(), store.motion_y());
         // The pairs' boxes are few and far apart: ask for a pair's lines a few pairs
