@@ -472,6 +472,7 @@ fn advance_is_the_same_on_every_thread_count_and_simd_level() {
             let mut frame = Frame::with_config(FrameConfig {
                 simd,
                 parallel: threads > 1,
+                parallel_threshold: 0,
                 ..FrameConfig::default()
             });
             let mut log = String::new();
@@ -743,6 +744,7 @@ fn a_static_level_acts_as_the_same_boxes_standing_in_the_store() {
             .build()
             .unwrap();
         let config = FrameConfig {
+            parallel_threshold: 0,
             parallel: threads > 1,
             ..FrameConfig::default()
         };

@@ -246,6 +246,7 @@ fn every_kind_against_every_kind_matches_the_oracle_everywhere() -> Result<(), E
                 let mut frame = Frame::with_config(FrameConfig {
                     simd,
                     parallel: threads > 1,
+                    parallel_threshold: 0,
                     ..FrameConfig::default()
                 });
                 let got = pool.install(|| frame.step(&store).map(|r| r.contacts.to_vec()))?;

@@ -692,8 +692,14 @@ fn shapes_and_reports_round_trip() {
     round_trip(FrameConfig {
         simd: SimdLevel::Portable,
         parallel: false,
+        parallel_threshold: 1000,
         max_groups: 4,
     });
+    // Settings saved before the parallel threshold existed read back with its default.
+    let old: FrameConfig =
+        serde_json::from_str(r#"{"simd":"Portable","parallel":true,"max_groups":4}"#).unwrap();
+    assert_eq!(old.parallel_threshold, hantei::frame::PARALLEL_THRESHOLD);
+    assert!(old.parallel && old.max_groups == 4);
 
     // The oriented boxes are kept bit for bit (no re-normalisation) and checked: an axis
     // that is not a unit vector, or axes that are not orthonormal, are refused.

@@ -233,6 +233,11 @@ impl BroadPhase {
         &self.config
     }
 
+    /// Turns parallel work on or off (the frame decides per step).
+    pub(crate) fn set_parallel(&mut self, on: bool) {
+        self.config.parallel = on;
+    }
+
     /// Every overlapping pair among `boxes`, each once with `a < b`, in the order of the
     /// [determinism contract](self#determinism-contract). With filters, only pairs whose
     /// filters agree ([`crate::Filter::pairs_with`]).

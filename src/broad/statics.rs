@@ -26,16 +26,21 @@
 //! the coordinate), so exactly once.
 //!
 //! The movers are read in input order, so the cells are read at random: each group of
-//! eight movers asks for its cells while the group before it is tested. Statics that
-//! all share one filter (level geometry usually does) are tested against a mover's
-//! filter once, at its first hit, never per static.
+//! eight movers asks for the cells it reaches (only those) two groups before it is
+//! tested. Statics that all share one filter (level geometry usually does) are tested
+//! against a mover's filter once, at its first hit, never per static.
 //!
 //! Measured on the `static_level` bench scene (100k statics 2–8 wide, 74k bullets'
 //! swept bounds, one thread, AMD EPYC Zen 5): 3.1 ms a query with four slots a line,
 //! ids apart and the movers one by one; 1.7 with the cells tested in four-lane
 //! compares and the ids in the line; 1.2 with the movers in lanes (callgrind: 347 then
-//! 197 instructions a mover). The movers in spatial order gain under 10%: the tests,
-//! not the memory, are what is left.
+//! 197 instructions a mover). The movers in spatial order gain under 10%.
+//!
+//! Tried and dropped (no gain in a whole frame, medians of 200): eight slots a cell in
+//! two lines with eight-lane compares and half as many cells (1.27 ms a query); a
+//! 16-byte union of each cell's copies tested first, the slots read only past it (0.9
+//! ms a query alone, but no faster in a frame, slower with the unions prefetched);
+//! unchecked indexing (no change).
 //!
 //! # Cell size
 //! About [`CELL_FACTOR`] times the statics' median extent per axis (a sample of at most
@@ -60,12 +65,14 @@ use wide::f32x4;
 /// wide against 100k movers 1–7 wide (one thread, a loaded 2-vCPU AMD EPYC VM, best of
 /// 40 queries), factor and cells per box: 1 and 4: 8.4 ms; 1 and 2: 6.6; 1 and 1: 5.2;
 /// 2 and 2: 5.6; 2 and 1: 5.2; 3 and 4: 5.5 (the broad phase's bipartite call 3.5–4.1 ms
-/// in the same runs). Fewer, larger cells hold the grid in less memory.
+/// in the same runs; measured with four slots a cell). Fewer, larger cells hold the
+/// grid in less memory; with three slots a line, one cell per box instead of two made
+/// no difference on the bench scene in a whole frame.
 pub(crate) const CELL_FACTOR: f64 = 2.0;
 /// At most this many cells per axis.
 pub(crate) const MAX_PER_AXIS: u32 = 1 << 14;
-/// At most this many cells per static box (plus [`EXTRA_CELLS`]); a cell takes 84
-/// bytes (its slots, their indices, its overflow start).
+/// At most this many cells per static box (plus [`EXTRA_CELLS`]); a cell takes one
+/// 64-byte line (its slots and their indices).
 pub(crate) const CELLS_PER_BOX: usize = 2;
 /// Cells allowed beyond `CELLS_PER_BOX · n`.
 pub(crate) const EXTRA_CELLS: usize = 64;
@@ -898,9 +905,9 @@ fn visit<const FILTERED: bool>(
 
 /// [`Stream`] on whole groups of eight movers: validation, the reach test and the
 /// cells in lanes (the same `f32` operations as [`StaticGrid::reach`] and
-/// [`Cells::span`]), one group ahead, whose cells are prefetched while this group's are
-/// tested; a group with a suspect box goes one by one ([`one`] names the defect).
-/// Returns how many movers it handled (whole groups from `range.start`).
+/// [`Cells::span`]), [`GROUPS_AHEAD`] groups ahead, whose cells are prefetched while
+/// this group's are tested; a group with a suspect box goes one by one ([`one`] names
+/// the defect). Returns how many movers it handled (whole groups from `range.start`).
 struct StreamLanes<'a, 'b, B, const FILTERED: bool> {
     grid: &'a StaticGrid,
     movers: &'a BoxSet<'b>,

@@ -917,6 +917,7 @@ pub(crate) fn advance_check(data: &[u8], tamper: &dyn Fn(&mut BoxStore)) -> Resu
                 Frame::with_config(FrameConfig {
                     simd,
                     parallel: threads > 1,
+                    parallel_threshold: 0,
                     ..FrameConfig::default()
                 }),
                 threads,
@@ -924,6 +925,7 @@ pub(crate) fn advance_check(data: &[u8], tamper: &dyn Fn(&mut BoxStore)) -> Resu
         }
     }
     let mut chunked = Frame::with_config(FrameConfig {
+        parallel_threshold: 0,
         parallel: true,
         ..FrameConfig::default()
     });

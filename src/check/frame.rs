@@ -243,6 +243,7 @@ pub(crate) fn frame_check(data: &[u8], tamper: &dyn Fn(&mut Vec<Contact>)) -> Re
             let config = FrameConfig {
                 simd,
                 parallel: threads > 1,
+                parallel_threshold: 0,
                 ..FrameConfig::default()
             };
             frames.push((Frame::with_config(config), threads));
@@ -257,6 +258,7 @@ pub(crate) fn frame_check(data: &[u8], tamper: &dyn Fn(&mut Vec<Contact>)) -> Re
     // Grouping in chunks of three boxes (runs and filters split across chunks).
     for threads in [1, 2] {
         let mut chunked = Frame::with_config(FrameConfig {
+            parallel_threshold: 0,
             parallel: threads > 1,
             ..FrameConfig::default()
         });

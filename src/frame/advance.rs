@@ -410,14 +410,14 @@ impl Frame {
         let t_broad = self.collide(store)?;
         self.moves.clear();
         self.moves
-            .walls(store, level, self.config.simd, self.config.parallel);
+            .walls(store, level, self.config.simd, self.parallel(store));
         if let Some(statics) = level.statics {
             self.moves.statics.run(
                 store,
                 &self.grouping,
                 statics,
                 self.config.simd,
-                self.config.parallel,
+                self.parallel(store),
             )?;
         }
         let t_narrow = Stamp::now();

@@ -66,14 +66,35 @@ use std::time::Duration;
 /// [`Error::OutOfRange`]. (Game worlds live many orders of magnitude below.)
 pub const MAX_COORDINATE: f32 = 1.0e37;
 
+/// The default [`FrameConfig::parallel_threshold`]: below this many boxes, rayon's
+/// hand-offs cost more than a second core gains. Measured with `FRAME_SIZES=2000,5000,
+/// 10000,20000,40000 cargo bench --bench frame -- "step_|advance_"` (one run, AMD EPYC
+/// Zen 5, 2 vCPUs, the demo scene), two threads against one: 2k boxes +4% (step) and
+/// +6% (advance); 5k +11% and +13%; 10k +25% and +27%; 20k +33% and +11%; 40k −22% and
+/// −18%; 100k −47% and −27%.
+pub const PARALLEL_THRESHOLD: usize = 32_768;
+
+/// [`PARALLEL_THRESHOLD`], for settings read without the field.
+#[cfg(feature = "serde")]
+fn parallel_threshold() -> usize {
+    PARALLEL_THRESHOLD
+}
+
 /// Settings of a [`Frame`].
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct FrameConfig {
     /// Which kernels run (default: the best this CPU supports).
     pub simd: SimdLevel,
-    /// Whether to use rayon's current thread pool (default `true`).
+    /// Whether to use rayon's current thread pool (default `true`) for stores of at
+    /// least [`FrameConfig::parallel_threshold`] boxes.
     pub parallel: bool,
+    /// With [`FrameConfig::parallel`], the fewest boxes a store needs for the step to
+    /// run in parallel; below, it runs on the calling thread (default
+    /// [`PARALLEL_THRESHOLD`]). `0` makes every step parallel, `usize::MAX` none.
+    /// (Settings saved without it read back with the default.)
+    #[cfg_attr(feature = "serde", serde(default = "parallel_threshold"))]
+    pub parallel_threshold: usize,
     /// At most this many distinct filters get a group of their own (default 32); with
     /// more, every box goes into one group swept with per-box filters (the same
     /// contacts, found with more work).
@@ -85,6 +106,7 @@ impl Default for FrameConfig {
         Self {
             simd: SimdLevel::best(),
             parallel: true,
+            parallel_threshold: PARALLEL_THRESHOLD,
             max_groups: 32,
         }
     }
@@ -411,7 +433,16 @@ impl Frame {
 
     /// Steps 1 to 4: every hit or overlap of the narrow phase into `raw`; returns when
     /// the broad phase ended.
+    /// Whether this store's step runs in parallel ([`FrameConfig::parallel`] and
+    /// [`FrameConfig::parallel_threshold`]).
+    fn parallel(&self, store: &BoxStore) -> bool {
+        self.config.parallel && store.len() >= self.config.parallel_threshold
+    }
+
     fn collide(&mut self, store: &BoxStore) -> Result<Stamp, Error> {
+        let parallel = self.parallel(store);
+        self.broad.set_parallel(parallel);
+        self.narrow.set_parallel(parallel);
         self.group(store)?;
         self.broad_phase(store)?;
         self.drop_same_owner(store);
@@ -482,7 +513,7 @@ impl Frame {
     /// Step 1: boxes grouped by filter (groups numbered by first appearance), with their
     /// swept bounds `[min + min(motion, 0), max + max(motion, 0)]` ([`groups`]).
     fn group(&mut self, store: &BoxStore) -> Result<(), Error> {
-        let parallel = self.config.parallel;
+        let parallel = self.parallel(store);
         self.grouping
             .build(store, self.config.max_groups, parallel)
             .map_err(|index| Error::OutOfRange {

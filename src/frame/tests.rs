@@ -79,6 +79,7 @@ fn every_simd_level_and_thread_count_gives_the_same_report() {
             let mut frame = Frame::with_config(FrameConfig {
                 simd,
                 parallel: threads > 1,
+                parallel_threshold: 0,
                 ..FrameConfig::default()
             });
             let got = pool.install(|| {
@@ -117,11 +118,13 @@ fn many_distinct_filters_fall_back_to_per_box_filters() {
         simd: SimdLevel::Scalar,
         parallel: false,
         max_groups: 100_000,
+        ..FrameConfig::default()
     });
     let mut per_box = Frame::with_config(FrameConfig {
         simd: SimdLevel::Scalar,
         parallel: false,
         max_groups: 4,
+        ..FrameConfig::default()
     });
     assert_eq!(grouped.step(&store).unwrap().contacts, &want[..]);
     assert_eq!(per_box.step(&store).unwrap().contacts, &want[..]);

@@ -177,6 +177,11 @@ pub struct NarrowPhase {
 }
 
 impl NarrowPhase {
+    /// Turns parallel work on or off (the frame decides per step).
+    pub(crate) fn set_parallel(&mut self, on: bool) {
+        self.config.parallel = on;
+    }
+
     /// A narrow phase with the default [`NarrowConfig`].
     #[must_use]
     pub fn new() -> Self {
