@@ -587,7 +587,7 @@ impl StaticGrid {
 
     /// Fills the cells for `self.cells` over `self.boxes`: a counting sort of (cell,
     /// box), boxes ascending within each cell; a cell of more than [`SLOTS`] copies keeps
-    /// `SLOTS - 1` of them and an [`OVERFLOW`] marker to the rest.
+    /// `SLOTS - 1` of them and an overflow marker to the rest ([`Slots::set_overflow`]).
     fn fill(&mut self) {
         let g = self.cells;
         let stride = g.dims[0] as usize + 1;

@@ -237,14 +237,7 @@ impl BoxStore {
             return;
         }
         // All or nothing is not needed here: capacity is only a hint.
-        for c in [
-            &mut self.min_x,
-            &mut self.min_y,
-            &mut self.max_x,
-            &mut self.max_y,
-            &mut self.motion_x,
-            &mut self.motion_y,
-        ] {
+        for c in self.f32_columns() {
             if c.try_reserve(n).is_err() {
                 return;
             }
@@ -279,14 +272,7 @@ impl BoxStore {
         }
         self.handle = handles;
         self.handle.clear();
-        for c in [
-            &mut self.min_x,
-            &mut self.min_y,
-            &mut self.max_x,
-            &mut self.max_y,
-            &mut self.motion_x,
-            &mut self.motion_y,
-        ] {
+        for c in self.f32_columns() {
             c.clear();
         }
         self.layers.clear();
@@ -542,14 +528,7 @@ impl BoxStore {
         let i = self.dense(h)?;
         let aabb = self.aabb_at(i).expect("dense index is in range");
         self.detach(i);
-        for c in [
-            &mut self.min_x,
-            &mut self.min_y,
-            &mut self.max_x,
-            &mut self.max_y,
-            &mut self.motion_x,
-            &mut self.motion_y,
-        ] {
+        for c in self.f32_columns() {
             c.swap_remove(i);
         }
         self.layers.swap_remove(i);
@@ -593,14 +572,7 @@ impl BoxStore {
                 c.swap_remove(i as usize);
             }
         }
-        for c in [
-            &mut self.min_x,
-            &mut self.min_y,
-            &mut self.max_x,
-            &mut self.max_y,
-            &mut self.motion_x,
-            &mut self.motion_y,
-        ] {
+        for c in self.f32_columns() {
             remove_all(c, doomed);
         }
         remove_all(&mut self.layers, doomed);
@@ -608,6 +580,19 @@ impl BoxStore {
         remove_all(&mut self.owner, doomed);
         remove_all(&mut self.user_data, doomed);
         remove_all(&mut self.response, doomed);
+    }
+
+    /// The six `f32` columns (the bounds, then the motion), for what is done to each
+    /// alike.
+    fn f32_columns(&mut self) -> [&mut Vec<f32>; 6] {
+        [
+            &mut self.min_x,
+            &mut self.min_y,
+            &mut self.max_x,
+            &mut self.max_y,
+            &mut self.motion_x,
+            &mut self.motion_y,
+        ]
     }
 
     /// Whether `h` refers to a box in this store.
