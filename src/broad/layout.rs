@@ -273,6 +273,60 @@ impl Layout {
     }
 }
 
+/// A uniform grid's placement over a set of boxes (the bipartite probe's small set,
+/// the static grid's statics): their bounds, and the cells, which clamp at both ends.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct Cells {
+    /// The boxes' bounds: a box outside them meets nothing.
+    pub(crate) lo: [f32; 2],
+    pub(crate) hi: [f32; 2],
+    /// Where the cells start (the bulk's start when far boxes stretch the bounds, see
+    /// [`bulk_bounds`]).
+    pub(crate) origin: [f32; 2],
+    /// Cells per unit.
+    pub(crate) inv: [f32; 2],
+    pub(crate) dims: [u32; 2],
+}
+
+impl Default for Cells {
+    /// No boxes: bounds that nothing meets, one cell.
+    fn default() -> Self {
+        Self {
+            lo: [f32::INFINITY; 2],
+            hi: [f32::NEG_INFINITY; 2],
+            origin: [0.0; 2],
+            inv: [0.0; 2],
+            dims: [1, 1],
+        }
+    }
+}
+
+impl Cells {
+    /// The column (`axis` 0) or row (1) holding coordinate `v`; monotone in `v`.
+    #[inline(always)]
+    pub(crate) fn cell(&self, axis: usize, v: f32) -> u32 {
+        to_index((v - self.origin[axis]) * self.inv[axis], self.dims[axis])
+    }
+
+    /// The cells of box `b`: `[first column, first row, last column, last row]`.
+    #[inline(always)]
+    pub(crate) fn span(&self, b: &[f32; 4]) -> [u32; 4] {
+        [
+            self.cell(0, b[0]),
+            self.cell(1, b[1]),
+            self.cell(0, b[2]),
+            self.cell(1, b[3]),
+        ]
+    }
+
+    /// The cells of box `b` (valid), `None` when it lies outside the boxes' bounds.
+    #[inline(always)]
+    pub(crate) fn reach(&self, b: &[f32; 4]) -> Option<[u32; 4]> {
+        (b[0] <= self.hi[0] && b[2] >= self.lo[0] && b[1] <= self.hi[1] && b[3] >= self.lo[1])
+            .then(|| self.span(b))
+    }
+}
+
 /// `clamp(floor(x), 0, count - 1)` for `count >= 1` (NaN → 0), monotone in `x`.
 ///
 /// The clamp happens in the float domain so that the conversion is one `cvttss2si`

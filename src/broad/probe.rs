@@ -21,7 +21,7 @@
 //! the cells and their lists are visited: a function of the input alone.
 
 use super::Pair;
-use super::layout::{bulk_bounds, to_index};
+use super::layout::{Cells, bulk_bounds};
 use super::set::{Bounds, BoundsRead, BoxSet, WithBounds, all_plainly_valid};
 use crate::error::BoxDefect;
 use crate::lanes::{F32W, LANES, MaskW, SimdLevel, SimdTask, dispatch};
@@ -58,30 +58,11 @@ pub(crate) struct Probe {
     cell_start: Vec<u32>,
     items: Vec<u32>,
     cursor: Vec<u32>,
-    grid: Grid,
+    grid: Cells,
     /// Whether the last grid built pays against the banded sweep ([`Probe::pays`]).
     pays: bool,
     /// Per chunk of the large set: its pairs.
     pub chunk_pairs: Vec<Vec<Pair>>,
-}
-
-#[derive(Debug, Default, Clone, Copy)]
-struct Grid {
-    /// The small set's bounds: a large box outside them meets nothing.
-    lo: [f32; 2],
-    hi: [f32; 2],
-    /// Where the cells start: `lo`, or the bulk's start when far outliers stretch the
-    /// bounds (see [`bulk_bounds`]); cells clamp at both ends.
-    origin: [f32; 2],
-    inv: [f32; 2],
-    dims: [u32; 2],
-}
-
-impl Grid {
-    #[inline(always)]
-    fn cell(&self, axis: usize, v: f32) -> u32 {
-        to_index((v - self.origin[axis]) * self.inv[axis], self.dims[axis])
-    }
 }
 
 impl Probe {
@@ -105,13 +86,7 @@ impl Probe {
                 // An empty grid: the large set can still be streamed (to find its own
                 // errors first) and meets nothing.
                 self.bounds.clear();
-                self.grid = Grid {
-                    lo: [f32::INFINITY; 2],
-                    hi: [f32::NEG_INFINITY; 2],
-                    origin: [0.0; 2],
-                    inv: [0.0; 2],
-                    dims: [1, 1],
-                };
+                self.grid = Cells::default();
                 self.cell_start.clear();
                 self.cell_start.resize(2, 0);
                 self.items.clear();
@@ -173,7 +148,7 @@ impl Probe {
             let v = dims[axis] as f32 / span;
             inv[axis] = if v.is_finite() { v } else { 0.0 };
         }
-        self.grid = Grid {
+        self.grid = Cells {
             lo,
             hi,
             origin,
@@ -402,11 +377,9 @@ impl WithBounds for Stream<'_, '_> {
                 return Err((i, defect));
             }
             // Outside the small set's bounds: nothing to meet.
-            if x0 > g.hi[0] || x1 < g.lo[0] || y0 > g.hi[1] || y1 < g.lo[1] {
+            let Some([cx0, cy0, cx1, cy1]) = g.reach(&a) else {
                 continue;
-            }
-            let (cx0, cx1) = (g.cell(0, x0), g.cell(0, x1));
-            let (cy0, cy1) = (g.cell(1, y0), g.cell(1, y1));
+            };
             let fa = if filtered {
                 self.large.filter(i)
             } else {

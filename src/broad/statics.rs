@@ -52,7 +52,7 @@
 //! their sizes.
 
 use super::Pair;
-use super::layout::{bulk_bounds, sample_index, to_index};
+use super::layout::{Cells, bulk_bounds, sample_index};
 use super::set::{BoundsRead, BoxSet, WithBounds, all_plainly_valid};
 use crate::error::{BoxDefect, Error, check_count};
 use crate::lanes::{F32W, LANES, MaskW, SimdLevel, SimdTask, dispatch};
@@ -147,51 +147,8 @@ impl Slots {
     }
 }
 
-/// Where the cells are.
-#[derive(Debug, Clone, Copy, PartialEq)]
-struct Cells {
-    /// The statics' bounds: a mover outside them meets nothing.
-    lo: [f32; 2],
-    hi: [f32; 2],
-    /// Where the cells start (the bulk's start when far boxes stretch the bounds); cells
-    /// clamp at both ends.
-    origin: [f32; 2],
-    /// Cells per unit.
-    inv: [f32; 2],
-    dims: [u32; 2],
-}
-
-impl Default for Cells {
-    /// No boxes: bounds that nothing meets, one cell.
-    fn default() -> Self {
-        Self {
-            lo: [f32::INFINITY; 2],
-            hi: [f32::NEG_INFINITY; 2],
-            origin: [0.0; 2],
-            inv: [0.0; 2],
-            dims: [1, 1],
-        }
-    }
-}
-
+/// The static grid's own uses of its [`Cells`].
 impl Cells {
-    /// The column (`axis` 0) or row (1) holding coordinate `v`; monotone in `v`.
-    #[inline(always)]
-    fn cell(&self, axis: usize, v: f32) -> u32 {
-        to_index((v - self.origin[axis]) * self.inv[axis], self.dims[axis])
-    }
-
-    /// The cells of box `b`: `[first column, first row, last column, last row]`.
-    #[inline(always)]
-    fn span(&self, b: &[f32; 4]) -> [u32; 4] {
-        [
-            self.cell(0, b[0]),
-            self.cell(1, b[1]),
-            self.cell(0, b[2]),
-            self.cell(1, b[3]),
-        ]
-    }
-
     /// Total copies of `boxes` over the cells (saturating at `u64::MAX`).
     fn copies(&self, boxes: &[[f32; 4]]) -> u64 {
         boxes
@@ -646,12 +603,7 @@ impl StaticGrid {
     /// The cells of mover `b`, `None` when it misses the statics (NaN misses too).
     #[inline(always)]
     fn reach(&self, b: &[f32; 4]) -> Option<[u32; 4]> {
-        let g = &self.cells;
-        if b[0] <= g.hi[0] && b[2] >= g.lo[0] && b[1] <= g.hi[1] && b[3] >= g.lo[1] {
-            Some(g.span(b))
-        } else {
-            None
-        }
+        self.cells.reach(b)
     }
 
     /// Which of cell `c`'s slots mover `a` (as `[max_x, max_y, -min_x, -min_y]`, each
