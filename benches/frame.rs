@@ -237,5 +237,43 @@ fn static_level(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, frame, frame_shapes, static_level);
+/// `wide_boxes/10k`: the demo's 10k bullets plus 2,000 long boxes (lasers: 8 to 320
+/// units long, 1 to 20 tiles, 4 to 12 high) flying through open space, one thread:
+/// the whole frame (`advance_1t`), where a box larger than a tile takes the coarse
+/// open-space lookup instead of the exact wall test.
+fn wide_boxes(c: &mut Criterion) {
+    let demo = DemoFrame::new(10_000, 50, 1);
+    let mut store = destroying_bullets(&demo);
+    let arena = demo.map.bounds();
+    let mut rng = Rng::new(0x1a5e5);
+    for _ in 0..2_000 {
+        let c = Vec2::new(
+            rng.range_f32(arena.min.x + 400.0, arena.max.x - 400.0),
+            rng.range_f32(arena.min.y + 400.0, arena.max.y - 400.0),
+        );
+        let half = Vec2::new(rng.range_f32(4.0, 160.0), rng.range_f32(2.0, 6.0));
+        let props = BoxProps::new(layers::enemy_bullet()).with_motion(Vec2::new(1.0, 0.5));
+        store
+            .insert_with(Aabb::from_center_half_extents(c, half), props)
+            .unwrap();
+    }
+    let mut group = c.benchmark_group("wide_boxes/10k");
+    group.sample_size(20);
+    group.warm_up_time(Duration::from_millis(500));
+    group.measurement_time(Duration::from_secs(2));
+    let mut frame = Frame::with_config(FrameConfig {
+        parallel: false,
+        ..FrameConfig::default()
+    });
+    group.bench_function("advance_1t", |b| {
+        b.iter_batched_ref(
+            || store.clone(),
+            |store| black_box(frame.advance(store, &Level::walls(&demo.map)).unwrap()),
+            BatchSize::LargeInput,
+        )
+    });
+    group.finish();
+}
+
+criterion_group!(benches, frame, frame_shapes, static_level, wide_boxes);
 criterion_main!(benches);

@@ -16,6 +16,7 @@
 //!   world: (-∞, line(0)] ... cells ...  [line(n), +∞)
 //! ```
 
+use super::open::Coarse;
 use crate::Aabb;
 use crate::error::Error;
 use crate::lanes::{F32W, LANES, MaskW};
@@ -56,6 +57,9 @@ pub struct TileMap {
     /// cell is in open space: the one-lookup test of [`TileMap::move_bullets`]. One bit
     /// per cell (row-major), so that the whole map stays in the first-level cache.
     clear: Vec<u64>,
+    /// The clear bits of coarser cells, for boxes larger than a tile (see
+    /// [`TileMap::region_clear`]).
+    pub(super) coarse: Coarse,
     /// `[origin.x, origin.y, 1 / tile.x, 1 / tile.y, width, height]` in `f32`, when
     /// `f32` arithmetic locates a point within a quarter of a cell anywhere in and around
     /// the map (see [`TileMap::small_box_clear`]); `None` for maps too large or too far
@@ -164,6 +168,7 @@ impl TileMap {
             cells,
             outside: EMPTY,
             clear: Vec::new(),
+            coarse: Coarse::default(),
             fast_index: None,
             edge_slack: [0.0; 2],
         };
@@ -182,6 +187,7 @@ impl TileMap {
             2.0 * ulp * map.inv_tile[a]
         });
         map.rebuild_clear(0, 0, width, height);
+        map.coarse = Coarse::build(&map);
         map.fast_index = if map.edge_slack.iter().all(|&s| s < 0.25) {
             map.f32_index()
         } else {
@@ -233,6 +239,47 @@ impl TileMap {
         // In range and non-negative: the conversions truncate exactly.
         let (x, y) = (fx as i32 as usize, fy as i32 as usize);
         self.is_clear(y * self.dims[0] as usize + x)
+    }
+
+    /// Whether the box `[x0, x1] × [y0, y1]`, of any size, is certainly clear of solid
+    /// tiles, edges included, on a map with `fast` (its `fast_index`): one lookup, in
+    /// the clear bits of the level whose cells (`2^k` tiles a side) are the smallest
+    /// the box fits in, at the cell holding its centre (see the `open` module). `false`
+    /// means "not sure": a centre outside the map, or a box larger than the map's
+    /// coarsest cell.
+    ///
+    /// Exact enough: the centre's cell index is computed within an eighth of a cell at
+    /// level 0 (the condition for `fast`, which also covers the sum `x0 + x1` of a box
+    /// up to a tile wide); a box `2^k` tiles wide adds at most a few ulps of its own
+    /// size, under `2^-20` of a level-`k` cell. A box at most one cell wide whose centre
+    /// is within an eighth of a cell of the computed one stays more than a third of a
+    /// cell inside the 3×3 block around that cell.
+    #[inline]
+    pub(crate) fn region_clear(&self, fast: [f32; 6], [x0, y0, x1, y1]: [f32; 4]) -> bool {
+        let [ox, oy, ix, iy, w, h] = fast;
+        let fx = ((x0 + x1) * 0.5 - ox) * ix;
+        let fy = ((y0 + y1) * 0.5 - oy) * iy;
+        if !(fx >= 0.0 && fy >= 0.0 && fx < w && fy < h) {
+            return false;
+        }
+        // In range and non-negative: the conversions truncate exactly.
+        let (cx, cy) = (fx as u32, fy as u32);
+        let (bw, bh) = (x1 - x0, y1 - y0);
+        let (mut tw, mut th) = (self.tile_size.x, self.tile_size.y);
+        let mut k = 0;
+        // `!(a <= b)`, not `a > b`: a NaN size finds no level.
+        while !(bw <= tw && bh <= th) {
+            k += 1;
+            if k > self.coarse.len() {
+                return false;
+            }
+            (tw, th) = (tw * 2.0, th * 2.0);
+        }
+        if k == 0 {
+            self.is_clear(cy as usize * self.dims[0] as usize + cx as usize)
+        } else {
+            self.coarse.is_clear(k, cx, cy)
+        }
     }
 
     /// [`TileMap::small_box_clear`]'s first half for eight boxes `[x0, x1] × [y0, y1]`
@@ -383,6 +430,7 @@ impl TileMap {
         self.rebuild_clear(0, h.saturating_sub(1), w, h);
         self.rebuild_clear(0, 0, 1, h);
         self.rebuild_clear(w.saturating_sub(1), 0, w, h);
+        self.coarse = Coarse::build(&self);
         self
     }
 
@@ -454,6 +502,9 @@ impl TileMap {
         let i = y as usize * self.dims[0] as usize + x as usize;
         let old = core::mem::replace(&mut self.cells[i], kind);
         self.rebuild_clear(x.saturating_sub(1), y.saturating_sub(1), x + 2, y + 2);
+        let mut coarse = core::mem::take(&mut self.coarse);
+        coarse.update(self, x, y);
+        self.coarse = coarse;
         Ok(old)
     }
 

@@ -126,6 +126,7 @@ mod batch;
 mod cast;
 mod exact;
 mod map;
+mod open;
 mod slide;
 #[cfg(feature = "serde")]
 mod wire;

@@ -524,3 +524,87 @@ fn a_trailing_face_never_passes_its_leading_face() {
         Some((glam::IVec2::new(0, 0), 0.0))
     );
 }
+
+// ----- open space at every scale -----------------------------------------------------
+
+/// The coarse open-space levels patched by `set` and rebuilt by `with_outside` equal
+/// levels built from scratch, on maps of odd and degenerate sizes.
+#[test]
+fn coarse_levels_follow_every_change() {
+    let mut rng = Rng::new(0x0c0a);
+    for &(w, h) in &[(1, 1), (1, 9), (7, 1), (5, 3), (33, 17), (64, 64)] {
+        for outside in [EMPTY, SOLID] {
+            let mut map = random_map(w, h, Vec2::splat(2.0), Vec2::ZERO, 0.05, rng.next_u64())
+                .with_outside(outside);
+            assert!(map.coarse == super::open::Coarse::build(&map));
+            for _ in 0..40 {
+                let (x, y) = (rng.below(w), rng.below(h));
+                let kind = if rng.unit_f32() < 0.5 { EMPTY } else { SOLID };
+                map.set(x, y, kind).unwrap();
+                assert!(
+                    map.coarse == super::open::Coarse::build(&map),
+                    "{w}x{h} set ({x}, {y})"
+                );
+            }
+        }
+    }
+}
+
+/// `region_clear` never calls a box clear that reaches a solid tile (edges included) or,
+/// with a solid outside, the map's edge; and it does answer "clear" at every scale.
+#[test]
+fn region_clear_never_misses_a_solid_tile() {
+    let mut rng = Rng::new(0x0e5);
+    let mut clear_at = [0usize; 4];
+    for &t in &TILES {
+        for &(ox, oy) in &ORIGINS {
+            for (outside, density) in [(EMPTY, 0.02), (SOLID, 0.002), (EMPTY, 0.3)] {
+                let (w, h) = (1 + rng.below(90), 1 + rng.below(90));
+                let tile = Vec2::new(t, t * (0.5 + rng.unit_f32()));
+                let map = random_map(w, h, tile, Vec2::new(ox, oy), density, rng.next_u64())
+                    .with_outside(outside);
+                let Some(fast) = map.fast_index else {
+                    continue;
+                };
+                let solids: Vec<(i64, i64)> = (0..i64::from(h))
+                    .flat_map(|r| (0..i64::from(w)).map(move |c| (c, r)))
+                    .filter(|&(c, r)| map.kind_at(c, r) != EMPTY)
+                    .collect();
+                let edges = [map.line64(0, 0), map.line64(1, 0)];
+                let far = [map.line64(0, i64::from(w)), map.line64(1, i64::from(h))];
+                for _ in 0..400 {
+                    let size = [0, 1].map(|a| {
+                        let scale = [0.3, 1.0, 2.5, 9.0][rng.below(4) as usize];
+                        rng.unit_f32() * scale * tile[a]
+                    });
+                    let lo = [0, 1].map(|a| {
+                        let span = (far[a] - edges[a]) as f32;
+                        edges[a] as f32 - 2.0 * tile[a] + rng.unit_f32() * (span + 4.0 * tile[a])
+                    });
+                    let b = [lo[0], lo[1], lo[0] + size[0], lo[1] + size[1]];
+                    if !map.region_clear(fast, b) {
+                        continue;
+                    }
+                    let big = (size[0] / tile.x).max(size[1] / tile.y);
+                    clear_at[(big.max(1.0).log2().ceil() as usize).min(3)] += 1;
+                    let [x0, y0, x1, y1] = b.map(f64::from);
+                    for &(c, r) in &solids {
+                        let meets = x0 <= map.line64(0, c + 1)
+                            && x1 >= map.line64(0, c)
+                            && y0 <= map.line64(1, r + 1)
+                            && y1 >= map.line64(1, r);
+                        assert!(!meets, "{b:?} reaches solid ({c}, {r}) of {map:?}");
+                    }
+                    if outside != EMPTY {
+                        let inside = x0 > edges[0] && y0 > edges[1] && x1 < far[0] && y1 < far[1];
+                        assert!(inside, "{b:?} reaches the solid outside of {map:?}");
+                    }
+                }
+            }
+        }
+    }
+    assert!(
+        clear_at.iter().all(|&n| n > 50),
+        "clear answers per scale: {clear_at:?}"
+    );
+}
