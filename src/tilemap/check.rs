@@ -445,7 +445,36 @@ pub fn check_cast(map: &TileMap, body: Aabb, motion: Vec2) -> Result<(), String>
         return Err(format!("fast path {r:?} differs from the DDA {slow:?}"));
     }
     verify_cast(map, body, motion, &r)
-        .map_err(|e| format!("{e} (body {body:?}, motion {motion:?}, result {r:?})"))
+        .map_err(|e| format!("{e} (body {body:?}, motion {motion:?}, result {r:?})"))?;
+    check_region_clear(map, body, motion, r.hit.is_some())
+}
+
+/// The one-lookup open-space test ([`TileMap::region_clear`]) on `body` swept along
+/// `motion`: when it answers "clear", the exact cell scan ([`TileMap::open_space`])
+/// agrees and the cast hit nothing (`hit`).
+///
+/// # Errors
+/// A description of the disagreement.
+pub fn check_region_clear(
+    map: &TileMap,
+    body: Aabb,
+    motion: Vec2,
+    hit: bool,
+) -> Result<(), String> {
+    let Some(fast) = map.fast_index else {
+        return Ok(());
+    };
+    let s = body.swept(motion);
+    if !map.region_clear(fast, [s.min.x, s.min.y, s.max.x, s.max.y]) {
+        return Ok(());
+    }
+    if hit || !map.open_space(body, motion) {
+        return Err(format!(
+            "region_clear calls {s:?} clear, but the cast hit ({hit}) or the cells it \
+             reaches are not all empty"
+        ));
+    }
+    Ok(())
 }
 
 /// Verifies a [`CastResult`] claimed for `body` cast along `motion`.
