@@ -20,7 +20,7 @@
 //! one that would have reached it after it stopped finds it on the next frame.
 
 use super::statics::{StaticHit, StaticLevel, StaticPass};
-use super::{Body, BodyPair, Contact, Frame, FrameTimings, RawHit, clock::Stamp};
+use super::{Body, BodyPair, Contact, Frame, FrameTimings, RawHit, clock::Stamp, radix};
 use crate::error::Error;
 use crate::lanes::{F32W, LANES, SimdLevel, SimdTask, dispatch};
 use crate::math::{Aabb, Shape};
@@ -238,6 +238,17 @@ impl BodyHit {
         }
     }
 
+    /// The body and the time as one integer in [`BodyHit::order`]'s order: the body
+    /// (owners before lone boxes; an owner's id, a box's slot then generation) above
+    /// the time's bits.
+    pub(super) fn key(&self) -> u128 {
+        let body = match self.body {
+            Body::Owner(o) => u128::from(o.0),
+            Body::Box(h) => (1 << 64) | u128::from(h.slot) << 32 | u128::from(h.generation),
+        };
+        body << 32 | u128::from(self.toi.to_bits())
+    }
+
     /// By body, time, walls, then statics, then bodies, then the other side.
     pub(super) fn order(&self, other: &BodyHit) -> core::cmp::Ordering {
         let side = |h: &BodyHit| match h.other {
@@ -309,6 +320,7 @@ pub(crate) struct Moves {
     wall_keep: Vec<bool>,
     static_keep: Vec<bool>,
     events: Vec<Event>,
+    events_scratch: Vec<Event>,
     /// Per box: the time its motion ended (`∞`: it moves the whole way).
     end: Vec<f32>,
     /// The boxes stopped at a hit: dense index and translation.
@@ -317,6 +329,7 @@ pub(crate) struct Moves {
     held_shapes: Vec<(u32, Shape)>,
     /// The boxes destroyed: dense index and time.
     doomed: Vec<(u32, f32)>,
+    doomed_scratch: Vec<(u32, f32)>,
     /// Their dense indices, ascending.
     doomed_index: Vec<u32>,
     stopped: usize,
@@ -511,8 +524,9 @@ impl Moves {
                 k: STATIC | k as u32,
             }));
         // Time, then box pairs before walls, then input order: a function of the input.
-        self.events
-            .sort_unstable_by_key(|e| (u64::from(e.t) << 32) | u64::from(e.k));
+        radix::sort_by_key(&mut self.events, &mut self.events_scratch, |e| {
+            (u64::from(e.t) << 32) | u64::from(e.k)
+        });
         let motion = |i: usize| Vec2::new(store.motion_x()[i], store.motion_y()[i]);
         // A plain box standing still: what a stop must end outside of, bit for bit.
         let resting = |i: usize| {
@@ -684,7 +698,9 @@ impl Moves {
     /// destroyed removed.
     fn apply(&mut self, store: &mut BoxStore) {
         self.destroyed.clear();
-        self.doomed.sort_unstable_by_key(|d| d.0);
+        radix::sort_by_key(&mut self.doomed, &mut self.doomed_scratch, |d| {
+            u64::from(d.0)
+        });
         // The destroyed are few and far apart: ask for every line they read first.
         for &(i, _) in &self.doomed {
             let i = i as usize;

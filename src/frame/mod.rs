@@ -41,6 +41,7 @@ mod demo;
 mod groups;
 mod kinds;
 pub mod layers;
+mod radix;
 mod snapshot;
 mod statics;
 
@@ -324,6 +325,9 @@ pub struct Frame {
     ended: Vec<PairEvent>,
     moves: advance::Moves,
     hits: Vec<BodyHit>,
+    /// [`Frame::index_hits`]'s sort buffers.
+    hit_keys: [Vec<(u128, u32)>; 2],
+    hits_scratch: Vec<BodyHit>,
     timings: FrameTimings,
 }
 
@@ -507,7 +511,32 @@ impl Frame {
         for h in &self.moves.static_hits {
             self.hits.push(BodyHit::of_static(h));
         }
-        self.hits.sort_unstable_by(|x, y| x.order(y));
+        // By body and time in a radix sort of (key, index), then the rare ties (a body
+        // touching several things at one time) by the whole order.
+        let [keys, keys_scratch] = &mut self.hit_keys;
+        keys.clear();
+        keys.extend(
+            self.hits
+                .iter()
+                .enumerate()
+                .map(|(k, h)| (h.key(), k as u32)),
+        );
+        radix::sort_by_key(keys, keys_scratch, |x| x.0);
+        self.hits_scratch.clear();
+        self.hits_scratch
+            .extend(keys.iter().map(|&(_, k)| self.hits[k as usize]));
+        core::mem::swap(&mut self.hits, &mut self.hits_scratch);
+        let mut i = 0;
+        while i < keys.len() {
+            let mut j = i + 1;
+            while j < keys.len() && keys[j].0 == keys[i].0 {
+                j += 1;
+            }
+            if j - i > 1 {
+                self.hits[i..j].sort_unstable_by(|x, y| x.order(y));
+            }
+            i = j;
+        }
     }
 
     /// Step 1: boxes grouped by filter (groups numbered by first appearance), with their

@@ -12,7 +12,7 @@
 
 use super::advance::keep_earliest;
 use super::groups::Grouping;
-use super::{Body, MAX_COORDINATE};
+use super::{Body, MAX_COORDINATE, radix};
 use crate::broad::{BoxSet, Pair, StaticGrid};
 use crate::error::Error;
 use crate::lanes::SimdLevel;
@@ -182,6 +182,7 @@ pub(super) struct StaticPass {
     /// One group's pairs, then every group's by `(dense index, static)`.
     found: Vec<Pair>,
     pairs: Vec<Pair>,
+    pairs_scratch: Vec<Pair>,
     pub(super) raw: Vec<StaticRaw>,
 }
 
@@ -230,9 +231,10 @@ impl StaticPass {
             );
         }
         if grouping.groups.len() > 1 {
-            // One sorted run per group (an unstable sort: the stable one would allocate
-            // its scratch every frame).
-            self.pairs.sort_unstable_by_key(|p| (p.a, p.b));
+            // One sorted run per group: merged by a radix sort (its buffer kept).
+            radix::sort_by_key(&mut self.pairs, &mut self.pairs_scratch, |p| {
+                u64::from(p.a) << 32 | u64::from(p.b)
+            });
         }
         let (mx, my) = (store.motion_x(), store.motion_y());
         // The pairs' boxes are few and far apart: ask for a pair's lines a few pairs

@@ -513,3 +513,61 @@ fn a_frame_of_several_chunks_is_the_same_on_any_thread_count() {
         }
     }
 }
+
+/// The radix key of a hit orders bodies and times as [`BodyHit::order`] does: owners
+/// before lone boxes, then the owner or the handle, then the time; equal keys only for
+/// equal bodies and times.
+#[test]
+fn a_hits_radix_key_follows_its_order() {
+    let mut rng = Rng::new(0x6b1);
+    let pick = |rng: &mut Rng| -> Body {
+        let small = |rng: &mut Rng, big: bool| {
+            if big {
+                rng.next_u64() as u32
+            } else {
+                rng.below(3)
+            }
+        };
+        if rng.below(2) == 0 {
+            let o = if rng.below(2) == 0 {
+                rng.next_u64() >> 1
+            } else {
+                u64::from(rng.below(3))
+            };
+            Body::Owner(Owner(o))
+        } else {
+            let big = rng.below(2) == 0;
+            Body::Box(BoxHandle {
+                slot: small(rng, big),
+                generation: small(rng, big),
+            })
+        }
+    };
+    let toi = |rng: &mut Rng| [0.0, 0.25, 1.0, rng.unit_f32()][rng.below(4) as usize];
+    let hit = |body: Body, toi: f32| BodyHit {
+        body,
+        handle: BoxHandle {
+            slot: 0,
+            generation: 0,
+        },
+        user_data: 0,
+        other: HitOther::Wall {
+            tile: glam::IVec2::ZERO,
+        },
+        status: SweepStatus::Hit,
+        toi,
+        normal: Vec2::ZERO,
+    };
+    for _ in 0..20_000 {
+        let (x, y) = (
+            hit(pick(&mut rng), toi(&mut rng)),
+            hit(pick(&mut rng), toi(&mut rng)),
+        );
+        let want = x
+            .body
+            .cmp(&y.body)
+            .then(x.toi.to_bits().cmp(&y.toi.to_bits()));
+        assert_eq!(x.key().cmp(&y.key()), want, "{x:?} {y:?}");
+        assert_eq!(x.key().cmp(&y.key()), x.order(&y), "{x:?} {y:?}");
+    }
+}
