@@ -525,6 +525,11 @@ fn advance_matches_a_brute_force_walk() {
     };
     let mut rng = Rng::new(0xb7u64);
     let mut compared = 0;
+    // One frame for every store: nothing of one advance may leak into the next.
+    let mut frame = Frame::with_config(FrameConfig {
+        parallel: false,
+        ..FrameConfig::default()
+    });
     for _ in 0..400 {
         let mut store = BoxStore::new();
         for k in 0..12u64 {
@@ -542,10 +547,6 @@ fn advance_matches_a_brute_force_walk() {
                 .unwrap();
         }
         let before = store.clone();
-        let mut frame = Frame::with_config(FrameConfig {
-            parallel: false,
-            ..FrameConfig::default()
-        });
         frame.advance(&mut store, &level).unwrap();
         let want = brute(&before, &map);
         let r = frame.report();

@@ -315,13 +315,15 @@ pub(crate) struct Moves {
     pub(crate) destroyed: Vec<Destroyed>,
     statics: StaticPass,
     wall_raw: Vec<WallRaw>,
-    wall_chunks: Vec<Vec<WallRaw>>,
+    /// Per chunk of the wall pass: the boxes near the walls, their contacts.
+    wall_chunks: Vec<(Vec<u16>, Vec<WallRaw>)>,
     /// Per wall / static raw hit: kept by the walk.
     wall_keep: Vec<bool>,
     static_keep: Vec<bool>,
     events: Vec<Event>,
     events_scratch: Vec<Event>,
-    /// Per box: the time its motion ended (`∞`: it moves the whole way).
+    /// Per box: the time its motion ended (`∞`: it moves the whole way). Between walks
+    /// `∞` but at the dense indices in `held` and `doomed` (reset by the next walk).
     end: Vec<f32>,
     /// The boxes stopped at a hit: dense index and translation.
     held: Vec<(u32, Vec2)>,
@@ -459,25 +461,24 @@ impl Moves {
         };
         let n = store.len();
         let chunks = n.div_ceil(WALL_CHUNK);
-        self.wall_chunks.resize_with(chunks, Vec::new);
+        self.wall_chunks.resize_with(chunks, Default::default);
         let wall = level.wall_filter;
-        let run = |c: usize, out: &mut Vec<WallRaw>| {
+        let run = |c: usize, (near, out): &mut (Vec<u16>, Vec<WallRaw>)| {
             out.clear();
+            near.clear();
             let range = c * WALL_CHUNK..((c + 1) * WALL_CHUNK).min(n);
             // The boxes that pair with the walls and are not certainly in open space.
-            let mut near = [0u16; WALL_CHUNK];
             let task = WallLanes {
                 store,
                 map,
                 wall,
                 start: range.start,
                 len: range.len(),
-                near: &mut near,
+                near,
             };
-            let count = dispatch(simd, task);
+            dispatch(simd, task);
             out.extend(
-                near[..count]
-                    .iter()
+                near.iter()
                     .flat_map(|&k| wall_contact(store, map, range.start + usize::from(k)))
                     .flatten(),
             );
@@ -492,7 +493,7 @@ impl Moves {
                 run(c, out);
             }
         }
-        for out in &self.wall_chunks[..chunks] {
+        for (_, out) in &self.wall_chunks[..chunks] {
             self.wall_raw.extend_from_slice(out);
         }
     }
@@ -501,7 +502,19 @@ impl Moves {
     /// stops moving, its translation and the boxes to remove.
     fn respond(&mut self, store: &BoxStore, raw: &[RawHit], level: &Level<'_>) {
         let n = store.len();
-        self.end.clear();
+        // `end` is ∞ but for the boxes the last walk stopped or destroyed: reset those
+        // (at their dense indices then: the store may have changed since, the positions
+        // in `end` have not), instead of rewriting all `n` (4 MB at a million boxes).
+        for &i in self
+            .held
+            .iter()
+            .map(|(i, _)| i)
+            .chain(self.doomed.iter().map(|(i, _)| i))
+        {
+            if let Some(e) = self.end.get_mut(i as usize) {
+                *e = f32::INFINITY;
+            }
+        }
         self.end.resize(n, f32::INFINITY);
         self.held.clear();
         self.doomed.clear();
@@ -792,7 +805,7 @@ struct WallLanes<'a> {
     wall: Filter,
     start: usize,
     len: usize,
-    near: &'a mut [u16; WALL_CHUNK],
+    near: &'a mut Vec<u16>,
 }
 
 impl WallLanes<'_> {
@@ -814,10 +827,10 @@ impl WallLanes<'_> {
 }
 
 impl SimdTask for WallLanes<'_> {
-    type Output = usize;
+    type Output = ();
 
     #[inline(always)]
-    fn run<W: F32W>(self) -> usize {
+    fn run<W: F32W>(self) {
         let s = self.store;
         let r = self.start..self.start + self.len;
         let (layers, masks) = (&s.layers()[r.clone()], &s.masks()[r.clone()]);
@@ -825,15 +838,13 @@ impl SimdTask for WallLanes<'_> {
         let (x1, y1) = (&s.max_x()[r.clone()], &s.max_y()[r.clone()]);
         let (mx, my) = (&s.motion_x()[r.clone()], &s.motion_y()[r]);
         let pairs = |k: usize| Filter::new(layers[k], masks[k]).pairs_with(self.wall);
-        let mut count = 0;
         let Some(fast) = self.map.fast_index else {
             for k in 0..self.len {
                 if pairs(k) {
-                    self.near[count] = k as u16;
-                    count += 1;
+                    self.near.push(k as u16);
                 }
             }
-            return count;
+            return;
         };
         let width = self.map.width() as usize;
         let full = self.len / LANES * LANES;
@@ -858,18 +869,15 @@ impl SimdTask for WallLanes<'_> {
                         .map
                         .is_clear(cy[j] as u32 as usize * width + cx[j] as u32 as usize);
                 if !clear && pairs(k) && !(bits & (1 << j) == 0 && self.large_clear(fast, k)) {
-                    self.near[count] = k as u16;
-                    count += 1;
+                    self.near.push(k as u16);
                 }
             }
         }
         for k in full..self.len {
             if pairs(k) {
-                self.near[count] = k as u16;
-                count += 1;
+                self.near.push(k as u16);
             }
         }
-        count
     }
 }
 
