@@ -5,7 +5,8 @@
 //!    │ 1-4. the step's broad and narrow phase: every hit or overlap (raw hits)
 //!    │ 4b.  walls: each box whose filter pairs with the walls, swept against the
 //!    │      solid tiles its swept bounds reach (the same swept kernels, the same
-//!    │      closed rule: touching counts); one lookup in open space
+//!    │      closed rule: touching counts); step 1 lists the boxes not certainly in
+//!    │      open space (one lookup each, from the swept bounds it just wrote)
 //!    │ 5.   responses, in time order: every hit and wall hit sorted by time of
 //!    │      impact; one is kept while both its boxes still move at that time; a
 //!    │      box's first kept hit stops it (Response::Stop, only a hit its motion
@@ -19,10 +20,10 @@
 //! One pass, no re-sweep: a box that stops at `t` keeps the contacts it had up to `t`;
 //! one that would have reached it after it stopped finds it on the next frame.
 
+use super::groups::{Grouping, Walls};
 use super::statics::{StaticHit, StaticLevel, StaticPass};
 use super::{Body, BodyPair, Contact, Frame, FrameTimings, RawHit, clock::Stamp, radix};
 use crate::error::Error;
-use crate::lanes::{F32W, LANES, SimdLevel, SimdTask, dispatch};
 use crate::math::{Aabb, Shape};
 use crate::narrow::scalar::sweep_shapes;
 use crate::narrow::{Sweep, SweepStatus};
@@ -30,10 +31,6 @@ use crate::store::{BoxHandle, BoxStore, Filter, PLAIN, Response};
 use crate::tilemap::{EMPTY, TileMap};
 use glam::{IVec2, Vec2};
 use rayon::prelude::*;
-
-/// Boxes per rayon task of the wall pass (at most `u16::MAX + 1`: chunk-local indices
-/// are `u16`).
-const WALL_CHUNK: usize = 4096;
 
 /// What [`Frame::advance`] collides moving boxes with besides each other.
 ///
@@ -315,8 +312,8 @@ pub(crate) struct Moves {
     pub(crate) destroyed: Vec<Destroyed>,
     statics: StaticPass,
     wall_raw: Vec<WallRaw>,
-    /// Per chunk of the wall pass: the boxes near the walls, their contacts.
-    wall_chunks: Vec<(Vec<u16>, Vec<WallRaw>)>,
+    /// Per chunk of step 1: the wall contacts of its boxes.
+    wall_chunks: Vec<Vec<WallRaw>>,
     /// Per wall / static raw hit: kept by the walk.
     wall_keep: Vec<bool>,
     static_keep: Vec<bool>,
@@ -422,10 +419,15 @@ impl Frame {
         level: &Level<'_>,
     ) -> Result<StepSummary, Error> {
         let start = Stamp::now();
-        let t_broad = self.collide(store)?;
+        let walls = level.walls.map(|map| Walls {
+            map,
+            filter: level.wall_filter,
+            simd: self.config.simd,
+        });
+        let t_broad = self.collide(store, walls)?;
         self.moves.clear();
         self.moves
-            .walls(store, level, self.config.simd, self.parallel(store));
+            .walls(store, level, &self.grouping, self.parallel(store));
         if let Some(statics) = level.statics {
             self.moves.statics.run(
                 store,
@@ -454,46 +456,38 @@ impl Frame {
 }
 
 impl Moves {
-    /// Step 4b: each box's earliest wall contact, in dense order.
-    fn walls(&mut self, store: &BoxStore, level: &Level<'_>, simd: SimdLevel, parallel: bool) {
+    /// Step 4b: each box's earliest wall contact, in dense order: the exact test for
+    /// the boxes step 1 listed as near the walls ([`Grouping::near`]) whose filter pairs
+    /// with theirs.
+    fn walls(&mut self, store: &BoxStore, level: &Level<'_>, grouping: &Grouping, parallel: bool) {
         let Some(map) = level.walls else {
             return;
         };
-        let n = store.len();
-        let chunks = n.div_ceil(WALL_CHUNK);
-        self.wall_chunks.resize_with(chunks, Default::default);
+        let chunks = grouping.near().len();
+        self.wall_chunks.resize_with(chunks, Vec::new);
         let wall = level.wall_filter;
-        let run = |c: usize, (near, out): &mut (Vec<u16>, Vec<WallRaw>)| {
+        let (layers, masks) = (store.layers(), store.masks());
+        let run = |near: &[u32], out: &mut Vec<WallRaw>| {
             out.clear();
-            near.clear();
-            let range = c * WALL_CHUNK..((c + 1) * WALL_CHUNK).min(n);
-            // The boxes that pair with the walls and are not certainly in open space.
-            let task = WallLanes {
-                store,
-                map,
-                wall,
-                start: range.start,
-                len: range.len(),
-                near,
-            };
-            dispatch(simd, task);
             out.extend(
                 near.iter()
-                    .flat_map(|&k| wall_contact(store, map, range.start + usize::from(k)))
+                    .map(|&i| i as usize)
+                    .filter(|&i| Filter::new(layers[i], masks[i]).pairs_with(wall))
+                    .flat_map(|i| wall_contact(store, map, i))
                     .flatten(),
             );
         };
+        let outs = &mut self.wall_chunks[..chunks];
         if parallel && chunks > 1 {
-            self.wall_chunks[..chunks]
-                .par_iter_mut()
+            outs.par_iter_mut()
                 .enumerate()
-                .for_each(|(c, out)| run(c, out));
+                .for_each(|(c, out)| run(grouping.near_at(c), out));
         } else {
-            for (c, out) in self.wall_chunks[..chunks].iter_mut().enumerate() {
-                run(c, out);
+            for (out, near) in outs.iter_mut().zip(grouping.near()) {
+                run(near, out);
             }
         }
-        for (_, out) in &self.wall_chunks[..chunks] {
+        for out in &self.wall_chunks[..chunks] {
             self.wall_raw.extend_from_slice(out);
         }
     }
@@ -790,95 +784,6 @@ fn outside(b: Aabb, mut offset: Vec2, other: Aabb, normal: Vec2) -> Vec2 {
         }
     }
     offset
-}
-
-/// The wall pass's shortcut over one chunk of boxes: lists (chunk-local indices) the
-/// boxes whose filter pairs with the walls' and whose swept bounds are not certainly in
-/// open space (no larger than a tile, in a cell whose neighbourhood is empty: one
-/// lookup, as `TileMap::move_bullets`; larger, one lookup at the coarse level it fits
-/// in: `TileMap::region_clear`, which took `wide_boxes/10k` from 113 to 86 µs). Eight
-/// boxes a step where the map allows the `f32` lookup; only a shortcut: a box it lists
-/// gets the exact test, so the answer does not depend on it.
-struct WallLanes<'a> {
-    store: &'a BoxStore,
-    map: &'a TileMap,
-    wall: Filter,
-    start: usize,
-    len: usize,
-    near: &'a mut Vec<u16>,
-}
-
-impl WallLanes<'_> {
-    /// Whether chunk box `k`, larger than a tile or centred outside the map, is
-    /// certainly clear of the walls ([`TileMap::region_clear`]: one lookup at the
-    /// coarse level it fits in).
-    #[inline(always)]
-    fn large_clear(&self, fast: [f32; 6], k: usize) -> bool {
-        let (s, i) = (self.store, self.start + k);
-        let (mx, my) = (s.motion_x()[i], s.motion_y()[i]);
-        let swept = [
-            s.min_x()[i] + mx.min(0.0),
-            s.min_y()[i] + my.min(0.0),
-            s.max_x()[i] + mx.max(0.0),
-            s.max_y()[i] + my.max(0.0),
-        ];
-        self.map.region_clear(fast, swept)
-    }
-}
-
-impl SimdTask for WallLanes<'_> {
-    type Output = ();
-
-    #[inline(always)]
-    fn run<W: F32W>(self) {
-        let s = self.store;
-        let r = self.start..self.start + self.len;
-        let (layers, masks) = (&s.layers()[r.clone()], &s.masks()[r.clone()]);
-        let (x0, y0) = (&s.min_x()[r.clone()], &s.min_y()[r.clone()]);
-        let (x1, y1) = (&s.max_x()[r.clone()], &s.max_y()[r.clone()]);
-        let (mx, my) = (&s.motion_x()[r.clone()], &s.motion_y()[r]);
-        let pairs = |k: usize| Filter::new(layers[k], masks[k]).pairs_with(self.wall);
-        let Some(fast) = self.map.fast_index else {
-            for k in 0..self.len {
-                if pairs(k) {
-                    self.near.push(k as u16);
-                }
-            }
-            return;
-        };
-        let width = self.map.width() as usize;
-        let full = self.len / LANES * LANES;
-        let groups = x0[..full]
-            .chunks_exact(LANES)
-            .zip(y0[..full].chunks_exact(LANES))
-            .zip(x1[..full].chunks_exact(LANES))
-            .zip(y1[..full].chunks_exact(LANES))
-            .zip(mx[..full].chunks_exact(LANES))
-            .zip(my[..full].chunks_exact(LANES));
-        for (g, (((((x0, y0), x1), y1), mx), my)) in groups.enumerate() {
-            let g = g * LANES;
-            let (bits, cx, cy) = self.map.open_lanes::<W>(
-                fast,
-                [W::load(x0), W::load(y0), W::load(x1), W::load(y1)],
-                [W::load(mx), W::load(my)],
-            );
-            for j in 0..LANES {
-                let k = g + j;
-                let clear = bits & (1 << j) != 0
-                    && self
-                        .map
-                        .is_clear(cy[j] as u32 as usize * width + cx[j] as u32 as usize);
-                if !clear && pairs(k) && !(bits & (1 << j) == 0 && self.large_clear(fast, k)) {
-                    self.near.push(k as u16);
-                }
-            }
-        }
-        for k in full..self.len {
-            if pairs(k) {
-                self.near.push(k as u16);
-            }
-        }
-    }
 }
 
 /// Box `i`'s earliest contact with a solid tile of `map`, and its earliest hit when the

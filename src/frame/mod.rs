@@ -58,7 +58,7 @@ use crate::narrow::{NarrowConfig, NarrowPhase, Sweep, SweepStatus};
 use crate::store::{BoxHandle, BoxStore, Owner};
 use clock::Stamp;
 use glam::Vec2;
-use groups::Grouping;
+use groups::{Grouping, Walls};
 use kinds::KindBatches;
 use std::time::Duration;
 
@@ -395,7 +395,7 @@ impl Frame {
     /// they were.
     pub fn step(&mut self, store: &BoxStore) -> Result<FrameReport<'_>, Error> {
         let start = Stamp::now();
-        let t_broad = self.collide(store)?;
+        let t_broad = self.collide(store, None)?;
         let t_narrow = Stamp::now();
         self.moves.clear();
         self.contacts_from_raw(store);
@@ -443,11 +443,11 @@ impl Frame {
         self.config.parallel && store.len() >= self.config.parallel_threshold
     }
 
-    fn collide(&mut self, store: &BoxStore) -> Result<Stamp, Error> {
+    fn collide(&mut self, store: &BoxStore, walls: Option<Walls<'_>>) -> Result<Stamp, Error> {
         let parallel = self.parallel(store);
         self.broad.set_parallel(parallel);
         self.narrow.set_parallel(parallel);
-        self.group(store)?;
+        self.group(store, walls)?;
         self.broad_phase(store)?;
         self.drop_same_owner(store);
         let t_broad = Stamp::now();
@@ -541,10 +541,11 @@ impl Frame {
 
     /// Step 1: boxes grouped by filter (groups numbered by first appearance), with their
     /// swept bounds `[min + min(motion, 0), max + max(motion, 0)]` ([`groups`]).
-    fn group(&mut self, store: &BoxStore) -> Result<(), Error> {
+    /// With `walls` (from [`Frame::advance`]): also the boxes near them.
+    fn group(&mut self, store: &BoxStore, walls: Option<Walls<'_>>) -> Result<(), Error> {
         let parallel = self.parallel(store);
         self.grouping
-            .build(store, self.config.max_groups, parallel)
+            .build(store, self.config.max_groups, parallel, walls)
             .map_err(|index| Error::OutOfRange {
                 index,
                 limit: MAX_COORDINATE,

@@ -412,20 +412,61 @@ fn grouping_in_chunks_on_any_thread_count_equals_one_box_at_a_time() {
         ("empty", BoxStore::new()),
         ("one box", random_store(1, 24, 0)),
     ];
+    // Walls over the stores' area (sides up to 6·√5000 ≈ 424), solid one tile in ten,
+    // for the near-walls lists.
+    let mut rng = Rng::new(0x3a11);
+    let cells = (0..60 * 60).map(|_| u8::from(rng.below(10) == 0)).collect();
+    let map =
+        crate::tilemap::TileMap::from_cells(60, 60, cells, Vec2::splat(8.0), Vec2::ZERO).unwrap();
     for (name, store) in &stores {
         for max_groups in [1, 4, 32, 1000] {
             let (want, want_per_box) = naive_groups(store, max_groups);
+            let wall_filter = layers::wall();
+            // Every box whose group pairs with the walls and whose swept bounds reach a
+            // solid tile must be listed.
+            let must: Vec<u32> = (0..store.len())
+                .filter(|&i| {
+                    let f = Filter::new(store.layers()[i], store.masks()[i]);
+                    let m = Vec2::new(store.motion_x()[i], store.motion_y()[i]);
+                    (want_per_box || f.pairs_with(wall_filter))
+                        && !map.open_space(store.aabb_at(i).unwrap(), m)
+                })
+                .map(|i| i as u32)
+                .collect();
+            assert!(
+                store.len() < 100 || !must.is_empty(),
+                "{name}: boxes near walls"
+            );
+            let mut listed: Option<Vec<u32>> = None;
             for chunk in [1, 7, 64, 1000, 0] {
                 for threads in [1, 2, 3] {
                     let pool = &crate::check::broad::pools()[threads - 1];
                     let mut g = Grouping::default();
                     g.set_chunk(chunk);
-                    // Twice: the second build reuses the first one's buffers.
-                    for _ in 0..2 {
-                        pool.install(|| g.build(store, max_groups, threads > 1))
+                    // Twice: the second build reuses the first one's buffers; the first
+                    // with walls, the second without.
+                    for walls in [true, false] {
+                        let w = walls.then_some(groups::Walls {
+                            map: &map,
+                            filter: wall_filter,
+                            simd: SimdLevel::available()[threads % SimdLevel::available().len()],
+                        });
+                        pool.install(|| g.build(store, max_groups, threads > 1, w))
                             .unwrap();
                         let case =
                             format!("{name}, max {max_groups}, chunk {chunk}, {threads} threads");
+                        let near: Vec<u32> = g.near().flatten().copied().collect();
+                        if walls {
+                            assert!(near.windows(2).all(|w| w[0] < w[1]), "{case}: ascending");
+                            assert!(must.iter().all(|i| near.binary_search(i).is_ok()), "{case}");
+                            // The same boxes whatever the chunks, threads and lanes.
+                            match &listed {
+                                Some(l) => assert_eq!(&near, l, "{case}"),
+                                None => listed = Some(near),
+                            }
+                        } else {
+                            assert!(near.is_empty(), "{case}: no walls, no list");
+                        }
                         assert_eq!(g.per_box, want_per_box, "{case}");
                         assert_eq!(g.groups.len(), want.len(), "{case}");
                         for (got, want) in g.groups.iter().zip(&want) {
@@ -460,7 +501,7 @@ fn out_of_range_names_the_lowest_box_whatever_the_chunks() {
             let pool = &crate::check::broad::pools()[threads - 1];
             let mut g = Grouping::default();
             g.set_chunk(chunk);
-            let got = pool.install(|| g.build(&store, 32, threads > 1));
+            let got = pool.install(|| g.build(&store, 32, threads > 1, None));
             assert_eq!(
                 got,
                 Err(store.index_of(handles[700]).unwrap()),
