@@ -12,7 +12,7 @@
 //!       straight into its group's buffer, at the chunk's slots;
 //!       for Frame::advance, then the chunk's boxes not certainly      NearLanes
 //!       clear of the walls listed, from those slots while they are
-//!       in cache (a million boxes: 1.9 -> ms for the wall pass)
+//!       in cache (not a second pass over the store's columns)
 //! ```
 //!
 //! The result depends on the store only: the chunk size and the thread count change
