@@ -272,22 +272,37 @@ impl SimdTask for NearLanes<'_> {
             self.near.extend_from_slice(self.dense);
             return;
         };
-        let width = map.width() as usize;
+        let width = map.width();
+        // Cell indices in `f32` where they are exact (every partial result an integer
+        // below 2^24).
+        let small = map.cells().len() <= 1 << 24;
         let coords = |b: &Aabb| [b.min.x, b.min.y, b.max.x, b.max.y];
         let full = self.swept.len() / LANES * LANES;
         let flat: &[f32] = bytemuck::cast_slice(&self.swept[..full]);
-        let zero = W::splat(0.0);
         for (g, recs) in flat.chunks_exact(4 * LANES).enumerate() {
-            let bounds = W::load_transposed4(recs);
-            let (bits, cx, cy) = map.open_lanes::<W>(fast, bounds, [zero, zero]);
-            for j in 0..LANES {
+            let (bits, fx, fy) = map.open_centres::<W>(fast, W::load_transposed4(recs));
+            let mut cells = [0u32; LANES];
+            if small {
+                let index = (fy.floor() * W::splat(fast[4]) + fx.floor()).trunc_i32();
+                for (c, i) in cells.iter_mut().zip(index) {
+                    *c = i as u32;
+                }
+            } else {
+                let (cx, cy) = (fx.trunc_i32(), fy.trunc_i32());
+                for j in 0..LANES {
+                    cells[j] = (cy[j] as u32)
+                        .wrapping_mul(width)
+                        .wrapping_add(cx[j] as u32);
+                }
+            }
+            // Lanes past the bit: any cell (read safely), their bit masked off.
+            let mut near = !(W::test_bits(map.clear_bits(), &cells) & bits) & 0xff;
+            while near != 0 {
+                let j = near.trailing_zeros() as usize;
+                near &= near - 1;
                 let k = g * LANES + j;
-                let clear = if bits & (1 << j) != 0 {
-                    map.is_clear(cy[j] as u32 as usize * width + cx[j] as u32 as usize)
-                } else {
-                    map.region_clear(fast, coords(&self.swept[k]))
-                };
-                if !clear {
+                // Larger than a tile, or centred outside the map: the coarse lookup.
+                if bits & (1 << j) != 0 || !map.region_clear(fast, coords(&self.swept[k])) {
                     self.near.push(self.dense[k]);
                 }
             }

@@ -300,6 +300,32 @@ impl F32W for Avx2W {
         }
     }
     #[inline(always)]
+    fn test_bits(bits: &[u64], idx: &[u32; LANES]) -> u32 {
+        // One gather of the eight 32-bit words instead of eight dependent scalar
+        // lookups (the wall pre-test: 1M boxes, see `frame::groups::NearLanes`).
+        let words = bits.len() * 2;
+        if words == 0 || words > i32::MAX as usize {
+            return super::test_bits_scalar(bits, idx);
+        }
+        // SAFETY: AVX2 is available (module contract); the load reads the 8 u32 of
+        // `idx`; every gathered word index is clamped to `words - 1`, so each 4-byte
+        // read lies inside `bits` (its `u64`s seen as pairs of `u32`: on x86-64, which
+        // is little-endian, bit `k` is bit `k % 32` of word `k / 32`). A lane whose
+        // index was clamped reads as clear.
+        unsafe {
+            let k = _mm256_loadu_si256(idx.as_ptr().cast());
+            let want = _mm256_srli_epi32::<5>(k);
+            let w = _mm256_min_epu32(want, _mm256_set1_epi32((words - 1) as i32));
+            let g = _mm256_i32gather_epi32::<4>(bits.as_ptr().cast(), w);
+            let up = _mm256_sub_epi32(
+                _mm256_set1_epi32(31),
+                _mm256_and_si256(k, _mm256_set1_epi32(31)),
+            );
+            let v = _mm256_and_si256(_mm256_sllv_epi32(g, up), _mm256_cmpeq_epi32(w, want));
+            _mm256_movemask_ps(_mm256_castsi256_ps(v)) as u32
+        }
+    }
+    #[inline(always)]
     fn sign_bits(v: &[u32; LANES]) -> u32 {
         // SAFETY: AVX is available (module contract); the load reads the 8 u32 of `v`.
         unsafe {

@@ -150,6 +150,12 @@ pub trait F32W:
         }
         [Self::from_array(cols[0]), Self::from_array(cols[1])]
     }
+    /// Bit `idx[i]` of the bit set `bits` (bit `k` is `bits[k / 64] >> (k % 64) & 1`) as
+    /// bit `i` of the result; an index past the set reads as clear.
+    #[inline(always)]
+    fn test_bits(bits: &[u64], idx: &[u32; LANES]) -> u32 {
+        test_bits_scalar(bits, idx)
+    }
     /// Lane `i` of the result is `s[idx[i]]`.
     ///
     /// # Panics
@@ -398,6 +404,19 @@ pub(crate) const PACK_TABLE: [[u32; LANES]; 256] = {
     }
     t
 };
+
+/// [`F32W::test_bits`]' scalar reference (and its portable lanes).
+#[inline(always)]
+pub(crate) fn test_bits_scalar(bits: &[u64], idx: &[u32; LANES]) -> u32 {
+    let mut m = 0;
+    for (j, &k) in idx.iter().enumerate() {
+        let set = bits
+            .get(k as usize / 64)
+            .is_some_and(|w| (w >> (k % 64)) & 1 != 0);
+        m |= u32::from(set) << j;
+    }
+    m
+}
 
 /// A mask of eight lanes, as returned by [`F32W`] comparisons.
 pub trait MaskW: Copy + BitAnd<Output = Self> + BitOr<Output = Self> + Not<Output = Self> {

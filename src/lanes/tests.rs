@@ -436,6 +436,45 @@ impl SimdTask for &SignBits {
     }
 }
 
+struct TestBits<'a>(&'a [u64], [u32; LANES]);
+
+impl SimdTask for &TestBits<'_> {
+    type Output = u32;
+    #[inline(always)]
+    fn run<W: F32W>(self) -> u32 {
+        W::test_bits(self.0, &self.1)
+    }
+}
+
+#[test]
+fn test_bits_reads_each_lanes_bit_at_every_level() {
+    let mut rng = Rng::new(0x7b17);
+    for round in 0..rounds(3000, 200) {
+        let words = [0, 1, 2, 3, 17][round % 5];
+        let bits: Vec<u64> = (0..words).map(|_| rng.next_u64()).collect();
+        let n = (words * 64) as u32;
+        // In the set (its first and last bits among them), just past it, far past it.
+        let idx: [u32; LANES] = core::array::from_fn(|_| match rng.below(6) {
+            0 => 0,
+            1 => n.saturating_sub(1),
+            2 => n + rng.below(64),
+            3 => u32::MAX - rng.below(64),
+            _ => rng.below(n.max(1)),
+        });
+        // The definition, bit by bit.
+        let want = (0..LANES).fold(0, |m, j| {
+            let k = idx[j] as usize;
+            let set = k < bits.len() * 64 && bits[k / 64] >> (k % 64) & 1 == 1;
+            m | u32::from(set) << j
+        });
+        assert_eq!(super::test_bits_scalar(&bits, &idx), want);
+        for &level in SimdLevel::available() {
+            let got = dispatch(level, &TestBits(&bits, idx));
+            assert_eq!(got, want, "{level:?} {idx:?} {bits:x?}");
+        }
+    }
+}
+
 #[test]
 fn sign_bits_reads_the_top_bit_of_every_lane_at_every_level() {
     let mut rng = Rng::new(31);

@@ -294,10 +294,25 @@ impl TileMap {
         [x0, y0, x1, y1]: [W; 4],
         [mx, my]: [W; 2],
     ) -> (u32, [i32; LANES], [i32; LANES]) {
-        let [ox, oy, ix, iy, w, h] = fast;
-        let (zero, half) = (W::splat(0.0), W::splat(0.5));
+        let zero = W::splat(0.0);
         let (sx0, sy0) = (x0 + mx.min(zero), y0 + my.min(zero));
         let (sx1, sy1) = (x1 + mx.max(zero), y1 + my.max(zero));
+        let (bits, fx, fy) = self.open_centres::<W>(fast, [sx0, sy0, sx1, sy1]);
+        // In range and non-negative where the bit is set: exact truncations.
+        (bits, fx.trunc_i32(), fy.trunc_i32())
+    }
+
+    /// [`TileMap::open_lanes`] on eight swept boxes, before the conversion: the bits,
+    /// and the centres in cell units (their cells are the integer parts where the bit
+    /// is set).
+    #[inline(always)]
+    pub(crate) fn open_centres<W: F32W>(
+        &self,
+        fast: [f32; 6],
+        [sx0, sy0, sx1, sy1]: [W; 4],
+    ) -> (u32, W, W) {
+        let [ox, oy, ix, iy, w, h] = fast;
+        let (zero, half) = (W::splat(0.0), W::splat(0.5));
         let fx = ((sx0 + sx1) * half - W::splat(ox)) * W::splat(ix);
         let fy = ((sy0 + sy1) * half - W::splat(oy)) * W::splat(iy);
         let ok = (sx1 - sx0).le(W::splat(self.tile_size.x))
@@ -306,8 +321,13 @@ impl TileMap {
             & fy.ge(zero)
             & fx.lt(W::splat(w))
             & fy.lt(W::splat(h));
-        // In range and non-negative where the bit is set: exact truncations.
-        (ok.bitmask(), fx.trunc_i32(), fy.trunc_i32())
+        (ok.bitmask(), fx, fy)
+    }
+
+    /// The clear bits ([`TileMap::is_clear`]), for [`F32W::test_bits`].
+    #[inline(always)]
+    pub(crate) fn clear_bits(&self) -> &[u64] {
+        &self.clear
     }
 
     /// Recomputes [`TileMap::clear`] for the cells in `x0..x1 × y0..y1` (clamped).
