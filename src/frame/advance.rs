@@ -442,7 +442,7 @@ impl Frame {
         self.contacts_from_raw(store);
         self.events(store);
         self.index_hits();
-        self.moves.apply(store);
+        self.moves.apply(store, self.parallel(store));
         self.stamp([start, t_broad, t_narrow, Stamp::now()]);
         Ok(StepSummary {
             contacts: self.contacts.len(),
@@ -703,7 +703,7 @@ impl Moves {
 
     /// Step 7: every box moved by its motion, the stopped ones where they stopped; the
     /// destroyed removed.
-    fn apply(&mut self, store: &mut BoxStore) {
+    fn apply(&mut self, store: &mut BoxStore, parallel: bool) {
         self.destroyed.clear();
         radix::sort_by_key(&mut self.doomed, &mut self.doomed_scratch, |d| {
             u64::from(d.0)
@@ -737,7 +737,7 @@ impl Moves {
                 let shape = store.shape_at(i as usize).expect("dense index");
                 (i, shape.translated(offset))
             }));
-        store.apply_motion(&self.held_shapes);
+        store.apply_motion(&self.held_shapes, parallel);
         // Each box is doomed at most once (its end time is set then): ascending, unique.
         self.doomed_index.clear();
         self.doomed_index.extend(self.doomed.iter().map(|d| d.0));

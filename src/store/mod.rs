@@ -800,13 +800,25 @@ impl BoxStore {
     /// as [`Shape::translated`] and [`Shape::bounds`] would. The caller
     /// ([`Frame::advance`](crate::frame::Frame::advance)) has checked that every moved box
     /// stays within the frame's coordinate range, so nothing becomes invalid.
-    pub(crate) fn apply_motion(&mut self, held: &[(u32, Shape)]) {
+    ///
+    /// `parallel`: the four bound columns on rayon's pool, one task each (the same
+    /// additions, so the same bits).
+    pub(crate) fn apply_motion(&mut self, held: &[(u32, Shape)], parallel: bool) {
         // Every column at once (the discs' and rectangles' bounds are rewritten below).
         let add = |c: &mut [f32], m: &[f32]| c.iter_mut().zip(m).for_each(|(x, d)| *x += d);
-        add(&mut self.min_x, &self.motion_x);
-        add(&mut self.max_x, &self.motion_x);
-        add(&mut self.min_y, &self.motion_y);
-        add(&mut self.max_y, &self.motion_y);
+        let (mx, my) = (&self.motion_x, &self.motion_y);
+        let mut cols = [
+            (&mut self.min_x, mx),
+            (&mut self.max_x, mx),
+            (&mut self.min_y, my),
+            (&mut self.max_y, my),
+        ];
+        if parallel {
+            use rayon::prelude::*;
+            cols.par_iter_mut().for_each(|(c, m)| add(c, m));
+        } else {
+            cols.iter_mut().for_each(|(c, m)| add(c, m));
+        }
         let motion = |i: u32| Vec2::new(self.motion_x[i as usize], self.motion_y[i as usize]);
         for (c, &i) in self.circles.iter_mut().zip(&self.circle_box) {
             c.center += motion(i);
