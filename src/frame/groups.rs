@@ -251,7 +251,7 @@ impl<'a> Columns<'a> {
 /// Pass 3's wall test on one group's part of a chunk, just written (`swept`, `dense`):
 /// pushes on `near` the dense index of each box whose swept bounds are not certainly
 /// clear of `map`'s solid tiles. Eight boxes at a time, one lookup each
-/// ([`TileMap::open_lanes`]); a box larger than a tile, one lookup at the coarse level
+/// ([`TileMap::open_mask`]); a box larger than a tile, one lookup at the coarse level
 /// it fits in ([`TileMap::region_clear`]); every box where the map has no `f32` index.
 /// Only a shortcut: a listed box gets the exact test, so the answer does not depend on
 /// it.
@@ -272,31 +272,12 @@ impl SimdTask for NearLanes<'_> {
             self.near.extend_from_slice(self.dense);
             return;
         };
-        let width = map.width();
-        // Cell indices in `f32` where they are exact (every partial result an integer
-        // below 2^24).
-        let small = map.cells().len() <= 1 << 24;
         let coords = |b: &Aabb| [b.min.x, b.min.y, b.max.x, b.max.y];
         let full = self.swept.len() / LANES * LANES;
         let flat: &[f32] = bytemuck::cast_slice(&self.swept[..full]);
         for (g, recs) in flat.chunks_exact(4 * LANES).enumerate() {
-            let (bits, fx, fy) = map.open_centres::<W>(fast, W::load_transposed4(recs));
-            let mut cells = [0u32; LANES];
-            if small {
-                let index = (fy.floor() * W::splat(fast[4]) + fx.floor()).trunc_i32();
-                for (c, i) in cells.iter_mut().zip(index) {
-                    *c = i as u32;
-                }
-            } else {
-                let (cx, cy) = (fx.trunc_i32(), fy.trunc_i32());
-                for j in 0..LANES {
-                    cells[j] = (cy[j] as u32)
-                        .wrapping_mul(width)
-                        .wrapping_add(cx[j] as u32);
-                }
-            }
-            // Lanes past the bit: any cell (read safely), their bit masked off.
-            let mut near = !(W::test_bits(map.clear_bits(), &cells) & bits) & 0xff;
+            let (bits, open) = map.open_mask::<W>(fast, W::load_transposed4(recs));
+            let mut near = !open & 0xff;
             while near != 0 {
                 let j = near.trailing_zeros() as usize;
                 near &= near - 1;

@@ -324,10 +324,32 @@ impl TileMap {
         (ok.bitmask(), fx, fy)
     }
 
-    /// The clear bits ([`TileMap::is_clear`]), for [`F32W::test_bits`].
+    /// The one-lookup open-space test on eight swept boxes `[x0, y0, x1, y1]`, on a map
+    /// with `fast` (its `fast_index`): per lane, whether the box is no larger than a
+    /// tile and its centre in the map (`small`), and whether it is certainly clear of
+    /// solid tiles besides (`open`: its centre's cell and the eight around it are
+    /// empty, [`TileMap::is_clear`]). The eight lookups are one [`F32W::test_bits`];
+    /// the cells are computed in `f32` lanes where that is exact (every partial result
+    /// an integer below `2^24`: maps of at most `2^24` cells).
     #[inline(always)]
-    pub(crate) fn clear_bits(&self) -> &[u64] {
-        &self.clear
+    pub(crate) fn open_mask<W: F32W>(&self, fast: [f32; 6], swept: [W; 4]) -> (u32, u32) {
+        let (small, fx, fy) = self.open_centres::<W>(fast, swept);
+        let mut cells = [0u32; LANES];
+        if self.cells.len() <= 1 << 24 {
+            let index = (fy.floor() * W::splat(fast[4]) + fx.floor()).trunc_i32();
+            for (c, i) in cells.iter_mut().zip(index) {
+                *c = i as u32;
+            }
+        } else {
+            let (cx, cy) = (fx.trunc_i32(), fy.trunc_i32());
+            for j in 0..LANES {
+                cells[j] = (cy[j] as u32)
+                    .wrapping_mul(self.dims[0])
+                    .wrapping_add(cx[j] as u32);
+            }
+        }
+        // Lanes without the `small` bit: any cell (read safely), their bit masked off.
+        (small, W::test_bits(&self.clear, &cells) & small)
     }
 
     /// Recomputes [`TileMap::clear`] for the cells in `x0..x1 × y0..y1` (clamped).
