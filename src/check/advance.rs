@@ -696,15 +696,22 @@ fn depth(a: &Shape, b: &Shape) -> f64 {
 
 /// Whether `a` penetrates `b`: strictly for two plain boxes, else deeper than the
 /// rounding of the shapes' coordinates (`2⁻¹⁸` of their scale: the kernels' stops are
-/// flush within a few ulps, and a rectangle's corners carry the rounding of its axis).
+/// flush within a few ulps, and a rectangle's corners carry the rounding of its axis),
+/// the scale taken as at least [`PRECISION_FLOOR`].
 fn penetrates(a: &Shape, b: &Shape) -> bool {
     let tol = if matches!((a, b), (Shape::Aabb(_), Shape::Aabb(_))) {
         0.0
     } else {
-        (magnitude(a) + magnitude(b)) * f64::from(2f32.powi(-18)) + 1.0e-40
+        (magnitude(a) + magnitude(b)).max(PRECISION_FLOOR) * f64::from(2f32.powi(-18))
     };
     depth(a, b) > tol
 }
+
+/// The length below which the disc and rectangle kernels lose relative precision: the
+/// fourth root of `f32::MIN_POSITIVE` (about `3.3e-10`). Their times of impact solve
+/// quadratics in `f32`, whose terms are fourth powers of lengths; below it those
+/// underflow (documented on [`crate::Circle`]).
+const PRECISION_FLOOR: f64 = 3.3e-10;
 
 /// Checks a stopped box: its shape `got` (from `before`, moving by `m`) against one
 /// candidate hit at time `t`.
