@@ -95,7 +95,8 @@ struct Chunk {
     /// With walls: the chunk's boxes (dense indices, ascending) not certainly clear of
     /// them, in groups whose filter pairs with theirs (every box, with per-box filters).
     near: Vec<u32>,
-    /// The serial pass 3: each group's cursor before this chunk.
+    /// Pass 3's per-group positions: in parallel, how much of each group's part of
+    /// this chunk is written; serially, each group's cursor before this chunk.
     starts: Vec<usize>,
 }
 

@@ -435,14 +435,15 @@ impl Frame {
         }
     }
 
-    /// Steps 1 to 4: every hit or overlap of the narrow phase into `raw`; returns when
-    /// the broad phase ended.
     /// Whether this store's step runs in parallel ([`FrameConfig::parallel`] and
     /// [`FrameConfig::parallel_threshold`]).
     fn parallel(&self, store: &BoxStore) -> bool {
         self.config.parallel && store.len() >= self.config.parallel_threshold
     }
 
+    /// Steps 1 to 4: every hit or overlap of the narrow phase into `raw`; returns when
+    /// the broad phase ended. With `walls` (from [`Frame::advance`]), step 1 also lists
+    /// the boxes near them.
     fn collide(&mut self, store: &BoxStore, walls: Option<Walls<'_>>) -> Result<Stamp, Error> {
         let parallel = self.parallel(store);
         self.broad.set_parallel(parallel);
