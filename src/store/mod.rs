@@ -185,6 +185,9 @@ pub(crate) fn kind_of(entry: u32) -> ShapeKind {
 
 const NO_SLOT: u32 = u32::MAX;
 
+/// Boxes per parallel task of [`BoxStore::apply_motion`] (256 KB of columns each).
+const MOTION_BLOCK: usize = 1 << 14;
+
 /// The same empty store as [`BoxStore::new`] (what a game struct's `#[derive(Default)]`
 /// calls).
 impl Default for BoxStore {
@@ -801,23 +804,41 @@ impl BoxStore {
     /// ([`Frame::advance`](crate::frame::Frame::advance)) has checked that every moved box
     /// stays within the frame's coordinate range, so nothing becomes invalid.
     ///
-    /// `parallel`: the four bound columns on rayon's pool, one task each (the same
-    /// additions, so the same bits).
+    /// `parallel` (and a pool of more than one thread): blocks of [`MOTION_BLOCK`] boxes
+    /// on rayon's pool (the same additions, so the same bits).
     pub(crate) fn apply_motion(&mut self, held: &[(u32, Shape)], parallel: bool) {
-        // Every column at once (the discs' and rectangles' bounds are rewritten below).
-        let add = |c: &mut [f32], m: &[f32]| c.iter_mut().zip(m).for_each(|(x, d)| *x += d);
+        // Every box at once (the discs' and rectangles' bounds are rewritten below); each
+        // motion column read once for both of its bounds.
+        let add = |(lo, hi): (&mut [f32], &mut [f32]), m: &[f32]| {
+            for ((a, b), d) in lo.iter_mut().zip(hi.iter_mut()).zip(m) {
+                *a += d;
+                *b += d;
+            }
+        };
+        let (x, y) = (
+            (&mut self.min_x, &mut self.max_x),
+            (&mut self.min_y, &mut self.max_y),
+        );
         let (mx, my) = (&self.motion_x, &self.motion_y);
-        let mut cols = [
-            (&mut self.min_x, mx),
-            (&mut self.max_x, mx),
-            (&mut self.min_y, my),
-            (&mut self.max_y, my),
-        ];
-        if parallel {
+        // On a pool of one thread, the serial loops: one pass per axis over whole
+        // columns was faster than the same additions block by block (1M boxes: the
+        // motion, the walk and the removals 0.83 → 0.61–0.72 ms serially, no change in
+        // blocks).
+        if parallel && rayon::current_num_threads() > 1 {
             use rayon::prelude::*;
-            cols.par_iter_mut().for_each(|(c, m)| add(c, m));
+            let b = MOTION_BLOCK;
+            x.0.par_chunks_mut(b)
+                .zip(x.1.par_chunks_mut(b))
+                .zip(y.0.par_chunks_mut(b))
+                .zip(y.1.par_chunks_mut(b))
+                .zip(mx.par_chunks(b).zip(my.par_chunks(b)))
+                .for_each(|((((x0, x1), y0), y1), (mx, my))| {
+                    add((x0, x1), mx);
+                    add((y0, y1), my);
+                });
         } else {
-            cols.iter_mut().for_each(|(c, m)| add(c, m));
+            add((x.0, x.1), mx);
+            add((y.0, y.1), my);
         }
         let motion = |i: u32| Vec2::new(self.motion_x[i as usize], self.motion_y[i as usize]);
         for (c, &i) in self.circles.iter_mut().zip(&self.circle_box) {

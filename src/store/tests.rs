@@ -316,3 +316,52 @@ proptest! {
         }
     }
 }
+
+/// `apply_motion` moves every box by its motion exactly as `Shape::translated` would,
+/// the held ones to their given shapes, with the same bits serially and in parallel
+/// (several blocks, 1 to 3 threads).
+#[test]
+fn apply_motion_matches_each_boxs_translation_on_every_path() {
+    let mut rng = crate::rng::Rng::new(0x30710);
+    let mut store = BoxStore::new();
+    let n = 2 * MOTION_BLOCK + 777;
+    for k in 0..n {
+        let c = Vec2::new(rng.range_f32(-1e4, 1e4), rng.range_f32(-1e4, 1e4));
+        let half = Vec2::new(rng.range_f32(0.0, 8.0), rng.range_f32(0.0, 8.0));
+        // Some motions zero, some negative zero, the rest anything small.
+        let motion = match k % 5 {
+            0 => Vec2::ZERO,
+            1 => Vec2::new(-0.0, 0.0),
+            _ => Vec2::new(rng.range_f32(-9.0, 9.0), rng.range_f32(-9.0, 9.0)),
+        };
+        let props = BoxProps::default().with_motion(motion);
+        store
+            .insert_with(Aabb::from_center_half_extents(c, half), props)
+            .unwrap();
+    }
+    let held_box = Aabb::from_coords(1.0, 2.0, 3.0, 4.0);
+    let held = [(7u32, Shape::Aabb(held_box))];
+    let want: Vec<[u32; 4]> = (0..n)
+        .map(|i| {
+            let b = if i == 7 {
+                held_box
+            } else {
+                let m = Vec2::new(store.motion_x()[i], store.motion_y()[i]);
+                store.aabb_at(i).unwrap().translated(m)
+            };
+            [b.min.x, b.min.y, b.max.x, b.max.y].map(f32::to_bits)
+        })
+        .collect();
+    for (threads, parallel) in [(1, false), (1, true), (2, true), (3, true)] {
+        let mut moved = store.clone();
+        let pool = &crate::check::broad::pools()[threads - 1];
+        pool.install(|| moved.apply_motion(&held, parallel));
+        let got: Vec<[u32; 4]> = (0..n)
+            .map(|i| {
+                let b = moved.aabb_at(i).unwrap();
+                [b.min.x, b.min.y, b.max.x, b.max.y].map(f32::to_bits)
+            })
+            .collect();
+        assert!(got == want, "{threads} threads, parallel {parallel}");
+    }
+}
