@@ -4,7 +4,7 @@
 //! zero, small and huge; filters from the bullet-hell layers or arbitrary bits; owners
 //! sometimes shared; responses `Pass`, `Stop` and `Destroy`; distinct user data) and a
 //! small tile map (up to 12 × 12 cells, tile size and origin from the bytes, cells from
-//! bits, the outside empty or solid) or none, with a wall filter, is advanced twice by a
+//! bits or an arena drawn tile by tile, the outside empty or solid) or none, with a wall filter, is advanced twice by a
 //! [`Frame`] at every SIMD level on one and two threads (and with the grouping in chunks
 //! of three boxes). Each advance must equal [`oracle`], the documented walk on all pairs
 //! and all tiles with no broad phase and no shortcuts:
@@ -168,7 +168,16 @@ fn decode_map(bytes: &mut Bytes<'_>, scale: f32) -> Option<TileMap> {
         let solid = bits >> (k % 8) & 1 == 1;
         cells.push(if solid { 1 + (k % 3) as u8 } else { EMPTY });
     }
-    let map = TileMap::from_cells(w as u32, h as u32, cells, tile, origin).ok()?;
+    let mut map = TileMap::from_cells(w as u32, h as u32, cells, tile, origin).ok()?;
+    // Sometimes an arena drawn tile by tile instead: walls on the border, the inside
+    // emptied (the open interior as `TileMap::set` keeps it, not as built).
+    if bytes.u8() & 1 == 1 {
+        for (y, x) in (0..h).flat_map(|y| (0..w).map(move |x| (y, x))) {
+            let border = x == 0 || y == 0 || x == w - 1 || y == h - 1;
+            map.set(x as u32, y as u32, if border { 1 } else { EMPTY })
+                .ok()?;
+        }
+    }
     Some(if head & 4 != 0 {
         map.with_outside(1 + (head >> 6))
     } else {

@@ -19,7 +19,7 @@
 //! who writes which slots, not what is written.
 
 use crate::broad::BoxSet;
-use crate::lanes::{F32W, LANES, SimdLevel, SimdTask, dispatch};
+use crate::lanes::{F32W, LANES, MaskW, SimdLevel, SimdTask, dispatch};
 use crate::math::Aabb;
 use crate::store::{BoxStore, Filter};
 use crate::tilemap::TileMap;
@@ -251,7 +251,9 @@ impl<'a> Columns<'a> {
 
 /// Pass 3's wall test on one group's part of a chunk, just written (`swept`, `dense`):
 /// pushes on `near` the dense index of each box whose swept bounds are not certainly
-/// clear of `map`'s solid tiles. Eight boxes at a time, one lookup each
+/// clear of `map`'s solid tiles. Eight boxes at a time: all eight inside the map's open
+/// interior (one large empty rectangle, `Interior` in `tilemap/open.rs`: four lane
+/// compares) are clear; else one lookup each
 /// ([`TileMap::open_mask`]); a box larger than a tile, one lookup at the coarse level
 /// it fits in ([`TileMap::region_clear`]); every box where the map has no `f32` index.
 /// Only a shortcut: a listed box gets the exact test, so the answer does not depend on
@@ -276,7 +278,20 @@ impl SimdTask for NearLanes<'_> {
         let coords = |b: &Aabb| [b.min.x, b.min.y, b.max.x, b.max.y];
         let full = self.swept.len() / LANES * LANES;
         let flat: &[f32] = bytemuck::cast_slice(&self.swept[..full]);
+        // The map's open interior (TileMap::interior) as two boxes' records compare
+        // with it: `(x0, y0, -x1, -y1) >= (ix0, iy0, -ix1, -iy1)` lane by lane.
+        let [ix0, iy0, ix1, iy1] = map.interior.world;
+        let sign = W::from_array([1.0, 1.0, -1.0, -1.0, 1.0, 1.0, -1.0, -1.0]);
+        let inner = W::from_array([ix0, iy0, -ix1, -iy1, ix0, iy0, -ix1, -iy1]);
+        let inside = |r: &[f32]| (W::load(r) * sign).ge(inner);
         for (g, recs) in flat.chunks_exact(4 * LANES).enumerate() {
+            // Eight boxes inside the interior: clear, without a lookup.
+            let (a, b) = recs.split_at(2 * LANES);
+            let (a, c) = a.split_at(LANES);
+            let (b, d) = b.split_at(LANES);
+            if (inside(a) & inside(c) & inside(b) & inside(d)).all() {
+                continue;
+            }
             let (bits, open) = map.open_mask::<W>(fast, W::load_transposed4(recs));
             let mut near = !open & 0xff;
             while near != 0 {

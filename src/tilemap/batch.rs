@@ -215,6 +215,8 @@ struct OpenLanes<'a> {
 #[derive(Clone, Copy, Default)]
 struct OpenGroup {
     bits: u32,
+    /// Lanes inside the map's open interior: clear without a lookup.
+    inside: u32,
     cx: [i32; LANES],
     cy: [i32; LANES],
     mx: [f32; LANES],
@@ -245,8 +247,9 @@ impl SimdTask for OpenLanes<'_> {
             n_rest: &mut usize,
         ) {
             for (k, b) in bs.iter_mut().enumerate() {
-                let clear = o.bits & (1 << k) != 0
-                    && map.is_clear(o.cy[k] as u32 as usize * width + o.cx[k] as u32 as usize);
+                let clear = o.inside & (1 << k) != 0
+                    || (o.bits & (1 << k) != 0
+                        && map.is_clear(o.cy[k] as u32 as usize * width + o.cx[k] as u32 as usize));
                 if clear {
                     *b = Aabb::from_coords(
                         b.min.x + o.mx[k],
@@ -266,9 +269,9 @@ impl SimdTask for OpenLanes<'_> {
             let [x0, y0, x1, y1] = W::load_transposed4(bytemuck::cast_slice(&bs_all[r.clone()]));
             let [mx, my] = W::load_transposed2(bytemuck::cast_slice(&ms_all[r]));
             let o = &mut bufs[g & 1];
-            (o.bits, o.cx, o.cy) = self
-                .map
-                .open_lanes::<W>(self.fast, [x0, y0, x1, y1], [mx, my]);
+            (o.bits, o.cx, o.cy, o.inside) =
+                self.map
+                    .open_lanes::<W>(self.fast, [x0, y0, x1, y1], [mx, my]);
             mx.store(&mut o.mx);
             my.store(&mut o.my);
             if g > 0 {

@@ -16,7 +16,7 @@
 //!   world: (-∞, line(0)] ... cells ...  [line(n), +∞)
 //! ```
 
-use super::open::Coarse;
+use super::open::{Coarse, Interior};
 use crate::Aabb;
 use crate::error::Error;
 use crate::lanes::{F32W, LANES, MaskW};
@@ -60,6 +60,9 @@ pub struct TileMap {
     /// The clear bits of coarser cells, for boxes larger than a tile (see
     /// [`TileMap::region_clear`]).
     pub(super) coarse: Coarse,
+    /// A large rectangle of empty tiles, for the four-comparison open-space test (see
+    /// [`Interior`]).
+    pub(crate) interior: Interior,
     /// `[origin.x, origin.y, 1 / tile.x, 1 / tile.y, width, height]` in `f32`, when
     /// `f32` arithmetic locates a point within a quarter of a cell anywhere in and around
     /// the map (see [`TileMap::small_box_clear`]); `None` for maps too large or too far
@@ -169,6 +172,7 @@ impl TileMap {
             outside: EMPTY,
             clear: Vec::new(),
             coarse: Coarse::default(),
+            interior: Interior::default(),
             fast_index: None,
             edge_slack: [0.0; 2],
         };
@@ -193,6 +197,7 @@ impl TileMap {
         } else {
             None
         };
+        map.interior = Interior::build(&map);
         Ok(map)
     }
 
@@ -286,20 +291,23 @@ impl TileMap {
     /// swept along `(mx, my)`, on a map with `fast` (its `fast_index`): per lane, whether
     /// the swept box is no larger than a tile and its centre in the map (the bit), and
     /// the centre's cell (exact where the bit is set). The caller looks the cells up
-    /// with [`TileMap::is_clear`].
+    /// with [`TileMap::is_clear`]. Also, per lane, whether the swept box lies inside the
+    /// map's open interior (`Interior`: clear without a lookup).
     #[inline(always)]
     pub(crate) fn open_lanes<W: F32W>(
         &self,
         fast: [f32; 6],
         [x0, y0, x1, y1]: [W; 4],
         [mx, my]: [W; 2],
-    ) -> (u32, [i32; LANES], [i32; LANES]) {
+    ) -> (u32, [i32; LANES], [i32; LANES], u32) {
         let zero = W::splat(0.0);
         let (sx0, sy0) = (x0 + mx.min(zero), y0 + my.min(zero));
         let (sx1, sy1) = (x1 + mx.max(zero), y1 + my.max(zero));
+        let [ix0, iy0, ix1, iy1] = self.interior.world.map(W::splat);
+        let inside = sx0.ge(ix0) & sy0.ge(iy0) & sx1.le(ix1) & sy1.le(iy1);
         let (bits, fx, fy) = self.open_centres::<W>(fast, [sx0, sy0, sx1, sy1]);
         // In range and non-negative where the bit is set: exact truncations.
-        (bits, fx.trunc_i32(), fy.trunc_i32())
+        (bits, fx.trunc_i32(), fy.trunc_i32(), inside.bitmask())
     }
 
     /// [`TileMap::open_lanes`] on eight swept boxes, before the conversion: the bits,
@@ -547,6 +555,9 @@ impl TileMap {
         let mut coarse = core::mem::take(&mut self.coarse);
         coarse.update(self, x, y);
         self.coarse = coarse;
+        let mut interior = core::mem::take(&mut self.interior);
+        interior.update(self, x, y, old);
+        self.interior = interior;
         Ok(old)
     }
 

@@ -18,6 +18,9 @@
 //!
 //! The levels are derived data: built with the map, patched by [`TileMap::set`] (one cell
 //! and its 3×3 clear bits per level) and rebuilt when the outside kind changes.
+//!
+//! Before any lookup, [`Interior`]: one large rectangle of empty tiles (an arena's whole
+//! inside), tested with four comparisons per box.
 
 use super::map::{EMPTY, TileMap};
 
@@ -138,5 +141,182 @@ impl Coarse {
     /// How many coarse levels there are (the coarsest is a single cell).
     pub(crate) fn len(&self) -> usize {
         self.levels.len()
+    }
+}
+
+/// The map's open interior: one rectangle of empty tiles, large (the largest at build
+/// time), kept valid as tiles change, and its inside in world coordinates. A swept box
+/// inside that is clear of every solid tile with four comparisons, whatever its size and
+/// wherever it lies in the rectangle: the common case of an arena walled at its border
+/// costs eight boxes four lane compares, not eight lookups.
+///
+/// A cache, not part of the map's value: [`TileMap::set`] shrinks the rectangle around a
+/// new solid tile (to the largest of the four parts beside it) and rebuilds it only when
+/// that would lose an eighth of it, so two maps with the same cells may hold different
+/// rectangles. Equality ignores it; no result depends on it (it only lets the exact test
+/// be skipped where that test finds nothing).
+#[derive(Clone, Debug)]
+pub(crate) struct Interior {
+    /// Tiles `x0..x1 × y0..y1`, every one empty (`x0 == x1` when there is none).
+    tiles: [u32; 4],
+    /// The rectangle's area when it was last built from the cells.
+    built: u64,
+    /// Tiles emptied since then (solid to empty: the rectangle does not grow with them).
+    emptied: u64,
+    /// `[x0, y0, x1, y1]`: a box with `min ≥ (x0, y0)` and `max ≤ (x1, y1)` lies a
+    /// quarter of a tile or more inside the rectangle's edges (never true without one).
+    pub(crate) world: [f32; 4],
+}
+
+impl Default for Interior {
+    fn default() -> Self {
+        Self {
+            tiles: [0; 4],
+            built: 0,
+            emptied: 0,
+            world: Self::NONE,
+        }
+    }
+}
+
+impl PartialEq for Interior {
+    /// Always equal: a cache (see the type's docs).
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl Interior {
+    /// The inside of no rectangle: no finite box is in it.
+    const NONE: [f32; 4] = [
+        f32::INFINITY,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        f32::NEG_INFINITY,
+    ];
+
+    /// The largest rectangle of empty tiles of `map` (the first found, scanning rows
+    /// upwards, on ties), by the largest rectangle in each row's histogram of empty runs:
+    /// `O(width × height)`.
+    pub(crate) fn build(map: &TileMap) -> Self {
+        let (w, h) = (map.width() as usize, map.height() as usize);
+        let cells = map.cells();
+        let mut heights = vec![0u32; w];
+        let mut stack: Vec<(usize, u32)> = Vec::with_capacity(w + 1);
+        let (mut best, mut tiles) = (0u64, [0u32; 4]);
+        for y in 0..h {
+            let row = &cells[y * w..(y + 1) * w];
+            for (hx, &c) in heights.iter_mut().zip(row) {
+                *hx = if c == EMPTY { *hx + 1 } else { 0 };
+            }
+            // Largest rectangle under the histogram: a stack of (start, height), heights
+            // increasing; a column lower than the top closes the taller rectangles.
+            stack.clear();
+            for (x, hx) in heights.iter().copied().chain([0]).enumerate() {
+                let mut start = x;
+                while let Some(&(s, top)) = stack.last() {
+                    if top < hx {
+                        break;
+                    }
+                    stack.pop();
+                    let area = u64::from(top) * (x - s) as u64;
+                    if area > best {
+                        best = area;
+                        let y1 = y as u32 + 1;
+                        tiles = [s as u32, y1 - top, x as u32, y1];
+                    }
+                    start = s;
+                }
+                stack.push((start, hx));
+            }
+        }
+        let mut interior = Self {
+            tiles,
+            built: best,
+            emptied: 0,
+            world: Self::NONE,
+        };
+        interior.locate(map);
+        interior
+    }
+
+    fn area(t: [u32; 4]) -> u64 {
+        u64::from(t[2] - t[0]) * u64::from(t[3] - t[1])
+    }
+
+    /// [`Interior::world`] from [`Interior::tiles`]: each edge a quarter of a tile
+    /// inside, rounded inwards to `f32` (from the same `f32` edges every query uses).
+    fn locate(&mut self, map: &TileMap) {
+        let [x0, y0, x1, y1] = self.tiles;
+        if x0 >= x1 || y0 >= y1 || map.fast_index.is_none() {
+            self.world = Self::NONE;
+            return;
+        }
+        let inward = |a: usize, k: u32, sign: f64| {
+            let v = map.line64(a, i64::from(k)) + sign * 0.25 * f64::from(map.tile_size()[a]);
+            let f = v as f32;
+            match (sign > 0.0, f64::from(f).total_cmp(&v)) {
+                (true, core::cmp::Ordering::Less) => f.next_up(),
+                (false, core::cmp::Ordering::Greater) => f.next_down(),
+                _ => f,
+            }
+        };
+        self.world = [
+            inward(0, x0, 1.0),
+            inward(1, y0, 1.0),
+            inward(0, x1, -1.0),
+            inward(1, y1, -1.0),
+        ];
+        if !(self.world[0] < self.world[2] && self.world[1] < self.world[3]) {
+            self.world = Self::NONE;
+        }
+    }
+
+    /// After tile `(x, y)` of `map` changed from kind `old`:
+    /// - a solid tile inside the rectangle shrinks it to the largest of the four parts
+    ///   beside the tile, or rebuilds it from the cells when that part is under 7/8 of
+    ///   the area last built (a wall drawn tile by tile along the border would
+    ///   otherwise eat the rectangle a column at a time);
+    /// - an emptied tile leaves it as it is (still all empty), but every
+    ///   `max(16, cells / 256)` of them rebuild it, so that carved-out space is found:
+    ///   about one cell's work per change, amortised.
+    pub(crate) fn update(&mut self, map: &TileMap, x: u32, y: u32, old: u8) {
+        let kind = map.kind_at(i64::from(x), i64::from(y));
+        if kind == EMPTY {
+            if old != EMPTY {
+                self.emptied += 1;
+                if self.emptied >= (map.cells().len() as u64 / 256).max(16) {
+                    *self = Self::build(map);
+                }
+            }
+            return;
+        }
+        let [x0, y0, x1, y1] = self.tiles;
+        if !((x0..x1).contains(&x) && (y0..y1).contains(&y)) {
+            return;
+        }
+        let parts = [
+            [x0, y0, x, y1],
+            [x + 1, y0, x1, y1],
+            [x0, y0, x1, y],
+            [x0, y + 1, x1, y1],
+        ];
+        let part =
+            parts.into_iter().fold(
+                [0; 4],
+                |b, p| if Self::area(p) > Self::area(b) { p } else { b },
+            );
+        if 8 * Self::area(part) < 7 * self.built {
+            *self = Self::build(map);
+        } else {
+            self.tiles = part;
+            self.locate(map);
+        }
+    }
+
+    /// The rectangle's tiles, `[x0, y0, x1, y1)` (tests).
+    #[cfg(test)]
+    pub(crate) fn tiles(&self) -> [u32; 4] {
+        self.tiles
     }
 }

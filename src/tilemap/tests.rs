@@ -282,10 +282,12 @@ proptest! {
     }
 }
 
-/// Batch results equal per-body results, in order, for several thread counts.
+/// Batch results equal per-body results, in order, for several thread counts: on a
+/// cluttered map, and on an arena walled at its border (the bullets inside its open
+/// interior moved without a lookup).
 #[test]
 fn batch_matches_single_for_every_thread_count() {
-    let map = random_map(
+    let cluttered = random_map(
         24,
         16,
         Vec2::new(7.3, 3.0),
@@ -293,6 +295,23 @@ fn batch_matches_single_for_every_thread_count() {
         0.3,
         11,
     );
+    let mut arena = TileMap::new(24, 16, Vec2::new(7.3, 3.0), Vec2::new(1000.5, -2.7)).unwrap();
+    for (x, y) in (0..16).flat_map(|y| (0..24).map(move |x| (x, y))) {
+        if x == 0 || y == 0 || x == 23 || y == 15 {
+            arena.set(x, y, SOLID).unwrap();
+        }
+    }
+    assert!(arena.interior.world[0] < arena.interior.world[2]);
+    let (few, many) = (
+        batch_matches_single(&cluttered),
+        batch_matches_single(&arena),
+    );
+    assert!(few < 100 && many > 500, "{few} {many}");
+}
+
+/// [`batch_matches_single_for_every_thread_count`] on `map`; returns how many bullets
+/// were swept inside its open interior.
+fn batch_matches_single(map: &TileMap) -> usize {
     let mut rng = Rng::new(5);
     let n = 9000;
     let bodies: Vec<Aabb> = (0..n)
@@ -363,6 +382,13 @@ fn batch_matches_single_for_every_thread_count() {
             assert_eq!(k, hits.len());
         }
     }
+    let [ix0, iy0, ix1, iy1] = map.interior.world;
+    bodies
+        .iter()
+        .zip(&motions)
+        .map(|(b, &m)| b.swept(m))
+        .filter(|s| s.min.x >= ix0 && s.min.y >= iy0 && s.max.x <= ix1 && s.max.y <= iy1)
+        .count()
 }
 
 // ----- the checks reject wrong answers -----------------------------------------------
@@ -607,4 +633,134 @@ fn region_clear_never_misses_a_solid_tile() {
         clear_at.iter().all(|&n| n > 50),
         "clear answers per scale: {clear_at:?}"
     );
+}
+
+// ----- the open interior -------------------------------------------------------------
+
+/// The largest all-empty rectangle's area, by trying every rectangle (small maps only).
+fn largest_empty_area(map: &TileMap) -> u64 {
+    let (w, h) = (map.width() as i64, map.height() as i64);
+    let mut best = 0;
+    for y0 in 0..h {
+        for x0 in 0..w {
+            for y1 in y0 + 1..=h {
+                for x1 in x0 + 1..=w {
+                    let empty = (y0..y1).all(|y| (x0..x1).all(|x| map.kind_at(x, y) == EMPTY));
+                    if empty {
+                        best = best.max(((x1 - x0) * (y1 - y0)) as u64);
+                    }
+                }
+            }
+        }
+    }
+    best
+}
+
+/// Every tile of the map's interior rectangle is empty, and its world box lies at least a
+/// quarter of a tile inside the rectangle's edges (or is the empty box `NONE`).
+fn assert_interior_valid(map: &TileMap, what: &str) {
+    let [x0, y0, x1, y1] = map.interior.tiles();
+    for y in y0..y1 {
+        for x in x0..x1 {
+            assert_eq!(map.kind_at(x.into(), y.into()), EMPTY, "{what}: ({x}, {y})");
+        }
+    }
+    let world = map.interior.world;
+    if world[0] > world[2] {
+        return; // no rectangle: no box is inside
+    }
+    assert!(x0 < x1 && y0 < y1, "{what}: a world box without tiles");
+    let quarter = |a: usize| 0.25 * f64::from(map.tile_size()[a]);
+    assert!(
+        f64::from(world[0]) >= map.line64(0, x0.into()) + quarter(0),
+        "{what}"
+    );
+    assert!(
+        f64::from(world[1]) >= map.line64(1, y0.into()) + quarter(1),
+        "{what}"
+    );
+    assert!(
+        f64::from(world[2]) <= map.line64(0, x1.into()) - quarter(0),
+        "{what}"
+    );
+    assert!(
+        f64::from(world[3]) <= map.line64(1, y1.into()) - quarter(1),
+        "{what}"
+    );
+}
+
+/// A map built from its cells holds the largest empty rectangle (against trying every
+/// rectangle), at every density and on degenerate sizes.
+#[test]
+fn interior_is_the_largest_empty_rectangle() {
+    let mut rng = Rng::new(0x1a7e);
+    for &(w, h) in &[(1, 1), (1, 9), (7, 1), (5, 3), (12, 12), (17, 9)] {
+        for density in [0.0, 0.05, 0.2, 0.5, 1.0] {
+            let map = random_map(
+                w,
+                h,
+                Vec2::new(3.0, 2.0),
+                Vec2::new(-7.0, 5.0),
+                density,
+                rng.next_u64(),
+            );
+            let [x0, y0, x1, y1] = map.interior.tiles();
+            let area = u64::from(x1 - x0) * u64::from(y1 - y0);
+            assert_eq!(area, largest_empty_area(&map), "{w}x{h} at {density}");
+            assert_interior_valid(&map, "built");
+        }
+    }
+}
+
+/// Through any sequence of `set`, the interior stays all empty and inside its tiles;
+/// an arena drawn tile by tile ends with its whole inside as the interior; and the
+/// interior is not part of the map's value.
+#[test]
+fn interior_follows_every_change() {
+    let mut rng = Rng::new(0x1a7f);
+    for &(w, h) in &[(1, 1), (6, 1), (9, 7), (40, 23)] {
+        let mut map = random_map(w, h, Vec2::splat(4.0), Vec2::ZERO, 0.1, rng.next_u64());
+        for k in 0..300 {
+            let (x, y) = (rng.below(w), rng.below(h));
+            let kind = if rng.unit_f32() < 0.6 { EMPTY } else { SOLID };
+            map.set(x, y, kind).unwrap();
+            assert_interior_valid(&map, &format!("{w}x{h} change {k}"));
+        }
+        let rebuilt =
+            TileMap::from_cells(w, h, map.cells().to_vec(), map.tile_size(), map.origin()).unwrap();
+        assert!(map == rebuilt, "equality ignores the interior");
+    }
+    // The arena of the demo: walls drawn along the border, row by row then column by
+    // column. Without the rebuilds, the first row's tiles would eat the rectangle from
+    // the side a column at a time.
+    let (w, h) = (60, 20);
+    let mut map = TileMap::new(w, h, Vec2::splat(16.0), Vec2::ZERO).unwrap();
+    for x in 0..w {
+        map.set(x, 0, SOLID).unwrap();
+        map.set(x, h - 1, SOLID).unwrap();
+    }
+    for y in 0..h {
+        map.set(0, y, SOLID).unwrap();
+        map.set(w - 1, y, SOLID).unwrap();
+    }
+    assert_eq!(map.interior.tiles(), [1, 1, w - 1, h - 1]);
+    assert_eq!(map.interior.world, [20.0, 20.0, 940.0, 300.0]);
+    // A map carved out of solid rock tile by tile finds the space it opened.
+    let mut rock =
+        TileMap::from_cells(w, h, vec![SOLID; (w * h) as usize], Vec2::ONE, Vec2::ZERO).unwrap();
+    for y in 2..12 {
+        for x in 3..43 {
+            rock.set(x, y, EMPTY).unwrap();
+        }
+    }
+    assert_eq!(rock.interior.tiles(), [3, 2, 43, 12]);
+}
+
+/// A map whose edges `f32` cannot place within a quarter of a tile has no interior (the
+/// frame's wall pass then looks every box up).
+#[test]
+fn interior_needs_a_precise_map() {
+    let far = TileMap::new(4, 4, Vec2::splat(1.0), Vec2::splat(3.0e6)).unwrap();
+    assert!(far.fast_index.is_none());
+    assert_eq!(far.interior.world[0], f32::INFINITY);
 }
