@@ -757,9 +757,14 @@ fn interior_follows_every_change() {
 }
 
 /// A map whose edges `f32` cannot place within a quarter of a tile has no interior (the
-/// frame's wall pass then looks every box up).
+/// frame's wall pass then looks every box up); nor has a map of no cells.
 #[test]
 fn interior_needs_a_precise_map() {
+    for (w, h) in [(0, 0), (0, 5), (5, 0)] {
+        let empty = TileMap::new(w, h, Vec2::ONE, Vec2::ZERO).unwrap();
+        assert_eq!(empty.interior.tiles(), [0; 4]);
+        assert_eq!(empty.interior.world[0], f32::INFINITY);
+    }
     let far = TileMap::new(4, 4, Vec2::splat(1.0), Vec2::splat(3.0e6)).unwrap();
     assert!(far.fast_index.is_none());
     assert_eq!(far.interior.world[0], f32::INFINITY);
