@@ -6,7 +6,8 @@
 //!    │ 4b.  walls: each box whose filter pairs with the walls, swept against the
 //!    │      solid tiles its swept bounds reach (the same swept kernels, the same
 //!    │      closed rule: touching counts); step 1 lists the boxes not certainly in
-//!    │      open space (one lookup each, from the swept bounds it just wrote)
+//!    │      open space (eight at a time inside the map's open interior, else one
+//!    │      lookup each, from the swept bounds it just wrote)
 //!    │ 5.   responses, in time order: every hit and wall hit sorted by time of
 //!    │      impact; one is kept while both its boxes still move at that time; a
 //!    │      box's first kept hit stops it (Response::Stop, only a hit its motion

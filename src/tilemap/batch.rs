@@ -73,16 +73,19 @@ impl TileMap {
     /// parallel, handling contacts by `response`.
     ///
     /// `hits` is cleared, then lists every bullet that touched a solid tile this call, in
-    /// ascending index order. A bullet in open space costs one lookup when its swept box
-    /// is no larger than a tile (a precomputed "this cell and its neighbours are empty"
-    /// flag at the box's centre), else a test of the cells it covers.
+    /// ascending index order. A bullet in open space costs no lookup when its swept box
+    /// lies inside the map's open interior (one large rectangle of empty tiles kept with
+    /// the map, a quarter of a tile in from its edges: an arena's whole inside; four
+    /// comparisons, eight bullets at a time), one lookup when its swept box is no larger
+    /// than a tile (a precomputed "this cell and its neighbours are empty" flag at the
+    /// box's centre), else a test of the cells it covers.
     ///
-    /// A bullet in open space moves to `bullet.translated(motion)` when the one-lookup
-    /// test decides it: each face is the plain `f32` sum, rounded to nearest (so it may
-    /// land half an ulp past the motion, and a motion far below a face's ulp moves that
-    /// face not at all while it moves the other: the size is not kept exactly). When the
-    /// test is not conclusive (near walls, or a swept box larger than a tile) the bullet
-    /// gets [`TileMap::cast`]'s exact answer, which never passes the motion and keeps the
+    /// A bullet in open space moves to `bullet.translated(motion)` when one of the first
+    /// two tests decides it: each face is the plain `f32` sum, rounded to nearest (so it
+    /// may land half an ulp past the motion, and a motion far below a face's ulp moves
+    /// that face not at all while it moves the other: the size is not kept exactly).
+    /// When they are not conclusive (near walls, or a swept box larger than a tile
+    /// outside the interior) the bullet gets [`TileMap::cast`]'s exact answer, which never passes the motion and keeps the
     /// size. Contacts are always [`TileMap::cast`]'s, exactly; no bullet passes through a
     /// solid tile either way.
     ///
@@ -143,15 +146,19 @@ impl TileMap {
             for &i in &rest[..n_rest] {
                 let i = usize::from(i);
                 let (b, m) = (&mut bs[i], ms[i]);
-                // Open space in one lookup: a swept box no larger than a tile, centred
-                // in a cell whose neighbourhood is empty. (Plain comparisons: the
-                // inputs are validated, and this loop is the bullet-hell hot path.)
+                // Open space: a swept box inside the open interior, or one no larger
+                // than a tile centred in a cell whose neighbourhood is empty (one
+                // lookup): the lanes' tests, so that the answer does not depend on the
+                // index. (Plain comparisons: the inputs are validated, and this loop is
+                // the bullet-hell hot path.)
                 let (mx, my) = (m.x, m.y);
                 let x0 = b.min.x + if mx < 0.0 { mx } else { 0.0 };
                 let y0 = b.min.y + if my < 0.0 { my } else { 0.0 };
                 let x1 = b.max.x + if mx > 0.0 { mx } else { 0.0 };
                 let y1 = b.max.y + if my > 0.0 { my } else { 0.0 };
-                if x1 - x0 <= tile.x && y1 - y0 <= tile.y && self.small_box_clear(x0, y0, x1, y1) {
+                let small = x1 - x0 <= tile.x && y1 - y0 <= tile.y;
+                let inside = self.interior.contains([x0, y0, x1, y1]);
+                if inside || (small && self.small_box_clear(x0, y0, x1, y1)) {
                     *b = Aabb::from_coords(b.min.x + mx, b.min.y + my, b.max.x + mx, b.max.y + my);
                     continue;
                 }
@@ -200,9 +207,10 @@ impl TileMap {
     }
 }
 
-/// The one-lookup open-space test of [`TileMap::move_bullets`] on eight bullets at a
-/// time: the same operations as the scalar test, in lanes. Bullets that pass move; the
-/// others are listed in `rest` (in order) for the scalar path. Returns their number.
+/// The open-space tests of [`TileMap::move_bullets`] (the interior, then one lookup) on
+/// eight bullets at a time: the same operations as the scalar test, in lanes. Bullets
+/// that pass move; the others are listed in `rest` (in order) for the scalar path.
+/// Returns their number.
 struct OpenLanes<'a> {
     map: &'a TileMap,
     fast: [f32; 6],

@@ -272,6 +272,14 @@ impl Interior {
         }
     }
 
+    /// Whether the box `[x0, y0, x1, y1]` lies inside [`Interior::world`] (clear of every
+    /// solid tile; never for a NaN).
+    #[inline(always)]
+    pub(crate) fn contains(&self, [x0, y0, x1, y1]: [f32; 4]) -> bool {
+        let w = self.world;
+        x0 >= w[0] && y0 >= w[1] && x1 <= w[2] && y1 <= w[3]
+    }
+
     /// After tile `(x, y)` of `map` changed from kind `old`:
     /// - a solid tile inside the rectangle shrinks it to the largest of the four parts
     ///   beside the tile, or rebuilds it from the cells when that part is under 7/8 of

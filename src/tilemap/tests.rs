@@ -382,6 +382,18 @@ fn batch_matches_single(map: &TileMap) -> usize {
             assert_eq!(k, hits.len());
         }
     }
+    // Each bullet alone (the scalar path) lands where the batch (in lanes) put it.
+    for response in [BulletResponse::Stop, BulletResponse::Destroy] {
+        let (mut batch, mut hits) = (bodies.clone(), Vec::new());
+        map.move_bullets(&mut batch, &motions, response, &mut hits)
+            .unwrap();
+        for (i, want) in batch.iter().enumerate() {
+            let mut one = [bodies[i]];
+            map.move_bullets(&mut one, &motions[i..=i], response, &mut hits)
+                .unwrap();
+            assert_eq!(one[0], *want, "bullet {i} alone and in the batch");
+        }
+    }
     let [ix0, iy0, ix1, iy1] = map.interior.world;
     bodies
         .iter()
