@@ -152,4 +152,22 @@ mod tests {
         let r = frame.step(&d.store).unwrap();
         assert!(r.candidates > 0);
     }
+
+    /// The walls, drawn tile by tile along the border, leave nearly the whole inside as
+    /// the map's open interior (the benchmarks' wall pre-test relies on it), at the
+    /// sizes the benchmarks use.
+    #[test]
+    fn demo_walls_leave_the_inside_open() {
+        for n in [10_000, 100_000, 1_000_000] {
+            let map = DemoFrame::new(n, 50, 1).map;
+            let (w, h) = (map.width(), map.height());
+            let [x0, y0, x1, y1] = map.interior.tiles();
+            let (area, inside) = ((x1 - x0) * (y1 - y0), (w - 2) * (h - 2));
+            assert!(
+                100 * area >= 99 * inside,
+                "{n} bullets: {:?} in {w} x {h}",
+                [x0, y0, x1, y1]
+            );
+        }
+    }
 }

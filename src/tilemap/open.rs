@@ -151,9 +151,9 @@ impl Coarse {
 /// costs eight boxes four lane compares, not eight lookups.
 ///
 /// A cache, not part of the map's value: [`TileMap::set`] shrinks the rectangle around a
-/// new solid tile (to the largest of the four parts beside it) and rebuilds it only when
-/// that would lose an eighth of it, so two maps with the same cells may hold different
-/// rectangles. Equality ignores it; no result depends on it (it only lets the exact test
+/// new solid tile (to the largest of the four parts beside it) and rebuilds it from the
+/// cells only now and then ([`Interior::update`]), so two maps with the same cells may
+/// hold different rectangles. Equality ignores it; no result depends on it (it only lets the exact test
 /// be skipped where that test finds nothing).
 #[derive(Clone, Debug)]
 pub(crate) struct Interior {
@@ -161,8 +161,8 @@ pub(crate) struct Interior {
     tiles: [u32; 4],
     /// The rectangle's area when it was last built from the cells.
     built: u64,
-    /// Tiles emptied since then (solid to empty: the rectangle does not grow with them).
-    emptied: u64,
+    /// Tiles that turned empty or solid since then.
+    changes: u64,
     /// `[x0, y0, x1, y1]`: a box with `min ≥ (x0, y0)` and `max ≤ (x1, y1)` lies a
     /// quarter of a tile or more inside the rectangle's edges (never true without one).
     pub(crate) world: [f32; 4],
@@ -173,7 +173,7 @@ impl Default for Interior {
         Self {
             tiles: [0; 4],
             built: 0,
-            emptied: 0,
+            changes: 0,
             world: Self::NONE,
         }
     }
@@ -233,7 +233,7 @@ impl Interior {
         let mut interior = Self {
             tiles,
             built: best,
-            emptied: 0,
+            changes: 0,
             world: Self::NONE,
         };
         interior.locate(map);
@@ -280,22 +280,26 @@ impl Interior {
         x0 >= w[0] && y0 >= w[1] && x1 <= w[2] && y1 <= w[3]
     }
 
-    /// After tile `(x, y)` of `map` changed from kind `old`:
+    /// After tile `(x, y)` of `map` changed from kind `old`. A rebuild from the cells
+    /// (`O(cells)`, about 3 ns a cell) is allowed once `max(16, cells / 1024)` tiles
+    /// turned empty or solid since the last one, so that `set` costs at most about
+    /// 1,024 cells' work amortised (3 µs), whatever the pattern of changes; then:
     /// - a solid tile inside the rectangle shrinks it to the largest of the four parts
-    ///   beside the tile, or rebuilds it from the cells when that part is under 7/8 of
-    ///   the area last built (a wall drawn tile by tile along the border would
-    ///   otherwise eat the rectangle a column at a time);
-    /// - an emptied tile leaves it as it is (still all empty), but every
-    ///   `max(16, cells / 256)` of them rebuild it, so that carved-out space is found:
-    ///   about one cell's work per change, amortised.
+    ///   beside the tile, or rebuilds it when that part is under 7/8 of the area last
+    ///   built and a rebuild is allowed (a wall drawn tile by tile along the border eats
+    ///   the rectangle a column at a time until then);
+    /// - an emptied tile leaves it as it is (still all empty), or rebuilds it when
+    ///   allowed, so that carved-out space is found.
     pub(crate) fn update(&mut self, map: &TileMap, x: u32, y: u32, old: u8) {
-        let kind = map.kind_at(i64::from(x), i64::from(y));
-        if kind == EMPTY {
-            if old != EMPTY {
-                self.emptied += 1;
-                if self.emptied >= (map.cells().len() as u64 / 256).max(16) {
-                    *self = Self::build(map);
-                }
+        let empty = map.kind_at(i64::from(x), i64::from(y)) == EMPTY;
+        if empty == (old == EMPTY) {
+            return;
+        }
+        self.changes += 1;
+        let allowed = self.changes >= (map.cells().len() as u64 / 1024).max(16);
+        if empty {
+            if allowed {
+                *self = Self::build(map);
             }
             return;
         }
@@ -314,7 +318,7 @@ impl Interior {
                 [0; 4],
                 |b, p| if Self::area(p) > Self::area(b) { p } else { b },
             );
-        if 8 * Self::area(part) < 7 * self.built {
+        if allowed && 8 * Self::area(part) < 7 * self.built {
             *self = Self::build(map);
         } else {
             self.tiles = part;
