@@ -543,6 +543,12 @@ impl TileMap {
 
     /// Sets cell `(x, y)` to `kind` and returns its previous kind.
     ///
+    /// Cheap enough for destructible terrain every frame: the derived data (the open-space
+    /// bits around the cell, one cell per coarse level, the open interior's rectangle)
+    /// is patched in place, plus, now and then, a rebuild of the interior rectangle
+    /// that costs about a thousand cells' work per change amortised. A map built
+    /// wholesale is better made with [`TileMap::from_cells`] or [`TileMap::from_ascii`].
+    ///
     /// # Errors
     /// [`Error::InvalidShape`] when the cell is outside the map (nothing changes).
     pub fn set(&mut self, x: u32, y: u32, kind: u8) -> Result<u8, Error> {
