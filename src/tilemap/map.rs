@@ -543,11 +543,11 @@ impl TileMap {
 
     /// Sets cell `(x, y)` to `kind` and returns its previous kind.
     ///
-    /// Cheap enough for destructible terrain every frame: the derived data (the open-space
-    /// bits around the cell, one cell per coarse level, the open interior's rectangle)
-    /// is patched in place, plus, now and then, a rebuild of the interior rectangle
-    /// that costs about a thousand cells' work per change amortised. A map built
-    /// wholesale is better made with [`TileMap::from_cells`] or [`TileMap::from_ascii`].
+    /// The derived data (the open-space bits around the cell, one cell per coarse level,
+    /// the open interior's rectangle) is patched in place, plus, now and then, a rebuild
+    /// of the interior rectangle: about a thousand cells' work per change amortised. A
+    /// map built wholesale is better made with [`TileMap::from_cells`] or
+    /// [`TileMap::from_ascii`] (one pass).
     ///
     /// # Errors
     /// [`Error::InvalidShape`] when the cell is outside the map (nothing changes).
