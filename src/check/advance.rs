@@ -6,8 +6,9 @@
 //! small tile map (up to 12 × 12 cells, tile size and origin from the bytes, cells from
 //! bits or an arena drawn tile by tile, the outside empty or solid) or none, with a
 //! wall filter, is advanced twice by a [`Frame`] at every SIMD level on one and two
-//! threads (and with the grouping in chunks of three boxes). Each advance must equal [`oracle`], the documented walk on all pairs
-//! and all tiles with no broad phase and no shortcuts:
+//! threads (and with the grouping in chunks of three boxes). Each advance must equal
+//! [`oracle`], the documented walk on all pairs and all tiles with no broad phase and no
+//! shortcuts:
 //!
 //! - the wall hits (box, user data, tile, status, time and normal, bit for bit), in dense
 //!   order;

@@ -85,9 +85,9 @@ impl TileMap {
     /// may land half an ulp past the motion, and a motion far below a face's ulp moves
     /// that face not at all while it moves the other: the size is not kept exactly).
     /// When they are not conclusive (near walls, or a swept box larger than a tile
-    /// outside the interior) the bullet gets [`TileMap::cast`]'s exact answer, which never passes the motion and keeps the
-    /// size. Contacts are always [`TileMap::cast`]'s, exactly; no bullet passes through a
-    /// solid tile either way.
+    /// outside the interior) the bullet gets [`TileMap::cast`]'s exact answer, which
+    /// never passes the motion and keeps the size. Contacts are always
+    /// [`TileMap::cast`]'s, exactly; no bullet passes through a solid tile either way.
     ///
     /// ```
     /// use hantei::{Aabb, tilemap::{BulletResponse, TileMap}};

@@ -153,8 +153,8 @@ impl Coarse {
 /// A cache, not part of the map's value: [`TileMap::set`] shrinks the rectangle around a
 /// new solid tile (to the largest of the four parts beside it) and rebuilds it from the
 /// cells only now and then ([`Interior::update`]), so two maps with the same cells may
-/// hold different rectangles. Equality ignores it; no result depends on it (it only lets the exact test
-/// be skipped where that test finds nothing).
+/// hold different rectangles. Equality ignores it; no result depends on it (it only
+/// lets the exact test be skipped where that test finds nothing).
 #[derive(Clone, Debug)]
 pub(crate) struct Interior {
     /// Tiles `x0..x1 × y0..y1`, every one empty (`x0 == x1` when there is none).
