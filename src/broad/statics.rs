@@ -233,14 +233,17 @@ pub struct StaticGrid {
     /// Per cell, row-major with a spare last column and row (`(w + 1) · (h + 1)`):
     /// its first copies and their static indices.
     slots: Vec<Slots>,
-    /// The overflowing copies, cell by cell.
+    /// The overflowing copies, cell by cell: static indices.
     over: Vec<u32>,
+    /// Their bounds, beside them (`[min_x, min_y, max_x, max_y]`, as `boxes`): a walk
+    /// reads one run of lines, not a random line of `boxes` per copy.
+    over_boxes: Vec<[f32; 4]>,
     /// Per static box, when the statics had filters that differ (else empty).
     filters: Vec<Filter>,
     /// Every static's filter when they all have one ([`Filter::ALL`] without filters).
     uniform: Option<Filter>,
     len: usize,
-    /// The statics' bounds (read by overflowing cells).
+    /// The statics' bounds (the frame's exact tests read them).
     boxes: Vec<[f32; 4]>,
     /// Build scratch: the sampled extents, the copies per cell.
     sample: Vec<f32>,
@@ -591,6 +594,10 @@ impl StaticGrid {
                 }
             }
         }
+        self.over_boxes.clear();
+        let boxes = &self.boxes;
+        self.over_boxes
+            .extend(self.over.iter().map(|&j| boxes[j as usize]));
     }
 }
 impl StaticGrid {
@@ -717,8 +724,8 @@ impl Mover {
                 self.hit::<FILTERED>(grid, (cx, cy), slots.id(k), [r[0], r[1]], out);
                 continue;
             };
-            for &j in &grid.over[list] {
-                let b = grid.boxes[j as usize];
+            let copies = grid.over[list.clone()].iter().zip(&grid.over_boxes[list]);
+            for (&j, &b) in copies {
                 if b[0] <= a[0] && b[1] <= a[1] && -b[2] <= a[2] && -b[3] <= a[3] {
                     self.hit::<FILTERED>(grid, (cx, cy), j, [b[0], b[1]], out);
                 }

@@ -219,6 +219,48 @@ fn huge_boxes_among_small_ones_keep_the_copies_linear() {
 }
 
 #[test]
+fn overflowing_cells_keep_their_copies_bounds_beside_them() {
+    // Piles of boxes on a few spots: many cells hold more than `SLOTS` copies.
+    let mut rng = Rng::new(23);
+    let spots: Vec<(f32, f32)> = (0..12)
+        .map(|_| (rng.range_f32(0.0, 400.0), rng.range_f32(0.0, 400.0)))
+        .collect();
+    let mut statics = scene(&mut rng, 1500, 0);
+    for (k, b) in statics.iter_mut().enumerate().skip(1).step_by(2) {
+        let (x, y) = spots[k % spots.len()];
+        let (dx, dy) = (rng.range_f32(-3.0, 3.0), rng.range_f32(-3.0, 3.0));
+        *b = Aabb::from_coords(x + dx, y + dy, x + dx + 2.0, y + dy + 2.0);
+    }
+    let mut grid = StaticGrid::new();
+    grid.build(BoxSet::from(&statics)).unwrap();
+    assert!(
+        grid.over.len() > 100,
+        "{} overflowing copies",
+        grid.over.len()
+    );
+    assert_eq!(grid.over_boxes.len(), grid.over.len());
+    for (&j, b) in grid.over.iter().zip(&grid.over_boxes) {
+        assert_eq!(*b, grid.boxes[j as usize]);
+    }
+    let movers = scene(&mut rng, 700, 0);
+    check(
+        &grid,
+        BoxSet::from(&movers),
+        BoxSet::from(&statics),
+        "piles",
+    );
+    // Rebuilt over other boxes: the bounds follow.
+    grid.build(BoxSet::from(&movers)).unwrap();
+    assert_eq!(grid.over_boxes.len(), grid.over.len());
+    check(
+        &grid,
+        BoxSet::from(&statics),
+        BoxSet::from(&movers),
+        "rebuilt",
+    );
+}
+
+#[test]
 fn far_boxes_keep_the_cells_on_the_bulk() {
     let mut rng = Rng::new(11);
     let mut statics = scene(&mut rng, 4000, 0);
