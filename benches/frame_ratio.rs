@@ -1,0 +1,214 @@
+//! The whole frame against the step alone, measured interleaved: round after round,
+//! `Frame::step` then `Frame::advance` (and for the static level, the geometry in the
+//! store then in a `StaticLevel`), each on a fresh copy of the same store (the copy not
+//! timed), so that both meet the same caches and the same neighbours. Prints the median
+//! of each and the median of the per-round ratios with its quartiles; under each frame
+//! row, the floor: the step plus the least a whole frame adds to it, every box's bounds
+//! moved by its motion in a plain loop ([`motion_floor`]).
+//!
+//! ```text
+//! cargo bench --bench frame_ratio
+//! FRAME_SIZES=1000000 FRAME_ROUNDS=80 cargo bench --bench frame_ratio
+//! FRAME_SIZES= cargo bench --bench frame_ratio   # the static level only
+//! ```
+//!
+//! Why beside criterion's `frame` bench: on a shared 2-vCPU VM, a criterion row moves by
+//! up to 30% between the minutes it runs in (its step and advance rows run minutes
+//! apart); a ratio of two rows then says as much about the neighbours as about the
+//! frame. Here both halves of each ratio run within milliseconds of each other.
+//! `FRAME_SIZES` (default `10000,100000,1000000`), `FRAME_THREADS` (default one and all
+//! cores), `FRAME_ROUNDS` (default: 400 at 10k, 150 at 100k, 40 at 1M; the static
+//! level as 100k, one thread). Not a criterion bench: `cargo bench` runs it with the
+//! others.
+
+use glam::Vec2;
+use hantei::frame::{DemoFrame, Frame, FrameConfig, Level, StaticLevel, layers};
+use hantei::rng::Rng;
+use hantei::{Aabb, BoxProps, BoxStore, Response};
+use std::hint::black_box;
+use std::time::Instant;
+
+/// The demo's store with every bullet destroyed at its first hit (as `benches/frame.rs`).
+fn destroying_bullets(demo: &DemoFrame) -> BoxStore {
+    let mut store = demo.store.clone();
+    let bullets = [layers::enemy_bullet(), layers::player_bullet()];
+    for h in demo.store.handles() {
+        if bullets.contains(&store.props(*h).expect("alive").filter) {
+            store.set_response(*h, Response::Destroy).expect("alive");
+        }
+    }
+    store
+}
+
+/// Median of `v` (sorted in place).
+fn median(v: &mut [f64]) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
+/// Medians of `a` and `b` (ms) and the per-round ratio `a / b`: median and quartiles.
+fn report(label: &str, names: (&str, &str), mut a: Vec<f64>, mut b: Vec<f64>) {
+    let mut ratio: Vec<f64> = a.iter().zip(&b).map(|(x, y)| x / y).collect();
+    let (ma, mb, mr) = (median(&mut a), median(&mut b), median(&mut ratio));
+    let q = |f: f64| ratio[((ratio.len() - 1) as f64 * f) as usize];
+    println!(
+        "{label:<18} {} {ma:8.3} ms   {} {mb:8.3} ms   ratio {mr:5.2}x  (quartiles {:.2}-{:.2}, {} rounds)",
+        names.0,
+        names.1,
+        q(0.25),
+        q(0.75),
+        ratio.len()
+    );
+}
+
+/// The least any whole frame adds to the step: every box's bounds moved by its motion
+/// (four bound columns and two motion columns read, four written), in a plain loop on
+/// fresh copies of the store's columns (the copies not timed), in ms.
+fn motion_floor(store: &BoxStore) -> f64 {
+    let mut b = [
+        store.min_x().to_vec(),
+        store.min_y().to_vec(),
+        store.max_x().to_vec(),
+        store.max_y().to_vec(),
+    ];
+    let m = [store.motion_x().to_vec(), store.motion_y().to_vec()];
+    let t = Instant::now();
+    let [x0, y0, x1, y1] = &mut b;
+    for ((lo, hi), d) in x0.iter_mut().zip(x1.iter_mut()).zip(&m[0]) {
+        *lo += d;
+        *hi += d;
+    }
+    for ((lo, hi), d) in y0.iter_mut().zip(y1.iter_mut()).zip(&m[1]) {
+        *lo += d;
+        *hi += d;
+    }
+    let ms = t.elapsed().as_secs_f64() * 1e3;
+    black_box(&b);
+    ms
+}
+
+/// Times `f` on a fresh copy of `store` (the copy not timed), in ms.
+fn timed(store: &BoxStore, f: impl FnOnce(&mut BoxStore)) -> f64 {
+    let mut copy = store.clone();
+    let t = Instant::now();
+    f(&mut copy);
+    let ms = t.elapsed().as_secs_f64() * 1e3;
+    drop(black_box(copy));
+    ms
+}
+
+fn env_list(name: &str) -> Option<Vec<usize>> {
+    std::env::var(name).ok().map(|list| {
+        list.split(',')
+            .filter(|t| !t.trim().is_empty())
+            .map(|t| t.trim().parse().expect("a comma-separated list of counts"))
+            .collect()
+    })
+}
+
+fn main() {
+    if std::env::args().any(|a| a == "--list" || a == "--test") {
+        return; // `cargo test --benches` / `--list`: nothing to check here
+    }
+    let sizes = env_list("FRAME_SIZES").unwrap_or(vec![10_000, 100_000, 1_000_000]);
+    let rounds = |n: usize| {
+        env_list("FRAME_ROUNDS")
+            .and_then(|r| r.first().copied())
+            .unwrap_or(match n {
+                n if n >= 1_000_000 => 40,
+                n if n >= 100_000 => 150,
+                _ => 400,
+            })
+    };
+    let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let threads = env_list("FRAME_THREADS").unwrap_or(vec![1, cores]);
+    let serial = FrameConfig {
+        parallel: false,
+        ..FrameConfig::default()
+    };
+    println!("each ratio: advance / step (frame rows), in store / static level (one thread)");
+    for n in sizes {
+        let demo = DemoFrame::new(n, 50, 1);
+        let store = destroying_bullets(&demo);
+        let level = Level::walls(&demo.map);
+        for &t in &threads {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(t)
+                .build()
+                .expect("a thread pool");
+            // One thread: serial; more: the default (parallel above the threshold).
+            let config = if t == 1 {
+                serial
+            } else {
+                FrameConfig::default()
+            };
+            let (mut step, mut whole) = (Frame::with_config(config), Frame::with_config(config));
+            let (mut s, mut a, mut f) = (Vec::new(), Vec::new(), Vec::new());
+            pool.install(|| {
+                for _ in 0..rounds(n) {
+                    s.push(timed(&store, |st| {
+                        black_box(step.step(st).expect("valid").contacts.len());
+                    }));
+                    a.push(timed(&store, |st| {
+                        black_box(whole.advance(st, &level).expect("valid").contacts);
+                    }));
+                    f.push(motion_floor(&store));
+                }
+            });
+            let floor: Vec<f64> = s.iter().zip(&f).map(|(s, f)| s + f).collect();
+            report(
+                &format!("frame/{n}/{t}t"),
+                ("advance", "step"),
+                a,
+                s.clone(),
+            );
+            report("  floor", ("step + motion", "step"), floor, s);
+        }
+    }
+    static_level(rounds(100_000), serial);
+}
+
+/// `static_level/100k` of `benches/frame.rs`, interleaved.
+fn static_level(rounds: usize, config: FrameConfig) {
+    let demo = DemoFrame::new(100_000, 50, 1);
+    let arena = demo.map.bounds();
+    let mut rng = Rng::new(0x57a71c);
+    let mut geometry = BoxStore::new();
+    for _ in 0..100_000 {
+        let c = Vec2::new(
+            rng.range_f32(arena.min.x + 20.0, arena.max.x - 20.0),
+            rng.range_f32(arena.min.y + 20.0, arena.max.y - 20.0),
+        );
+        let half = Vec2::new(rng.range_f32(1.0, 4.0), rng.range_f32(1.0, 4.0));
+        geometry
+            .insert_with(
+                Aabb::from_center_half_extents(c, half),
+                BoxProps::new(layers::wall()),
+            )
+            .expect("valid");
+    }
+    let statics = StaticLevel::new(geometry.clone()).expect("valid");
+    let mut bullets = destroying_bullets(&demo);
+    let with_statics = Level::walls(&demo.map).with_statics(&statics);
+    Frame::new()
+        .advance(&mut bullets, &with_statics)
+        .expect("valid");
+    let mut together = bullets.clone();
+    for (h, b) in geometry.iter() {
+        together
+            .insert_with(b, geometry.props(h).expect("alive"))
+            .expect("valid");
+    }
+    let walls = Level::walls(&demo.map);
+    let (mut in_store, mut indexed) = (Frame::with_config(config), Frame::with_config(config));
+    let (mut a, mut b) = (Vec::new(), Vec::new());
+    for _ in 0..rounds {
+        a.push(timed(&together, |st| {
+            black_box(in_store.advance(st, &walls).expect("valid").contacts);
+        }));
+        b.push(timed(&bullets, |st| {
+            black_box(indexed.advance(st, &with_statics).expect("valid").contacts);
+        }));
+    }
+    report("static_level/100k", ("in store", "static"), a, b);
+}
