@@ -892,7 +892,10 @@ struct Group {
 }
 
 impl Group {
-    /// Asks for the cells of each reaching mover's 2 × 2 block that it reaches.
+    /// Asks for the cells of each reaching mover's 2 × 2 block that it reaches, without
+    /// a branch per mover: 100k movers of the `static_level` bench scene, AMD EPYC Zen 4,
+    /// medians of 16 interleaved runs: 3.37 ms a query with a branch for each second
+    /// column and row, 2.64 without.
     #[inline(always)]
     fn prefetch(&self, slots: &[Slots], stride: usize) {
         let p = slots.as_ptr();
@@ -900,18 +903,15 @@ impl Group {
         while bits != 0 {
             let k = bits.trailing_zeros() as usize;
             bits &= bits - 1;
+            // Branch-free (whether a mover spans two columns or rows is a coin toss): a
+            // cell it does not reach asks for its first cell's line again.
             let c = self.span[1][k] as usize * stride + self.span[0][k] as usize;
-            let wide = self.span[2][k] > self.span[0][k];
+            let dx = usize::from(self.span[2][k] > self.span[0][k]);
+            let dy = usize::from(self.span[3][k] > self.span[1][k]) * stride;
             crate::lanes::prefetch(p.wrapping_add(c));
-            if wide {
-                crate::lanes::prefetch(p.wrapping_add(c + 1));
-            }
-            if self.span[3][k] > self.span[1][k] {
-                crate::lanes::prefetch(p.wrapping_add(c + stride));
-                if wide {
-                    crate::lanes::prefetch(p.wrapping_add(c + stride + 1));
-                }
-            }
+            crate::lanes::prefetch(p.wrapping_add(c + dx));
+            crate::lanes::prefetch(p.wrapping_add(c + dy));
+            crate::lanes::prefetch(p.wrapping_add(c + dy + dx));
         }
     }
 }
