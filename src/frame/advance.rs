@@ -22,7 +22,7 @@
 //! one that would have reached it after it stopped finds it on the next frame.
 
 use super::groups::{Grouping, Walls};
-use super::statics::{StaticHit, StaticLevel, StaticPass};
+use super::statics::{StaticHit, StaticLevel, StaticPass, StaticRaw};
 use super::{Body, BodyPair, Contact, Frame, FrameTimings, RawHit, clock::Stamp, radix};
 use crate::error::Error;
 use crate::math::{Aabb, Shape};
@@ -617,28 +617,31 @@ impl Moves {
             }
         }));
         if let Some(statics) = level.statics {
-            // The hits are few and far apart: ask for every line they read first.
-            for (h, _) in self
-                .statics
-                .raw
-                .iter()
-                .zip(&self.static_keep)
-                .filter(|(_, k)| **k)
-            {
+            // The hits are few and far apart: each one's lines asked for HITS_AHEAD
+            // hits before it is read (all at once, thousands of them would not stay in
+            // cache until then).
+            let kept = || {
+                self.statics
+                    .raw
+                    .iter()
+                    .zip(&self.static_keep)
+                    .filter(|(_, k)| **k)
+                    .map(|(h, _)| h)
+            };
+            let ask = |h: &StaticRaw| {
                 let (i, s) = (h.i as usize, h.s as usize);
                 prefetch_at(store.owners(), i);
                 prefetch_at(store.handles(), i);
                 prefetch_at(store.user_data(), i);
                 prefetch_at(statics.store().handles(), s);
                 prefetch_at(statics.store().user_data(), s);
-            }
-            let kept = self
-                .statics
-                .raw
-                .iter()
-                .zip(&self.static_keep)
-                .filter(|(_, k)| **k);
-            self.static_hits.extend(kept.map(|(h, _)| {
+            };
+            let mut ahead = kept();
+            ahead.by_ref().take(HITS_AHEAD).for_each(ask);
+            self.static_hits.extend(kept().map(|h| {
+                if let Some(next) = ahead.next() {
+                    ask(next);
+                }
                 let (i, s) = (h.i as usize, h.s as usize);
                 StaticHit {
                     body: Body::of(store, i),
@@ -709,9 +712,9 @@ impl Moves {
         radix::sort_by_key(&mut self.doomed, &mut self.doomed_scratch, |d| {
             u64::from(d.0)
         });
-        // The destroyed are few and far apart: ask for every line they read first.
-        for &(i, _) in &self.doomed {
-            let i = i as usize;
+        // The destroyed are few and far apart: each one's lines asked for HITS_AHEAD
+        // boxes before it is read.
+        let ask = |i: usize| {
             for col in [store.min_x(), store.min_y(), store.max_x(), store.max_y()] {
                 prefetch_at(col, i);
             }
@@ -720,8 +723,14 @@ impl Moves {
             prefetch_at(store.shape_entries(), i);
             prefetch_at(store.handles(), i);
             prefetch_at(store.user_data(), i);
+        };
+        for &(i, _) in self.doomed.iter().take(HITS_AHEAD) {
+            ask(i as usize);
         }
-        for &(i, t) in &self.doomed {
+        for (k, &(i, t)) in self.doomed.iter().enumerate() {
+            if let Some(&(j, _)) = self.doomed.get(k + HITS_AHEAD) {
+                ask(j as usize);
+            }
             let i = i as usize;
             let m = Vec2::new(store.motion_x()[i], store.motion_y()[i]);
             let shape = store.shape_at(i).expect("dense index").translated(m * t);
@@ -745,6 +754,10 @@ impl Moves {
         store.remove_sorted(&self.doomed_index);
     }
 }
+
+/// How many hits (or destroyed boxes) ahead the response walk's lists ask for the lines
+/// that each one reads.
+const HITS_AHEAD: usize = 16;
 
 /// Asks for the line holding `col[i]` (a hint: any `i` will do).
 #[inline(always)]
