@@ -27,12 +27,15 @@
 
 use criterion::{BatchSize, BenchmarkId, Criterion, criterion_group, criterion_main};
 use glam::Vec2;
-use hantei::frame::{DemoFrame, Frame, FrameConfig, Level, StaticLevel, layers};
+use hantei::frame::{DemoFrame, Frame, FrameConfig, Level, layers};
 use hantei::rng::Rng;
 use hantei::tilemap::BulletResponse;
-use hantei::{Aabb, BoxProps, BoxStore, Circle, Response, Shape};
+use hantei::{Aabb, BoxProps, Circle, Shape};
+use scenes::{StaticScene, destroying_bullets, static_scene};
 use std::hint::black_box;
 use std::time::Duration;
+
+mod scenes;
 
 fn frame(c: &mut Criterion) {
     let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
@@ -122,19 +125,6 @@ fn frame(c: &mut Criterion) {
     }
 }
 
-/// The demo's store with every bullet destroyed at its first contact (a danmaku's
-/// bullets: gone on hitting a wall, the player or an enemy).
-fn destroying_bullets(demo: &DemoFrame) -> BoxStore {
-    let mut store = demo.store.clone();
-    let bullets = [layers::enemy_bullet(), layers::player_bullet()];
-    for h in demo.store.handles() {
-        if bullets.contains(&store.props(*h).expect("alive").filter) {
-            store.set_response(*h, Response::Destroy).expect("alive");
-        }
-    }
-    store
-}
-
 /// The demo's store with every bullet a disc inscribed in its box.
 fn round_bullets(demo: &DemoFrame) -> hantei::BoxStore {
     let mut store = demo.store.clone();
@@ -176,37 +166,14 @@ fn frame_shapes(c: &mut Criterion) {
 /// (2 to 8 units, spread over the arena; the bullets spawned inside it removed first,
 /// about a quarter), one thread: the geometry as boxes standing in
 /// the moving store (`in_store`: sorted again every frame with everything else) against
-/// the same boxes in a [`StaticLevel`] (`static_level`: indexed once).
+/// the same boxes in a `StaticLevel` (`static_level`: indexed once).
 fn static_level(c: &mut Criterion) {
-    let demo = DemoFrame::new(100_000, 50, 1);
-    let bullets = destroying_bullets(&demo);
-    let arena = demo.map.bounds();
-    let mut rng = Rng::new(0x57a71c);
-    let mut geometry = BoxStore::new();
-    for _ in 0..100_000 {
-        let c = Vec2::new(
-            rng.range_f32(arena.min.x + 20.0, arena.max.x - 20.0),
-            rng.range_f32(arena.min.y + 20.0, arena.max.y - 20.0),
-        );
-        let half = Vec2::new(rng.range_f32(1.0, 4.0), rng.range_f32(1.0, 4.0));
-        geometry
-            .insert_with(
-                Aabb::from_center_half_extents(c, half),
-                BoxProps::new(layers::wall()),
-            )
-            .unwrap();
-    }
-    let level = StaticLevel::new(geometry.clone()).unwrap();
-    // The steady state: bullets spawned inside the geometry were destroyed on their
-    // first frame; what is left flies among it (a few hundred hit it each frame).
-    let mut bullets = bullets;
-    Frame::new()
-        .advance(&mut bullets, &Level::walls(&demo.map).with_statics(&level))
-        .unwrap();
-    let mut together = bullets.clone();
-    for (h, b) in geometry.iter() {
-        together.insert_with(b, geometry.props(h).unwrap()).unwrap();
-    }
+    let StaticScene {
+        demo,
+        bullets,
+        level,
+        together,
+    } = static_scene();
     let mut group = c.benchmark_group("static_level/100k");
     group.sample_size(10);
     group.warm_up_time(Duration::from_millis(500));

@@ -21,24 +21,13 @@
 //! level as 100k, one thread). Not a criterion bench: `cargo bench` runs it with the
 //! others.
 
-use glam::Vec2;
-use hantei::frame::{DemoFrame, Frame, FrameConfig, Level, StaticLevel, layers};
-use hantei::rng::Rng;
-use hantei::{Aabb, BoxProps, BoxStore, Response};
+use hantei::BoxStore;
+use hantei::frame::{DemoFrame, Frame, FrameConfig, Level};
+use scenes::{StaticScene, destroying_bullets, static_scene};
 use std::hint::black_box;
 use std::time::Instant;
 
-/// The demo's store with every bullet destroyed at its first hit (as `benches/frame.rs`).
-fn destroying_bullets(demo: &DemoFrame) -> BoxStore {
-    let mut store = demo.store.clone();
-    let bullets = [layers::enemy_bullet(), layers::player_bullet()];
-    for h in demo.store.handles() {
-        if bullets.contains(&store.props(*h).expect("alive").filter) {
-            store.set_response(*h, Response::Destroy).expect("alive");
-        }
-    }
-    store
-}
+mod scenes;
 
 /// Median of `v` (sorted in place).
 fn median(v: &mut [f64]) -> f64 {
@@ -170,35 +159,13 @@ fn main() {
 
 /// `static_level/100k` of `benches/frame.rs`, interleaved.
 fn static_level(rounds: usize, config: FrameConfig) {
-    let demo = DemoFrame::new(100_000, 50, 1);
-    let arena = demo.map.bounds();
-    let mut rng = Rng::new(0x57a71c);
-    let mut geometry = BoxStore::new();
-    for _ in 0..100_000 {
-        let c = Vec2::new(
-            rng.range_f32(arena.min.x + 20.0, arena.max.x - 20.0),
-            rng.range_f32(arena.min.y + 20.0, arena.max.y - 20.0),
-        );
-        let half = Vec2::new(rng.range_f32(1.0, 4.0), rng.range_f32(1.0, 4.0));
-        geometry
-            .insert_with(
-                Aabb::from_center_half_extents(c, half),
-                BoxProps::new(layers::wall()),
-            )
-            .expect("valid");
-    }
-    let statics = StaticLevel::new(geometry.clone()).expect("valid");
-    let mut bullets = destroying_bullets(&demo);
+    let StaticScene {
+        demo,
+        bullets,
+        level: statics,
+        together,
+    } = static_scene();
     let with_statics = Level::walls(&demo.map).with_statics(&statics);
-    Frame::new()
-        .advance(&mut bullets, &with_statics)
-        .expect("valid");
-    let mut together = bullets.clone();
-    for (h, b) in geometry.iter() {
-        together
-            .insert_with(b, geometry.props(h).expect("alive"))
-            .expect("valid");
-    }
     let walls = Level::walls(&demo.map);
     let (mut in_store, mut indexed) = (Frame::with_config(config), Frame::with_config(config));
     let (mut a, mut b) = (Vec::new(), Vec::new());
