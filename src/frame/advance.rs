@@ -247,6 +247,20 @@ impl BodyHit {
         body << 32 | u128::from(self.toi.to_bits())
     }
 
+    /// [`BodyHit::key`] in 64 bits, when the body fits in 32: an owner below `2^31`, or
+    /// a box whose slot is (every slot of a store is: [`crate::MAX_BOXES`]). Among one
+    /// frame's hits a slot names one box (they all come from one state of the store),
+    /// so its generation orders nothing: the same order as [`BodyHit::key`].
+    pub(super) fn key64(&self) -> Option<u64> {
+        const HALF: u64 = 1 << 31;
+        let body = match self.body {
+            Body::Owner(o) if o.0 < HALF => o.0,
+            Body::Box(h) if u64::from(h.slot) < HALF => HALF | u64::from(h.slot),
+            _ => return None,
+        };
+        Some(body << 32 | u64::from(self.toi.to_bits()))
+    }
+
     /// By body, time, walls, then statics, then bodies, then the other side.
     pub(super) fn order(&self, other: &BodyHit) -> core::cmp::Ordering {
         let side = |h: &BodyHit| match h.other {

@@ -325,10 +325,46 @@ pub struct Frame {
     ended: Vec<PairEvent>,
     moves: advance::Moves,
     hits: Vec<BodyHit>,
-    /// [`Frame::index_hits`]'s sort buffers.
-    hit_keys: [Vec<(u128, u32)>; 2],
+    /// [`Frame::index_hits`]'s sort buffers: 64-bit keys, 128-bit keys.
+    hit_keys: [Vec<(u64, u32)>; 2],
+    hit_keys_wide: [Vec<(u128, u32)>; 2],
     hits_scratch: Vec<BodyHit>,
     timings: FrameTimings,
+}
+
+/// Sorts `hits` by [`BodyHit::order`] (through `scratch`): a radix sort of `(key,
+/// position)` in `keys`, then each run of equal keys by the whole order. `key` must
+/// order as the body then the time do; `false`, with `hits` untouched, when it is
+/// `None` for some hit.
+fn sort_hits<K: radix::Key>(
+    hits: &mut Vec<BodyHit>,
+    scratch: &mut Vec<BodyHit>,
+    [keys, keys_scratch]: &mut [Vec<(K, u32)>; 2],
+    key: impl Fn(&BodyHit) -> Option<K>,
+) -> bool {
+    keys.clear();
+    for (k, h) in hits.iter().enumerate() {
+        let Some(key) = key(h) else {
+            return false;
+        };
+        keys.push((key, k as u32));
+    }
+    radix::sort_by_key(keys, keys_scratch, |x| x.0);
+    scratch.clear();
+    scratch.extend(keys.iter().map(|&(_, k)| hits[k as usize]));
+    core::mem::swap(hits, scratch);
+    let mut i = 0;
+    while i < keys.len() {
+        let mut j = i + 1;
+        while j < keys.len() && keys[j].0 == keys[i].0 {
+            j += 1;
+        }
+        if j - i > 1 {
+            hits[i..j].sort_unstable_by(|x, y| x.order(y));
+        }
+        i = j;
+    }
+    true
 }
 
 /// One narrow-phase answer: boxes at dense indices `i` and `j`, the sweep seen from `i`.
@@ -512,31 +548,13 @@ impl Frame {
         for h in &self.moves.static_hits {
             self.hits.push(BodyHit::of_static(h));
         }
-        // By body and time in a radix sort of (key, index), then the rare ties (a body
-        // touching several things at one time) by the whole order.
-        let [keys, keys_scratch] = &mut self.hit_keys;
-        keys.clear();
-        keys.extend(
-            self.hits
-                .iter()
-                .enumerate()
-                .map(|(k, h)| (h.key(), k as u32)),
-        );
-        radix::sort_by_key(keys, keys_scratch, |x| x.0);
-        self.hits_scratch.clear();
-        self.hits_scratch
-            .extend(keys.iter().map(|&(_, k)| self.hits[k as usize]));
-        core::mem::swap(&mut self.hits, &mut self.hits_scratch);
-        let mut i = 0;
-        while i < keys.len() {
-            let mut j = i + 1;
-            while j < keys.len() && keys[j].0 == keys[i].0 {
-                j += 1;
-            }
-            if j - i > 1 {
-                self.hits[i..j].sort_unstable_by(|x, y| x.order(y));
-            }
-            i = j;
+        // By body and time in a radix sort of (key, index), in 64 bits when every body
+        // fits in 32 (the usual case: half the bytes to sort), then the rare ties (a
+        // body touching several things at one time) by the whole order.
+        let (keys, wide) = (&mut self.hit_keys, &mut self.hit_keys_wide);
+        if !sort_hits(&mut self.hits, &mut self.hits_scratch, keys, BodyHit::key64) {
+            let key = |h: &BodyHit| Some(h.key());
+            sort_hits(&mut self.hits, &mut self.hits_scratch, wide, key);
         }
     }
 

@@ -610,5 +610,70 @@ fn a_hits_radix_key_follows_its_order() {
             .then(x.toi.to_bits().cmp(&y.toi.to_bits()));
         assert_eq!(x.key().cmp(&y.key()), want, "{x:?} {y:?}");
         assert_eq!(x.key().cmp(&y.key()), x.order(&y), "{x:?} {y:?}");
+        // The 64-bit key: for bodies of one frame (a slot names one box, so one
+        // generation), the same order; `None` only for an owner or a slot from 2^31 on.
+        let big = |h: &BodyHit| match h.body {
+            Body::Owner(o) => o.0 >= 1 << 31,
+            Body::Box(b) => b.slot >= 1 << 31,
+        };
+        assert_eq!(x.key64().is_none(), big(&x), "{x:?}");
+        let same_slot_other_generation = matches!(
+            (x.body, y.body),
+            (Body::Box(a), Body::Box(b)) if a.slot == b.slot && a.generation != b.generation
+        );
+        if let (Some(kx), Some(ky)) = (x.key64(), y.key64())
+            && !same_slot_other_generation
+        {
+            assert_eq!(kx.cmp(&ky), want, "{x:?} {y:?}");
+        }
+    }
+}
+
+/// `index_hits` sorts a frame's hits by [`BodyHit::order`], through 64-bit keys when
+/// every owner is below 2^31 and through 128-bit keys when one is not: the same order
+/// both ways (ties at one time included).
+#[test]
+fn hits_are_indexed_in_order_through_either_key() {
+    let mut rng = Rng::new(0x1d3);
+    for (round, big_owner) in [(0, false), (1, true), (2, false), (3, true)] {
+        let mut frame = Frame::new();
+        let n = [40, 3000][round % 2];
+        for k in 0..n {
+            let body = match rng.below(3) {
+                0 => Body::Owner(Owner(u64::from(rng.below(7)))),
+                1 if big_owner => Body::Owner(Owner((1 << 31) + u64::from(rng.below(3)))),
+                // A slot names one box: its generation follows from it.
+                _ => {
+                    let slot = rng.below(50);
+                    Body::Box(BoxHandle {
+                        slot,
+                        generation: slot % 3,
+                    })
+                }
+            };
+            frame.moves.wall_hits.push(WallHit {
+                body,
+                handle: BoxHandle {
+                    slot: rng.below(50),
+                    generation: 0,
+                },
+                user_data: k,
+                // Distinct tiles: no two hits tie on the whole order.
+                tile: glam::IVec2::new(k as i32, 0),
+                status: SweepStatus::Hit,
+                toi: [0.0, 0.5, 1.0, rng.unit_f32()][rng.below(4) as usize],
+                normal: Vec2::ZERO,
+            });
+        }
+        let mut want: Vec<BodyHit> = frame.moves.wall_hits.iter().map(BodyHit::of_wall).collect();
+        want.sort_by(|x, y| x.order(y));
+        frame.index_hits();
+        assert_eq!(frame.hits, want, "round {round}");
+        // The path taken: the wide keys only with a big owner.
+        assert_eq!(
+            frame.hit_keys_wide[0].is_empty(),
+            !big_owner,
+            "round {round}"
+        );
     }
 }
