@@ -4,15 +4,17 @@
 //! ```text
 //!  build (once):                          query (every frame), movers eight at a time:
 //!  ┌────┬────┬────┬────┐ each cell: one       in lanes: validate, outside the statics'
-//!  │    │ s1 │ s1 │    │ cache line, 3        bounds? skip, the cells each reaches
-//!  ├────┼────┼────┼────┤ slots (min_x ×3,     (and the next eight's asked for); then
-//!  │    │    │ s2 │    │ min_y ×3, -max_x ×3, per mover, spans ≤ 2 × 2 cells (the
-//!  ├────┼────┼────┼────┤ -max_y ×3) and their usual case): 12 slots in four-lane
-//!  │ s3 │    │    │    │ ids in lane 3; a 4th compares, branch-free, cells past its
-//!  └────┴────┴────┴────┘ copy and more go to  last masked off; a hit: report (a, s)
-//!                        an overflow list     if this is the first cell both reach
-//!                                             and the filters pair; a's few pairs are
-//!                                             then sorted by static index
+//!  │    │ s1 │ s1 │    │ cache line, 3        bounds? skip; sifted (one bit a mover
+//!  ├────┼────┼────┼────┤ slots (min_x ×3,     from the fine cells' bitmap): clear?
+//!  │    │    │ s2 │    │ min_y ×3, -max_x ×3, skip; the cells each reaches (and the
+//!  ├────┼────┼────┼────┤ -max_y ×3) and their next eight's asked for); then per
+//!  │ s3 │    │    │    │ ids in lane 3; a 4th mover, spans ≤ 2 × 2 cells (the usual
+//!  └────┴────┴────┴────┘ copy and more go to  case): 12 slots in four-lane compares,
+//!                        an overflow list;    branch-free, cells past its last masked
+//!  a bitmap of fine cells (half a cell        off; a hit: report (a, s) if this is the
+//!  wide) near a static box                    first cell both reach and the filters
+//!                                             pair; a's few pairs are then sorted by
+//!                                             static index
 //! ```
 //!
 //! Each static box is copied into every cell it covers. A cell holds up to [`SLOTS`]
@@ -27,14 +29,22 @@
 //!
 //! The movers are read in input order, so the cells are read at random: each group of
 //! eight movers asks for the cells it reaches (only those) two groups before it is
-//! tested. Statics that all share one filter (level geometry usually does) are tested
+//! tested. Before that the group is sifted: a bitmap of fine cells (half a cell wide;
+//! a bit per fine cell, set where a static box reaches it or its right, upper or
+//! upper-right neighbour: a few hundred KB at most, 101 KB on the bench scene) answers
+//! with one bit whether a mover within two fine cells on each axis may meet anything;
+//! one gather for the eight. Half of the bench scene's movers leave there. Statics that all share one filter (level geometry usually does) are tested
 //! against a mover's filter once, at its first hit, never per static.
 //!
 //! Measured on the `static_level` bench scene (100k statics 2–8 wide, 74k bullets'
 //! swept bounds, one thread, AMD EPYC Zen 5): 3.1 ms a query with four slots a line,
 //! ids apart and the movers one by one; 1.7 with the cells tested in four-lane
 //! compares and the ids in the line; 1.2 with the movers in lanes (callgrind: 347 then
-//! 197 instructions a mover). The movers in spatial order gain under 10%.
+//! 197 instructions a mover). The movers in spatial order gain under 10%. Sifted (AMD
+//! EPYC Zen 4, in a whole frame, alternated): 1.78 → 1.52 ms a query, and the frame's
+//! index warm 7% faster; with the bits tested cell by cell over the mover's whole span
+//! (fine cells a quarter of a cell: 78% of the movers out, 404 KB of bits, three
+//! loads a mover) no faster: those loads cost what the cells they spare did.
 //!
 //! Tried and dropped (no gain in a whole frame, medians of 200): eight slots a cell in
 //! two lines with eight-lane compares and half as many cells (1.27 ms a query); a
@@ -81,6 +91,13 @@ pub(crate) const EXTRA_CELLS: usize = 64;
 pub(crate) const COPIES_PER_BOX: u64 = 16;
 /// At most this many boxes are sampled for the median extent.
 pub(crate) const SAMPLE: usize = 2048;
+/// Fine cells a cell, on each axis, of [`StaticGrid::near`]. On the `static_level` bench
+/// scene (100k statics, 74k bullets' swept bounds) a fine cell is about 8 units wide,
+/// the bits take 101 KB and half of the movers are sifted out. Finer cells sift out
+/// more (4 units with bits for blocks of three cells: 57%; each mover's fine cells
+/// tested one by one: 78%), but with bits four times as many, which stay in cache
+/// less, and the latter with three loads a mover, it was no faster.
+const FINE: u32 = 2;
 /// Movers per parallel chunk, at least.
 const MIN_CHUNK: usize = 2048;
 /// Copies of static boxes stored in a cell itself (lanes 0 to 2 of its line; lane 3
@@ -238,6 +255,14 @@ pub struct StaticGrid {
     /// Their bounds, beside them (`[min_x, min_y, max_x, max_y]`, as `boxes`): a walk
     /// reads one run of lines, not a random line of `boxes` per copy.
     over_boxes: Vec<[f32; 4]>,
+    /// Finer cells over the same area ([`FINE`] a cell on each axis that has more
+    /// than one cell), and per fine cell one bit in `near`: set where some static box's
+    /// bounds reach that cell, its right neighbour, the one above or the one above
+    /// that. A mover within two fine cells on each axis whose first one's bit is clear
+    /// meets nothing: a group of movers is sifted so ([`CellLanes::group`]) before any
+    /// reads a cell.
+    fine: Cells,
+    near: Vec<u64>,
     /// Per static box, when the statics had filters that differ (else empty).
     filters: Vec<Filter>,
     /// Every static's filter when they all have one ([`Filter::ALL`] without filters).
@@ -598,9 +623,54 @@ impl StaticGrid {
         let boxes = &self.boxes;
         self.over_boxes
             .extend(self.over.iter().map(|&j| boxes[j as usize]));
+        self.fill_fine();
+    }
+
+    /// Sets the bits of [`StaticGrid::near`]: for each static box, those of the fine
+    /// cells it reaches and of their left, lower and lower-left neighbours. At most
+    /// `(FINE + 1)²` bits per copy in a cell: the work stays linear in the copies. No
+    /// bits (every mover sifted in) when the fine cells would not fit `u32` indices.
+    fn fill_fine(&mut self) {
+        let g = self.cells;
+        let f = |axis: usize| if g.dims[axis] > 1 { FINE } else { 1 };
+        self.fine = Cells {
+            inv: [g.inv[0] * f(0) as f32, g.inv[1] * f(1) as f32],
+            dims: [g.dims[0] * f(0), g.dims[1] * f(1)],
+            ..g
+        };
+        self.near.clear();
+        let w = self.fine.dims[0] as usize;
+        let cells = w * self.fine.dims[1] as usize;
+        if cells > u32::MAX as usize {
+            return;
+        }
+        self.near.resize(cells.div_ceil(64), 0);
+        for b in &self.boxes {
+            let [x0, y0, x1, y1] = self.fine.span(b);
+            for y in y0.saturating_sub(1)..=y1 {
+                for x in x0.saturating_sub(1)..=x1 {
+                    let k = y as usize * w + x as usize;
+                    self.near[k / 64] |= 1 << (k % 64);
+                }
+            }
+        }
     }
 }
 impl StaticGrid {
+    /// Whether the sifting bits ([`StaticGrid::near`]) say that mover `b` (valid)
+    /// meets no static box: [`CellLanes::group`]'s sifting, one mover in scalar.
+    #[cfg(test)]
+    fn sifted_out(&self, b: &[f32; 4]) -> bool {
+        let [x0, y0, x1, y1] = self.fine.span(b);
+        let k = y0 as usize * self.fine.dims[0] as usize + x0 as usize;
+        x1 - x0 <= 1
+            && y1 - y0 <= 1
+            && self
+                .near
+                .get(k / 64)
+                .is_some_and(|w| (w >> (k % 64)) & 1 == 0)
+    }
+
     /// Copies of static boxes over all cells.
     #[cfg(test)]
     fn copies(&self) -> usize {
@@ -949,12 +1019,32 @@ impl<W: F32W> CellLanes<W> {
             .trunc_i32()
     }
 
-    /// Movers `i..i + LANES`.
+    /// Movers `i..i + LANES`, sifted: those within two fine cells on each axis
+    /// (`fine`: [`StaticGrid::fine`] in lanes) whose first one's [`StaticGrid::near`]
+    /// bit is clear meet no static box, and are left out of `reach`.
     #[inline(always)]
-    fn group<B: BoundsRead>(&self, bounds: &B, i: usize) -> Group {
+    fn group<B: BoundsRead>(&self, fine: &Self, grid: &StaticGrid, bounds: &B, i: usize) -> Group {
         let [x0, y0, x1, y1] = bounds.lanes::<W>(i);
         let valid = all_plainly_valid([x0, y0, x1, y1]);
         let reach = x0.le(self.hi[0]) & x1.ge(self.lo[0]) & y0.le(self.hi[1]) & y1.ge(self.lo[1]);
+        let mut reach = if valid { reach.bitmask() } else { 0 };
+        if reach != 0 && !grid.near.is_empty() {
+            let [fx0, fy0, fx1, fy1] = [
+                fine.cell(x0, 0),
+                fine.cell(y0, 1),
+                fine.cell(x1, 0),
+                fine.cell(y1, 1),
+            ];
+            let w = grid.fine.dims[0];
+            let (mut small, mut idx) = (0u32, [0u32; LANES]);
+            for k in 0..LANES {
+                // In range: clamped to `[0, dims - 1]`, and `dims` fit u32 indices.
+                let fits = (fx1[k] - fx0[k] <= 1) & (fy1[k] - fy0[k] <= 1);
+                small |= u32::from(fits) << k;
+                idx[k] = (fy0[k] as u32).wrapping_mul(w).wrapping_add(fx0[k] as u32);
+            }
+            reach &= !small | W::test_bits(&grid.near, &idx);
+        }
         Group {
             b: [x0, y0, x1, y1].map(W::to_array),
             span: [
@@ -963,7 +1053,7 @@ impl<W: F32W> CellLanes<W> {
                 self.cell(x1, 0),
                 self.cell(y1, 1),
             ],
-            reach: if valid { reach.bitmask() } else { 0 },
+            reach,
             valid,
         }
     }
@@ -983,6 +1073,7 @@ impl<B: BoundsRead, const FILTERED: bool> SimdTask for StreamLanes<'_, '_, B, FI
         } = self;
         let full = range.len() / LANES * LANES;
         let c = CellLanes::<W>::new(&grid.cells);
+        let fine = CellLanes::<W>::new(&grid.fine);
         let stride = grid.cells.dims[0] as usize + 1;
         // A ring of groups: each one's lanes computed (and its cells asked for)
         // GROUPS_AHEAD groups ahead.
@@ -993,14 +1084,14 @@ impl<B: BoundsRead, const FILTERED: bool> SimdTask for StreamLanes<'_, '_, B, FI
             .take(GROUPS_AHEAD)
             .enumerate()
         {
-            groups[g] = c.group(&bounds, at);
+            groups[g] = c.group(&fine, grid, &bounds, at);
             groups[g].prefetch(&grid.slots, stride);
         }
         for (g, at) in (range.start..end).step_by(LANES).enumerate() {
             let ahead = at + GROUPS_AHEAD * LANES;
             if ahead < end {
                 let next = &mut groups[(g + GROUPS_AHEAD) % (GROUPS_AHEAD + 1)];
-                *next = c.group(&bounds, ahead);
+                *next = c.group(&fine, grid, &bounds, ahead);
                 next.prefetch(&grid.slots, stride);
             }
             let cur = &groups[g % (GROUPS_AHEAD + 1)];

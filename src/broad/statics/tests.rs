@@ -154,6 +154,49 @@ fn bench_sized_scene_matches_brute_force_and_its_cells_are_bounded() {
     );
 }
 
+/// The sifting bits never leave out a mover that meets a static box, and they do sift:
+/// small movers well inside open space are left out before any cell is read.
+#[test]
+fn sifting_keeps_every_meeting_mover_and_leaves_out_open_space() {
+    let mut rng = Rng::new(0x51f7);
+    // Statics on the dark squares of a board of 100-unit squares; the light ones open.
+    let dark = |p: Vec2| ((p.x / 100.0) as i32 + (p.y / 100.0) as i32) % 2 == 0;
+    let mut statics = Vec::new();
+    while statics.len() < 3000 {
+        let p = Vec2::new(rng.range_f32(0.0, 1000.0), rng.range_f32(0.0, 1000.0));
+        let b = Aabb::from_min_size(
+            p,
+            Vec2::new(rng.range_f32(1.0, 6.0), rng.range_f32(1.0, 6.0)),
+        );
+        if dark(b.min)
+            && dark(b.max)
+            && dark(Vec2::new(b.min.x, b.max.y))
+            && dark(Vec2::new(b.max.x, b.min.y))
+        {
+            statics.push(b);
+        }
+    }
+    let mut grid = StaticGrid::new();
+    grid.build(BoxSet::from(&statics)).unwrap();
+    let (mut open, mut left_out) = (0, 0);
+    for _ in 0..6000 {
+        let p = Vec2::new(rng.range_f32(0.0, 1000.0), rng.range_f32(0.0, 1000.0));
+        let m = Aabb::from_min_size(p, Vec2::splat(rng.range_f32(0.0, 4.0)));
+        let b = [m.min.x, m.min.y, m.max.x, m.max.y];
+        if statics.iter().any(|s| s.overlaps(&m)) {
+            assert!(!grid.sifted_out(&b), "{m:?} meets a static box");
+        }
+        // Thirty units inside a light square: farther than two fine cells from its edge.
+        let inner = |v: f32| (30.0..66.0).contains(&(v % 100.0));
+        if !dark(p) && inner(p.x) && inner(p.y) {
+            open += 1;
+            left_out += usize::from(grid.sifted_out(&b));
+        }
+    }
+    assert!(open > 300, "{open} movers in open space");
+    assert_eq!(left_out, open, "movers well inside open space left out");
+}
+
 #[test]
 fn degenerate_scenes_work() {
     let huge = Aabb::from_coords(-1e37, -1e37, 1e37, 1e37);
