@@ -31,18 +31,19 @@
 //! eight movers asks for the cells it reaches (only those) two groups before it is
 //! tested. Before that the group is sifted: a bitmap of fine cells (half a cell wide;
 //! a bit per fine cell, set where a static box reaches it or its right, upper or
-//! upper-right neighbour: a few hundred KB at most, 101 KB on the bench scene) answers
-//! with one bit whether a mover within two fine cells on each axis may meet anything;
-//! one gather for the eight. Half of the bench scene's movers leave there. Statics that all share one filter (level geometry usually does) are tested
-//! against a mover's filter once, at its first hit, never per static.
+//! upper-right neighbour: half a byte per cell, 101 KB on the bench scene) answers with
+//! one bit whether a mover within two fine cells on each axis may meet anything; one
+//! gather for the eight. Half of the bench scene's movers leave there. Statics that all
+//! share one filter (level geometry usually does) are tested against a mover's filter
+//! once, at its first hit, never per static.
 //!
 //! Measured on the `static_level` bench scene (100k statics 2–8 wide, 74k bullets'
 //! swept bounds, one thread, AMD EPYC Zen 5): 3.1 ms a query with four slots a line,
 //! ids apart and the movers one by one; 1.7 with the cells tested in four-lane
 //! compares and the ids in the line; 1.2 with the movers in lanes (callgrind: 347 then
 //! 197 instructions a mover). The movers in spatial order gain under 10%. Sifted (AMD
-//! EPYC Zen 4, in a whole frame, alternated): 1.78 → 1.52 ms a query, and the frame's
-//! index warm 7% faster; with the bits tested cell by cell over the mover's whole span
+//! EPYC Zen 4, in a whole frame, alternated): 1.78 → 1.52 ms a query, the frame 7%
+//! faster; with the bits tested cell by cell over the mover's whole span
 //! (fine cells a quarter of a cell: 78% of the movers out, 404 KB of bits, three
 //! loads a mover) no faster: those loads cost what the cells they spare did.
 //!
@@ -262,6 +263,8 @@ pub struct StaticGrid {
     /// meets nothing: a group of movers is sifted so ([`CellLanes::group`]) before any
     /// reads a cell.
     fine: Cells,
+    /// `fine`'s bits, row-major (bit `row · fine.dims[0] + column`); empty when the
+    /// fine cells would not fit `u32` indices (then nothing is sifted).
     near: Vec<u64>,
     /// Per static box, when the statics had filters that differ (else empty).
     filters: Vec<Filter>,

@@ -325,8 +325,9 @@ pub struct Frame {
     ended: Vec<PairEvent>,
     moves: advance::Moves,
     hits: Vec<BodyHit>,
-    /// [`Frame::index_hits`]'s sort buffers: 64-bit keys, 128-bit keys.
+    /// [`Frame::index_hits`]'s sort buffers, with 64-bit keys ([`BodyHit::key64`]).
     hit_keys: [Vec<(u64, u32)>; 2],
+    /// The same with 128-bit keys ([`BodyHit::key`]), when an owner id is too big.
     hit_keys_wide: [Vec<(u128, u32)>; 2],
     hits_scratch: Vec<BodyHit>,
     timings: FrameTimings,
