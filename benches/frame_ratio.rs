@@ -26,9 +26,9 @@
 //! others.
 
 use hantei::BoxStore;
-use hantei::frame::{DemoFrame, Frame, FrameConfig, Level};
+use hantei::frame::{Danmaku, DanmakuConfig, Frame, FrameConfig, Level};
 use rayon::prelude::*;
-use scenes::{StaticScene, destroying_bullets, static_scene};
+use scenes::{StaticScene, static_scene};
 use std::hint::black_box;
 use std::time::Instant;
 
@@ -130,50 +130,82 @@ fn main() {
     };
     let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
     let threads = env_list("FRAME_THREADS").unwrap_or(vec![1, cores]);
+    let scenes: Vec<String> = std::env::var("FRAME_SCENES")
+        .unwrap_or("danmaku,squares,open,squares-open".into())
+        .split(',')
+        .filter(|s| !s.trim().is_empty())
+        .map(|s| s.trim().to_string())
+        .collect();
     let serial = FrameConfig {
         parallel: false,
         ..FrameConfig::default()
     };
     println!("each ratio: advance / step (frame rows), in store / static level (one thread)");
+    println!("advance's parts (medians): broad / narrow, walls and statics / the rest");
     for n in sizes {
-        let demo = DemoFrame::new(n, 50, 1);
-        let store = destroying_bullets(&demo);
-        let level = Level::walls(&demo.map);
-        for &t in &threads {
-            let pool = rayon::ThreadPoolBuilder::new()
-                .num_threads(t)
-                .build()
-                .expect("a thread pool");
-            // One thread: serial; more: the default (parallel above the threshold).
-            let config = if t == 1 {
-                serial
-            } else {
-                FrameConfig::default()
+        for name in &scenes {
+            let config = DanmakuConfig::new(n);
+            let config = match name.as_str() {
+                "danmaku" => config,
+                "squares" => config.with_square_bullets(),
+                "open" => config.with_open_arena(),
+                "squares-open" => config.with_square_bullets().with_open_arena(),
+                other => panic!("FRAME_SCENES: no scene {other:?}"),
             };
-            let (mut step, mut whole) = (Frame::with_config(config), Frame::with_config(config));
-            let (mut s, mut a, mut f) = (Vec::new(), Vec::new(), Vec::new());
-            pool.install(|| {
-                for _ in 0..rounds(n) {
-                    s.push(timed(&store, |st| {
-                        black_box(step.step(st).expect("valid").contacts.len());
-                    }));
-                    a.push(timed(&store, |st| {
-                        black_box(whole.advance(st, &level).expect("valid").contacts);
-                    }));
-                    f.push(motion_floor(&store, t > 1));
-                }
-            });
-            let floor: Vec<f64> = s.iter().zip(&f).map(|(s, f)| s + f).collect();
-            report(
-                &format!("frame/{n}/{t}t"),
-                ("advance", "step"),
-                a,
-                s.clone(),
-            );
-            report("  floor", ("step + motion", "step"), floor, s);
+            let scene = Danmaku::new(config);
+            let (store, level) = (&scene.store, scene.level());
+            for &t in &threads {
+                let pool = rayon::ThreadPoolBuilder::new()
+                    .num_threads(t)
+                    .build()
+                    .expect("a thread pool");
+                // One thread: serial; more: the default (parallel above the threshold).
+                let config = if t == 1 {
+                    serial
+                } else {
+                    FrameConfig::default()
+                };
+                let (mut step, mut whole) =
+                    (Frame::with_config(config), Frame::with_config(config));
+                let (mut s, mut a, mut f) = (Vec::new(), Vec::new(), Vec::new());
+                let mut parts = [Vec::new(), Vec::new(), Vec::new()];
+                pool.install(|| {
+                    for _ in 0..rounds(n) {
+                        s.push(timed(store, |st| {
+                            black_box(step.step(st).expect("valid").contacts.len());
+                        }));
+                        let mut tm = None;
+                        a.push(timed(store, |st| {
+                            tm = Some(whole.advance(st, &level).expect("valid").timings);
+                        }));
+                        let tm = tm.expect("timed");
+                        parts[0].push(tm.broad.as_secs_f64() * 1e3);
+                        parts[1].push(tm.narrow.as_secs_f64() * 1e3);
+                        parts[2].push(tm.events.as_secs_f64() * 1e3);
+                        f.push(motion_floor(store, t > 1));
+                    }
+                });
+                let floor: Vec<f64> = s.iter().zip(&f).map(|(s, f)| s + f).collect();
+                report(
+                    &format!("{name}/{n}/{t}t"),
+                    ("advance", "step"),
+                    a,
+                    s.clone(),
+                );
+                let [mut b, mut w, mut r] = parts;
+                println!(
+                    "  parts            {:.3} / {:.3} / {:.3} ms",
+                    median(&mut b),
+                    median(&mut w),
+                    median(&mut r)
+                );
+                report("  floor", ("step + motion", "step"), floor, s);
+            }
         }
     }
-    static_level(rounds(100_000), serial);
+    if std::env::var("FRAME_STATIC").map_or(true, |v| v != "0") {
+        static_level(rounds(100_000), serial);
+    }
 }
 
 /// `static_level/100k` of `benches/frame.rs`, interleaved.

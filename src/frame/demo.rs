@@ -1,10 +1,10 @@
 //! A ready-made bullet-hell frame for benchmarks, tests and examples.
 
 use super::layers;
-use crate::math::Aabb;
+use crate::math::{Aabb, Circle, Obb2};
 use crate::rng::Rng;
 use crate::scene::generate;
-use crate::store::{BoxProps, BoxStore, Owner};
+use crate::store::{BoxHandle, BoxProps, BoxStore, Filter, Owner, Response};
 use crate::tilemap::TileMap;
 use glam::Vec2;
 
@@ -132,6 +132,279 @@ impl DemoFrame {
             bullets: out,
             bullet_motions: motions,
         }
+    }
+}
+
+/// What [`Danmaku::new`] builds: how many bullets, of which shape, in which arena.
+///
+/// The default is the scene a bullet-hell game has: round bullets among pillars.
+/// The two switches give the variants the benchmarks keep as extra rows, so that the
+/// cost of each feature shows.
+///
+/// ```
+/// use hantei::frame::DanmakuConfig;
+/// let scene = DanmakuConfig::new(10_000);
+/// assert!(scene.round_bullets && scene.pillars);
+/// let plain = scene.with_square_bullets().with_open_arena();
+/// assert!(!plain.round_bullets && !plain.pillars);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DanmakuConfig {
+    /// How many bullets the store holds (both sides together).
+    pub bullets: usize,
+    /// Discs as bullets (`true`, the default), or axis-aligned squares of the same size.
+    pub round_bullets: bool,
+    /// Pillars and an inner wall in the tile map (`true`, the default), or only its
+    /// border.
+    pub pillars: bool,
+    /// The seed of every random choice.
+    pub seed: u64,
+}
+
+impl DanmakuConfig {
+    /// `bullets` round bullets among pillars, seed 1.
+    #[must_use]
+    pub const fn new(bullets: usize) -> Self {
+        DanmakuConfig {
+            bullets,
+            round_bullets: true,
+            pillars: true,
+            seed: 1,
+        }
+    }
+
+    /// The same scene with square bullets.
+    #[must_use]
+    pub const fn with_square_bullets(self) -> Self {
+        DanmakuConfig {
+            round_bullets: false,
+            ..self
+        }
+    }
+
+    /// The same scene with only the border as walls.
+    #[must_use]
+    pub const fn with_open_arena(self) -> Self {
+        DanmakuConfig {
+            pillars: false,
+            ..self
+        }
+    }
+
+    /// The same scene with another seed.
+    #[must_use]
+    pub const fn with_seed(self, seed: u64) -> Self {
+        DanmakuConfig { seed, ..self }
+    }
+}
+
+/// One frame of a bullet-hell game, as a game would build it: the scene the frame
+/// benchmarks and the main example run.
+///
+/// - A tile map of 120 × 68 tiles of 16 units with a solid border. With
+///   [`DanmakuConfig::pillars`], also twelve pillars of 2 × 2 tiles and a one-tile
+///   inner wall.
+/// - 20 enemies, each three boxes under one owner: a round core and two wings. They
+///   drift slowly.
+/// - A round player hitbox with [`Response::Stop`], moving toward a wall.
+/// - Three thin lasers ([`Obb2`]), each at its own angle. They hit the player.
+/// - The bullets, in the order a game fires them. Each enemy fires rings in turn.
+///   Every sixth ring is fast. The player's shots fan out upward between the rings,
+///   so both sides' bullets are interleaved in the store. Every bullet has
+///   [`Response::Destroy`], so it is gone at the first wall or body it meets.
+///
+/// ```
+/// use hantei::frame::{Danmaku, DanmakuConfig, Frame};
+/// let mut scene = Danmaku::new(DanmakuConfig::new(5_000));
+/// let mut frame = Frame::new();
+/// let report = frame.advance(&mut scene.store, &scene.level())?;
+/// assert!(!report.destroyed.is_empty()); // bullets meet walls, pillars and bodies
+/// # Ok::<(), hantei::Error>(())
+/// ```
+#[derive(Debug, Clone)]
+pub struct Danmaku {
+    /// Every moving box with its filter, owner, response and motion for this frame.
+    pub store: BoxStore,
+    /// The walls.
+    pub map: TileMap,
+    /// The player's hitbox.
+    pub player: BoxHandle,
+    /// The lasers.
+    pub lasers: [BoxHandle; 3],
+    /// The enemies' boxes, three per enemy.
+    pub enemies: Vec<[BoxHandle; 3]>,
+    /// How many of the bullets are the player's.
+    pub player_bullets: usize,
+}
+
+/// The tile map's size in tiles, and a tile's size in units.
+const ARENA: (u32, u32, f32) = (120, 68, 16.0);
+
+impl Danmaku {
+    /// The scene `config` describes, seeded: the same store, in the same order, on
+    /// every run.
+    ///
+    /// # Panics
+    /// Never for up to [`crate::MAX_BOXES`] bullets (the scene is valid by
+    /// construction).
+    #[must_use]
+    pub fn new(config: DanmakuConfig) -> Danmaku {
+        let (w, h, tile) = ARENA;
+        let mut rng = Rng::new(config.seed);
+        let mut map = TileMap::new(w, h, Vec2::splat(tile), Vec2::ZERO).expect("a valid map");
+        let mut solid = |x0: u32, y0: u32, x1: u32, y1: u32| {
+            for y in y0..y1 {
+                for x in x0..x1 {
+                    map.set(x, y, 1).expect("in the map");
+                }
+            }
+        };
+        solid(0, 0, w, 1);
+        solid(0, h - 1, w, h);
+        solid(0, 0, 1, h);
+        solid(w - 1, 0, w, h);
+        if config.pillars {
+            for px in [16, 38, 60, 82, 104] {
+                for py in [14, 52] {
+                    solid(px, py, px + 2, py + 2);
+                }
+            }
+            solid(26, 33, 28, 35);
+            solid(92, 33, 94, 35);
+            // The inner wall: one tile thick, across the lower middle.
+            solid(40, 44, 80, 45);
+        }
+        let size = Vec2::new(w as f32, h as f32) * tile;
+        let inside = |p: Vec2, r: f32| {
+            let lo = ((p - r) / tile).floor().as_ivec2();
+            let hi = ((p + r) / tile).floor().as_ivec2();
+            let within = lo.min_element() >= 0 && hi.x < w as i32 && hi.y < h as i32;
+            within
+                && (lo.y..=hi.y).all(|y| (lo.x..=hi.x).all(|x| !map.is_solid(glam::IVec2::new(x, y))))
+        };
+        let n = config.bullets;
+        let mut store = BoxStore::with_capacity(n + 64);
+
+        // The enemies: a round core and two wings, drifting on slow circles.
+        let mut emitters = Vec::with_capacity(20);
+        let mut enemies = Vec::with_capacity(20);
+        for e in 0..20u32 {
+            let c = Vec2::new(
+                (2.0 + (e % 10) as f32 * 11.6) * tile + 12.0 * tile * 0.5,
+                if e < 10 { 8.0 * tile } else { 24.0 * tile },
+            ) + Vec2::new(rng.range_f32(-20.0, 20.0), rng.range_f32(-20.0, 20.0));
+            let (s, co) = crate::rng::sin_cos(rng.range_f32(-3.1, 3.1));
+            let drift = Vec2::new(co, s);
+            let props = BoxProps::new(layers::enemy())
+                .with_owner(Owner(1 + u64::from(e)))
+                .with_motion(drift);
+            let core = store
+                .insert_shape(Circle::new(c, 12.0), props)
+                .expect("a valid enemy");
+            let wing = |dx: f32| Aabb::from_center_half_extents(c + Vec2::new(dx, 4.0), Vec2::new(9.0, 4.0));
+            let left = store.insert_with(wing(-20.0), props).expect("a valid enemy");
+            let right = store.insert_with(wing(20.0), props).expect("a valid enemy");
+            emitters.push(c);
+            enemies.push([core, left, right]);
+        }
+        // The player: a small disc, stopped by walls, moving toward the left wall.
+        let me = Vec2::new(0.5 * size.x, 0.85 * size.y);
+        let player = store
+            .insert_shape(
+                Circle::new(me, 3.0),
+                BoxProps::new(layers::player())
+                    .with_owner(Owner(0))
+                    .with_motion(Vec2::new(-3.0, 1.0))
+                    .with_response(Response::Stop),
+            )
+            .expect("a valid player");
+        // The lasers: long thin rectangles from three of the enemies, each at its own
+        // angle; they hit the player and pass through walls.
+        let laser_filter = Filter::new(layers::ENEMY_BULLET, layers::PLAYER);
+        let lasers = [3usize, 9, 15].map(|e| {
+            let angle = rng.range_f32(0.6, 2.5);
+            let (s, c) = crate::rng::sin_cos(angle);
+            let axis = Vec2::new(c, s);
+            let half = Vec2::new(300.0, 3.0);
+            store
+                .insert_shape(
+                    Obb2::new(emitters[e] + axis * (half.x + 14.0), axis, half),
+                    BoxProps::new(laser_filter).with_owner(Owner(1 + e as u64)),
+                )
+                .expect("a valid laser")
+        });
+
+        // The bullets, in firing order: enemy after enemy fires a ring (every sixth
+        // ring fast), and between rings the player fires a fan of four shots upward.
+        // A ring fired `age` frames ago has spread `age * speed` units; a bullet that
+        // would start inside a wall is left out, as the game would have destroyed it.
+        let radius = 3.0;
+        let place = |store: &mut BoxStore, p: Vec2, motion: Vec2, filter: Filter, id: usize| {
+            if !inside(p, radius + 0.5) {
+                return false;
+            }
+            let props = BoxProps::new(filter)
+                .with_motion(motion)
+                .with_response(Response::Destroy)
+                .with_user_data(id as u64);
+            if config.round_bullets {
+                store.insert_shape(Circle::new(p, radius), props)
+            } else {
+                store.insert_with(Aabb::from_center_half_extents(p, Vec2::splat(radius)), props)
+            }
+            .expect("a valid bullet");
+            true
+        };
+        let (mut placed, mut player_bullets, mut ring) = (0usize, 0usize, 0u32);
+        // Bounded, though a seeded scene always fills up long before.
+        while placed < n && ring < 1 << 24 {
+            let e = (ring % 20) as usize;
+            let fast = ring % 6 == 5;
+            let speed = if fast {
+                rng.range_f32(7.0, 10.0)
+            } else {
+                rng.range_f32(1.5, 3.0)
+            };
+            let age = rng.range_f32(2.0, 400.0 / speed);
+            let count = 24 + rng.below(41);
+            let phase = rng.range_f32(0.0, 6.28);
+            for k in 0..count {
+                let angle = phase + k as f32 * (core::f32::consts::TAU / count as f32);
+                let (s, c) = crate::rng::sin_cos(angle);
+                let dir = Vec2::new(c, s);
+                let p = emitters[e] + dir * (16.0 + speed * age);
+                let filter = layers::enemy_bullet();
+                if placed < n && place(&mut store, p, dir * speed, filter, placed) {
+                    placed += 1;
+                }
+            }
+            for k in 0..4 {
+                let (s, c) = crate::rng::sin_cos(-1.5708 + (k as f32 - 1.5) * 0.12);
+                let dir = Vec2::new(c, s);
+                let p = me + dir * (8.0 + 10.0 * rng.range_f32(0.0, 100.0));
+                let filter = layers::player_bullet();
+                if placed < n && place(&mut store, p, dir * 10.0, filter, placed) {
+                    placed += 1;
+                    player_bullets += 1;
+                }
+            }
+            ring += 1;
+        }
+        Danmaku {
+            store,
+            map,
+            player,
+            lasers,
+            enemies,
+            player_bullets,
+        }
+    }
+
+    /// The level [`Frame::advance`](super::Frame::advance) collides the store with: the
+    /// tile map as walls.
+    #[must_use]
+    pub fn level(&self) -> super::Level<'_> {
+        super::Level::walls(&self.map)
     }
 }
 

@@ -46,7 +46,7 @@ mod snapshot;
 mod statics;
 
 pub use advance::{BodyHit, Destroyed, HitOther, Level, StepSummary, WallHit};
-pub use demo::DemoFrame;
+pub use demo::{Danmaku, DanmakuConfig, DemoFrame};
 pub use snapshot::FrameEvents;
 pub use statics::{StaticHit, StaticLevel};
 

@@ -34,6 +34,48 @@ pub enum Shape {
     Obb2(Obb2),
 }
 
+/// `b` grown outward by two ulps on each side: what [`Shape::bounds`] does to a disc's
+/// or a rectangle's box.
+#[inline]
+#[must_use]
+pub(crate) fn grow(b: Aabb) -> Aabb {
+    Aabb::from_coords(down2(b.min.x), down2(b.min.y), up2(b.max.x), up2(b.max.y))
+}
+
+/// The integer that orders floats as `<` does: `+0.0` and `-0.0` both map to `0`, a
+/// step of one is one ulp. NaN maps somewhere; the callers pass NaN through.
+#[inline(always)]
+fn float_key(x: f32) -> i32 {
+    let b = x.to_bits() as i32;
+    let m = b >> 31; // all ones for a negative sign
+    ((b & 0x7fff_ffff) ^ m) - m
+}
+
+/// The float of an ordering key not `0`.
+#[inline(always)]
+fn from_key(k: i32) -> u32 {
+    let m = k >> 31;
+    (((k ^ m) - m) as u32) | (m as u32 & 0x8000_0000)
+}
+
+/// `x.next_up().next_up()`, without branches: the same bits for every input.
+#[inline(always)]
+pub(crate) fn up2(x: f32) -> f32 {
+    let k = (float_key(x) + 2).min(0x7f80_0000);
+    // Key 0 comes from two steps up from `-2` subnormal ulps, through `-0.0`.
+    let bits = if k == 0 { 0x8000_0000 } else { from_key(k) };
+    if x.is_nan() { x } else { f32::from_bits(bits) }
+}
+
+/// `x.next_down().next_down()`, without branches: the same bits for every input.
+#[inline(always)]
+pub(crate) fn down2(x: f32) -> f32 {
+    let k = (float_key(x) - 2).max(-0x7f80_0000);
+    // Key 0 comes from two steps down from `2` subnormal ulps, through `+0.0`.
+    let bits = if k == 0 { 0 } else { from_key(k) };
+    if x.is_nan() { x } else { f32::from_bits(bits) }
+}
+
 /// Which kind a [`Shape`] is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -89,11 +131,6 @@ impl Shape {
     /// exactly at the rim is then never lost in the broad phase).
     #[must_use]
     pub fn bounds(&self) -> Aabb {
-        let grow = |b: Aabb| {
-            let down = |x: f32| x.next_down().next_down();
-            let up = |x: f32| x.next_up().next_up();
-            Aabb::from_coords(down(b.min.x), down(b.min.y), up(b.max.x), up(b.max.y))
-        };
         match self {
             Shape::Aabb(b) => *b,
             Shape::Circle(c) => grow(c.aabb()),
@@ -134,5 +171,57 @@ impl Shape {
             return Err(Error::InvalidShape { index, reason });
         }
         self.bounds().check(index)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::Rng;
+
+    /// The branch-free two-ulp steps give `next_up` / `next_down` twice, bit for bit,
+    /// on the edge cases (zeros, subnormals, the largest finite values, infinities, NaN)
+    /// and on a million random bit patterns.
+    #[test]
+    fn two_ulp_steps_match_next_up_and_next_down() {
+        let check = |x: f32| {
+            let (up, down) = (x.next_up().next_up(), x.next_down().next_down());
+            assert_eq!(up2(x).to_bits(), up.to_bits(), "up2({x:e}) bits {:#x}", x.to_bits());
+            assert_eq!(down2(x).to_bits(), down.to_bits(), "down2({x:e}) bits {:#x}", x.to_bits());
+        };
+        let edges = [
+            0.0,
+            -0.0,
+            f32::from_bits(1),
+            f32::from_bits(2),
+            f32::from_bits(3),
+            -f32::from_bits(1),
+            -f32::from_bits(2),
+            -f32::from_bits(3),
+            f32::MIN_POSITIVE,
+            -f32::MIN_POSITIVE,
+            f32::MAX,
+            f32::MIN,
+            f32::MAX.next_down(),
+            f32::MIN.next_up(),
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            1.0,
+            -1.0,
+        ];
+        for x in edges {
+            check(x);
+        }
+        let nan = f32::NAN;
+        assert!(up2(nan).is_nan() && down2(nan).is_nan());
+        let mut rng = Rng::new(7);
+        for _ in 0..1_000_000 {
+            let x = f32::from_bits(rng.next_u64() as u32);
+            if x.is_nan() {
+                assert!(up2(x).is_nan() && down2(x).is_nan());
+            } else {
+                check(x);
+            }
+        }
     }
 }

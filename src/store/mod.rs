@@ -43,7 +43,7 @@ mod wire;
 pub use handle::{BoxHandle, Filter, Owner, Response};
 
 use crate::error::{Error, check_len};
-use crate::math::{Aabb, Circle, Obb2, Shape, ShapeKind};
+use crate::math::{Aabb, Circle, Obb2, Shape, ShapeKind, down2, grow, up2};
 use glam::Vec2;
 
 #[derive(Debug, Clone, Copy)]
@@ -187,6 +187,59 @@ const NO_SLOT: u32 = u32::MAX;
 
 /// Boxes per parallel task of [`BoxStore::apply_motion`] (256 KB of columns each).
 const MOTION_BLOCK: usize = 1 << 14;
+
+/// Shapes per run of [`BoxStore::move_shapes`].
+const SHAPE_RUN: usize = 64;
+
+/// The centres and half extents of a run of shapes, then their bounds.
+struct ShapeRun {
+    centre: [[f32; SHAPE_RUN]; 2],
+    extent: [[f32; SHAPE_RUN]; 2],
+    bounds: [[f32; SHAPE_RUN]; 4],
+}
+
+impl Default for ShapeRun {
+    fn default() -> Self {
+        ShapeRun {
+            centre: [[0.0; SHAPE_RUN]; 2],
+            extent: [[0.0; SHAPE_RUN]; 2],
+            bounds: [[0.0; SHAPE_RUN]; 4],
+        }
+    }
+}
+
+impl ShapeRun {
+    /// The first `n` shapes' bounds: `centre ± extent`, two ulps wider on each side, as
+    /// [`Shape::bounds`] makes them (the same operations, so the same bits).
+    #[inline]
+    fn grow(&mut self, n: usize) {
+        for axis in 0..2 {
+            let (c, e) = (&self.centre[axis][..n], &self.extent[axis][..n]);
+            let [lo, hi] = self.bounds.get_disjoint_mut([axis, axis + 2]).expect("two rows");
+            for (((lo, hi), &c), &e) in lo.iter_mut().zip(hi.iter_mut()).zip(c).zip(e) {
+                *lo = down2(c - e);
+                *hi = up2(c + e);
+            }
+        }
+    }
+
+    /// Writes the first `boxes.len()` bounds to the columns at those dense indices.
+    #[inline]
+    fn write(&self, boxes: &[u32], cols: &mut [&mut [f32]; 4]) {
+        for (k, &i) in boxes.iter().enumerate() {
+            for (col, row) in cols.iter_mut().zip(&self.bounds) {
+                col[i as usize] = row[k];
+            }
+        }
+    }
+}
+
+/// An oriented rectangle's half extents along the world axes (what [`Obb2::aabb`] adds
+/// to and takes from its centre).
+#[inline]
+fn obb_extent(o: &Obb2) -> Vec2 {
+    (o.axis * o.half_extents.x).abs() + (o.axis_y() * o.half_extents.y).abs()
+}
 
 /// The same empty store as [`BoxStore::new`] (what a game struct's `#[derive(Default)]`
 /// calls).
@@ -840,30 +893,110 @@ impl BoxStore {
             add((x.0, x.1), mx);
             add((y.0, y.1), my);
         }
-        let motion = |i: u32| Vec2::new(self.motion_x[i as usize], self.motion_y[i as usize]);
-        for (c, &i) in self.circles.iter_mut().zip(&self.circle_box) {
-            c.center += motion(i);
-        }
-        for (o, &i) in self.obbs.iter_mut().zip(&self.obb_box) {
-            o.center += motion(i);
+        if parallel && rayon::current_num_threads() > 1 {
+            self.move_shapes_parallel();
+        } else {
+            self.move_shapes();
         }
         for &(i, shape) in held {
             let i = i as usize;
             let k = (self.shape[i] & SHAPE_INDEX) as usize;
             match shape {
-                Shape::Aabb(b) => self.write(i, b),
+                Shape::Aabb(_) => {}
                 Shape::Circle(c) => self.circles[k] = c,
                 Shape::Obb2(o) => self.obbs[k] = o,
             }
+            self.write(i, shape.bounds());
         }
-        for k in 0..self.circles.len() {
-            let i = self.circle_box[k] as usize;
-            self.write(i, Shape::Circle(self.circles[k]).bounds());
+    }
+
+    /// The discs and rectangles moved by their boxes' motions, and their boxes' bounds
+    /// made again from them ([`Shape::bounds`]), in one pass over each table: in runs of
+    /// [`SHAPE_RUN`] shapes, the motions gathered, the new bounds computed in a loop the
+    /// compiler vectorises ([`grow_run`]), then written to the columns.
+    fn move_shapes(&mut self) {
+        let (mx, my) = (&self.motion_x, &self.motion_y);
+        let mut cols = [
+            &mut self.min_x[..],
+            &mut self.min_y[..],
+            &mut self.max_x[..],
+            &mut self.max_y[..],
+        ];
+        let mut run = ShapeRun::default();
+        for (cs, is) in self.circles.chunks_mut(SHAPE_RUN).zip(self.circle_box.chunks(SHAPE_RUN)) {
+            for (k, (c, &i)) in cs.iter_mut().zip(is).enumerate() {
+                let i = i as usize;
+                c.center += Vec2::new(mx[i], my[i]);
+                run.centre[0][k] = c.center.x;
+                run.centre[1][k] = c.center.y;
+                run.extent[0][k] = c.radius;
+                run.extent[1][k] = c.radius;
+            }
+            run.grow(is.len());
+            run.write(is, &mut cols);
         }
-        for k in 0..self.obbs.len() {
-            let i = self.obb_box[k] as usize;
-            self.write(i, Shape::Obb2(self.obbs[k]).bounds());
+        for (os, is) in self.obbs.chunks_mut(SHAPE_RUN).zip(self.obb_box.chunks(SHAPE_RUN)) {
+            for (k, (o, &i)) in os.iter_mut().zip(is).enumerate() {
+                let i = i as usize;
+                o.center += Vec2::new(mx[i], my[i]);
+                let e = obb_extent(o);
+                run.centre[0][k] = o.center.x;
+                run.centre[1][k] = o.center.y;
+                run.extent[0][k] = e.x;
+                run.extent[1][k] = e.y;
+            }
+            run.grow(is.len());
+            run.write(is, &mut cols);
         }
+    }
+
+    /// [`BoxStore::move_shapes`] on rayon's pool: the tables moved in blocks, then the
+    /// bounds of each block of [`MOTION_BLOCK`] boxes made from them (the same
+    /// operations, so the same bits).
+    fn move_shapes_parallel(&mut self) {
+        use rayon::prelude::*;
+        let b = MOTION_BLOCK;
+        let (mx, my) = (&self.motion_x[..], &self.motion_y[..]);
+        let motion = |i: u32| Vec2::new(mx[i as usize], my[i as usize]);
+        self.circles
+            .par_chunks_mut(b)
+            .zip(self.circle_box.par_chunks(b))
+            .for_each(|(cs, is)| {
+                for (c, &i) in cs.iter_mut().zip(is) {
+                    c.center += motion(i);
+                }
+            });
+        self.obbs
+            .par_chunks_mut(b)
+            .zip(self.obb_box.par_chunks(b))
+            .for_each(|(os, is)| {
+                for (o, &i) in os.iter_mut().zip(is) {
+                    o.center += motion(i);
+                }
+            });
+        let (circles, obbs) = (&self.circles[..], &self.obbs[..]);
+        self.min_x
+            .par_chunks_mut(b)
+            .zip(self.min_y.par_chunks_mut(b))
+            .zip(self.max_x.par_chunks_mut(b))
+            .zip(self.max_y.par_chunks_mut(b))
+            .zip(self.shape.par_chunks(b))
+            .for_each(|((((x0, y0), x1), y1), entries)| {
+                for (j, &e) in entries.iter().enumerate() {
+                    if e == PLAIN {
+                        continue;
+                    }
+                    let k = (e & SHAPE_INDEX) as usize;
+                    let bounds = match kind_of(e) {
+                        ShapeKind::Circle => grow(circles[k].aabb()),
+                        _ => grow(obbs[k].aabb()),
+                    };
+                    x0[j] = bounds.min.x;
+                    y0[j] = bounds.min.y;
+                    x1[j] = bounds.max.x;
+                    y1[j] = bounds.max.y;
+                }
+            });
     }
 
     /// Each box's `shape` entry, in dense order ([`PLAIN`], or kind and table index).
