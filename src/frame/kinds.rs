@@ -6,13 +6,13 @@
 //!  candidates (dense index pairs)
 //!    │ per pair (lower dense index first, from the broad phase): kinds of both
 //!    │ boxes (the store's shape column), swapped into canonical kind order (one
-//!    │ kind: left as it is); each index turned into its input's (dense for boxes, the
-//!    │ shape table's for discs and rectangles)
+//!    │ kind: left as it is); each index turned into its input's (dense for boxes and
+//!    │ discs, the table's for rectangles)
 //!    ▼
 //!  six batches:  aabb×aabb  aabb×circle  aabb×obb2  circle×circle  circle×obb2  obb2×obb2
-//!    │ each a NarrowPhase swept batch (SIMD, parallel), the boxes read from the store's
-//!    │ columns, the discs and rectangles from its tables, their motions gathered into
-//!    │ table order once per frame
+//!    │ each a NarrowPhase swept batch (SIMD, parallel), the boxes and discs read from
+//!    │ the store's columns, the rectangles from their table, their motions gathered
+//!    │ into table order once per frame
 //!    ▼
 //!  hits, mapped back to dense indices (in batch order; the frame then sorts contacts)
 //! ```
@@ -22,9 +22,9 @@
 use crate::broad::Pair;
 use crate::error::Error;
 use crate::math::ShapeKind;
-use crate::narrow::columns::{AabbColumns, MotionColumns};
+use crate::narrow::columns::{AabbColumns, CircleColumns, MotionColumns};
 use crate::narrow::{NarrowPhase, PairSweep, Sweep};
-use crate::store::{BoxStore, PLAIN, SHAPE_INDEX, kind_of};
+use crate::store::{BoxStore, SHAPE_INDEX, kind_of};
 use glam::Vec2;
 
 /// The batch of a pair of kinds (`a <= b`).
@@ -43,7 +43,6 @@ fn batch_of(a: ShapeKind, b: ShapeKind) -> usize {
 #[derive(Debug, Default)]
 pub(crate) struct KindBatches {
     pairs: [Vec<Pair>; 6],
-    circle_motion: Vec<Vec2>,
     obb_motion: Vec<Vec2>,
 }
 
@@ -68,25 +67,31 @@ impl KindBatches {
                 core::mem::swap(&mut a, &mut b);
                 core::mem::swap(&mut ea, &mut eb);
             }
-            let index = |dense: u32, e: u32| if e == PLAIN { dense } else { e & SHAPE_INDEX };
+            // Boxes and discs: their dense index; rectangles: their table's.
+            let index = |dense: u32, e: u32| {
+                if kind_of(e) == ShapeKind::Obb2 {
+                    e & SHAPE_INDEX
+                } else {
+                    dense
+                }
+            };
             self.pairs[batch_of(kind_of(ea), kind_of(eb))]
                 .push(Pair::new(index(a, ea), index(b, eb)));
         }
         let (mx, my) = (store.motion_x(), store.motion_y());
         let motion = |d: &u32| Vec2::new(mx[*d as usize], my[*d as usize]);
-        let (circles, circle_box) = store.circle_table();
+        let [cx, cy, cr] = store.disc_columns_ref();
+        let circles = CircleColumns::new(cx, cy, cr)?;
         let (obbs, obb_box) = store.obb_table();
-        self.circle_motion.clear();
-        self.circle_motion.extend(circle_box.iter().map(motion));
         self.obb_motion.clear();
         self.obb_motion.extend(obb_box.iter().map(motion));
         let (boxes, box_motion) = (
             AabbColumns::from_store(store),
             MotionColumns::from_store(store),
         );
-        let (cm, om) = (&self.circle_motion[..], &self.obb_motion[..]);
-        // Each side's dense indices: the kernel's own (boxes), or its table's.
-        let (plain, circle, obb) = (None, Some(circle_box), Some(obb_box));
+        let (cm, om) = (box_motion, &self.obb_motion[..]);
+        // Each side's dense indices: the kernel's own (boxes, discs), or its table's.
+        let (plain, circle, obb) = (None, None, Some(obb_box));
         let p = &self.pairs;
         let e = &mut emit;
         let hits = narrow.sweep_aabb_aabb(boxes, box_motion, &p[0])?;

@@ -15,7 +15,7 @@ pub use obb2::Obb2;
 pub use obb3::Obb3;
 pub use ray::Ray;
 pub use shape::{Shape, ShapeKind};
-pub(crate) use shape::{down2, grow, up2};
+pub(crate) use shape::{down2_finite, grow, up2_finite};
 
 use crate::error::Error;
 

@@ -76,6 +76,21 @@ pub(crate) fn down2(x: f32) -> f32 {
     if x.is_nan() { x } else { f32::from_bits(bits) }
 }
 
+/// [`up2`] for a value that is not NaN, in integer steps alone (no select on the
+/// value): what a vectorised loop can use.
+#[inline(always)]
+pub(crate) fn up2_finite(x: f32) -> f32 {
+    let k = (float_key(x) + 2).min(0x7f80_0000);
+    // Key 0 comes from two steps up from `-2` subnormal ulps, through `-0.0`.
+    f32::from_bits(from_key(k) | (u32::from(k == 0) << 31))
+}
+
+/// [`down2`] for a value that is not NaN, in integer steps alone.
+#[inline(always)]
+pub(crate) fn down2_finite(x: f32) -> f32 {
+    f32::from_bits(from_key((float_key(x) - 2).max(-0x7f80_0000)))
+}
+
 /// Which kind a [`Shape`] is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -188,6 +203,8 @@ mod tests {
             let (up, down) = (x.next_up().next_up(), x.next_down().next_down());
             assert_eq!(up2(x).to_bits(), up.to_bits(), "up2({x:e}) bits {:#x}", x.to_bits());
             assert_eq!(down2(x).to_bits(), down.to_bits(), "down2({x:e}) bits {:#x}", x.to_bits());
+            assert_eq!(up2_finite(x).to_bits(), up.to_bits(), "up2_finite({x:e})");
+            assert_eq!(down2_finite(x).to_bits(), down.to_bits(), "down2_finite({x:e})");
         };
         let edges = [
             0.0,

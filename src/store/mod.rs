@@ -18,16 +18,20 @@
 //!  user_data [ u64 ][ u64 ][ u64 ] ...       the game's id for the box (an entity)
 //!  response  [ u8  ][ u8  ][ u8  ] ...       Response: pass, stop or destroy
 //!  handle    [ BoxHandle ] ...               dense index → handle
-//!  shape     [ u32 ][ u32 ][ u32 ] ...       0: the box itself; else kind │ index into
-//!                                            circles / obbs (only those boxes pay)
-//!  circles   [ Circle ] + circle_box [ u32 ]  the discs and their dense indices
-//!  obbs      [ Obb2 ]   + obb_box    [ u32 ]  the oriented rectangles, likewise
+//!  shape     [ u32 ][ u32 ][ u32 ] ...       0: the box itself; else its kind, and for
+//!                                            a rectangle its index into obbs
+//!  disc_x    [ f32 ][ f32 ][ f32 ] ...       a disc's centre and radius, at its dense
+//!  disc_y    [ f32 ][ f32 ][ f32 ] ...       index (empty until the first disc; then
+//!  disc_r    [ f32 ][ f32 ][ f32 ] ...       one entry per box, unused for the others)
+//!  obbs      [ Obb2 ]   + obb_box    [ u32 ]  the oriented rectangles and their dense
+//!                                            indices
 //! ```
 //!
 //! A box's [`Shape`] is an axis-aligned box (the default), a disc or an oriented
 //! rectangle; the four bound columns always hold its bounds ([`Shape::bounds`]), so the
 //! broad phase never looks at shapes, and a store of plain boxes carries one `u32` of
-//! zero per box and nothing else.
+//! zero per box and nothing else. Discs, the common bullet, live in columns beside the
+//! box columns, so that moving them is one pass in dense order like moving boxes.
 //!
 //! The columns are packed: removal moves the last box into the hole (`swap_remove`), so
 //! insert, update and remove are O(1) and every column stays a contiguous slice. Dense
@@ -43,7 +47,7 @@ mod wire;
 pub use handle::{BoxHandle, Filter, Owner, Response};
 
 use crate::error::{Error, check_len};
-use crate::math::{Aabb, Circle, Obb2, Shape, ShapeKind, down2, grow, up2};
+use crate::math::{Aabb, Circle, Obb2, Shape, ShapeKind, down2_finite, grow, up2_finite};
 use glam::Vec2;
 
 #[derive(Debug, Clone, Copy)]
@@ -153,12 +157,16 @@ pub struct BoxStore {
     user_data: Vec<u64>,
     response: Vec<u8>,
     handle: Vec<BoxHandle>,
-    /// Per box: [`PLAIN`], or its kind above [`KIND_SHIFT`] and its index into
-    /// `circles` or `obbs` below.
+    /// Per box: [`PLAIN`], or its kind above [`KIND_SHIFT`] (and for a rectangle its
+    /// index into `obbs` below).
     shape: Vec<u32>,
-    circles: Vec<Circle>,
-    /// The dense index of each disc's box.
-    circle_box: Vec<u32>,
+    /// The discs' centres and radii, at their boxes' dense indices: empty until the
+    /// first disc, then as long as every other column (unused entries are junk).
+    disc_x: Vec<f32>,
+    disc_y: Vec<f32>,
+    disc_r: Vec<f32>,
+    /// How many boxes are discs.
+    discs: usize,
     obbs: Vec<Obb2>,
     /// The dense index of each oriented rectangle's box.
     obb_box: Vec<u32>,
@@ -188,57 +196,48 @@ const NO_SLOT: u32 = u32::MAX;
 /// Boxes per parallel task of [`BoxStore::apply_motion`] (256 KB of columns each).
 const MOTION_BLOCK: usize = 1 << 14;
 
-/// Shapes per run of [`BoxStore::move_shapes`].
-const SHAPE_RUN: usize = 64;
-
-/// The centres and half extents of a run of shapes, then their bounds.
-struct ShapeRun {
-    centre: [[f32; SHAPE_RUN]; 2],
-    extent: [[f32; SHAPE_RUN]; 2],
-    bounds: [[f32; SHAPE_RUN]; 4],
-}
-
-impl Default for ShapeRun {
-    fn default() -> Self {
-        ShapeRun {
-            centre: [[0.0; SHAPE_RUN]; 2],
-            extent: [[0.0; SHAPE_RUN]; 2],
-            bounds: [[0.0; SHAPE_RUN]; 4],
-        }
-    }
-}
-
-impl ShapeRun {
-    /// The first `n` shapes' bounds: `centre ± extent`, two ulps wider on each side, as
-    /// [`Shape::bounds`] makes them (the same operations, so the same bits).
-    #[inline]
-    fn grow(&mut self, n: usize) {
-        for axis in 0..2 {
-            let (c, e) = (&self.centre[axis][..n], &self.extent[axis][..n]);
-            let [lo, hi] = self.bounds.get_disjoint_mut([axis, axis + 2]).expect("two rows");
-            for (((lo, hi), &c), &e) in lo.iter_mut().zip(hi.iter_mut()).zip(c).zip(e) {
-                *lo = down2(c - e);
-                *hi = up2(c + e);
-            }
-        }
-    }
-
-    /// Writes the first `boxes.len()` bounds to the columns at those dense indices.
-    #[inline]
-    fn write(&self, boxes: &[u32], cols: &mut [&mut [f32]; 4]) {
-        for (k, &i) in boxes.iter().enumerate() {
-            for (col, row) in cols.iter_mut().zip(&self.bounds) {
-                col[i as usize] = row[k];
-            }
-        }
-    }
-}
-
-/// An oriented rectangle's half extents along the world axes (what [`Obb2::aabb`] adds
-/// to and takes from its centre).
+/// One axis of [`BoxStore::apply_motion`] for a store without discs: both bounds of
+/// every box moved by its motion.
 #[inline]
-fn obb_extent(o: &Obb2) -> Vec2 {
-    (o.axis * o.half_extents.x).abs() + (o.axis_y() * o.half_extents.y).abs()
+fn move_boxes((lo, hi): (&mut [f32], &mut [f32]), m: &[f32]) {
+    for ((a, b), d) in lo.iter_mut().zip(hi.iter_mut()).zip(m) {
+        *a += d;
+        *b += d;
+    }
+}
+
+/// One axis of [`BoxStore::apply_motion`] for a store with discs, in one pass the
+/// compiler vectorises (no branch): a disc's centre moved by its motion and its bounds
+/// made again from it, as [`Shape::bounds`] makes them (the same operations, so the
+/// same bits); any other box's bounds moved by its motion. A rectangle's bounds are
+/// made again afterwards from its table.
+#[inline(always)]
+fn move_discs(
+    shape: &[u32],
+    (lo, hi): (&mut [f32], &mut [f32]),
+    centre: &mut [f32],
+    radius: &[f32],
+    m: &[f32],
+) {
+    let n = lo.len();
+    let (hi, shape, centre, radius, m) = (
+        &mut hi[..n],
+        &shape[..n],
+        &mut centre[..n],
+        &radius[..n],
+        &m[..n],
+    );
+    // All ones where the box is a disc.
+    let pick = |disc: u32, a: f32, b: f32| f32::from_bits((a.to_bits() & disc) | (b.to_bits() & !disc));
+    for i in 0..n {
+        let disc = 0u32.wrapping_sub(u32::from(shape[i] >> KIND_SHIFT == 1));
+        let d = m[i];
+        let c = centre[i] + d;
+        let r = radius[i];
+        lo[i] = pick(disc, down2_finite(c - r), lo[i] + d);
+        hi[i] = pick(disc, up2_finite(c + r), hi[i] + d);
+        centre[i] = pick(disc, c, centre[i]);
+    }
 }
 
 /// The same empty store as [`BoxStore::new`] (what a game struct's `#[derive(Default)]`
@@ -267,8 +266,10 @@ impl BoxStore {
             response: Vec::new(),
             handle: Vec::new(),
             shape: Vec::new(),
-            circles: Vec::new(),
-            circle_box: Vec::new(),
+            disc_x: Vec::new(),
+            disc_y: Vec::new(),
+            disc_r: Vec::new(),
+            discs: 0,
             obbs: Vec::new(),
             obb_box: Vec::new(),
             slots: Vec::new(),
@@ -337,8 +338,10 @@ impl BoxStore {
         self.user_data.clear();
         self.response.clear();
         self.shape.clear();
-        self.circles.clear();
-        self.circle_box.clear();
+        for c in self.disc_columns() {
+            c.clear();
+        }
+        self.discs = 0;
         self.obbs.clear();
         self.obb_box.clear();
     }
@@ -420,7 +423,7 @@ impl BoxStore {
             let k = (self.shape[i] & SHAPE_INDEX) as usize;
             match shape {
                 Shape::Aabb(_) => {}
-                Shape::Circle(c) => self.circles[k] = c,
+                Shape::Circle(c) => self.set_disc(i, c),
                 Shape::Obb2(o) => self.obbs[k] = o,
             }
         } else {
@@ -443,7 +446,7 @@ impl BoxStore {
         let k = (entry & SHAPE_INDEX) as usize;
         Some(match kind_of(entry) {
             ShapeKind::Aabb => Shape::Aabb(self.aabb_at(i)?),
-            ShapeKind::Circle => Shape::Circle(self.circles[k]),
+            ShapeKind::Circle => Shape::Circle(self.disc(i)),
             ShapeKind::Obb2 => Shape::Obb2(self.obbs[k]),
         })
     }
@@ -452,7 +455,7 @@ impl BoxStore {
     /// bounds, and the frame takes the plain path).
     #[must_use]
     pub fn has_shapes(&self) -> bool {
-        !(self.circles.is_empty() && self.obbs.is_empty())
+        self.discs > 0 || !self.obbs.is_empty()
     }
 
     /// Inserts every box of `boxes` with the same properties, all or nothing.
@@ -587,6 +590,11 @@ impl BoxStore {
         for c in self.f32_columns() {
             c.swap_remove(i);
         }
+        for c in self.disc_columns() {
+            if !c.is_empty() {
+                c.swap_remove(i);
+            }
+        }
         self.layers.swap_remove(i);
         self.mask.swap_remove(i);
         self.owner.swap_remove(i);
@@ -631,6 +639,11 @@ impl BoxStore {
         for c in self.f32_columns() {
             remove_all(c, doomed);
         }
+        for c in self.disc_columns() {
+            if !c.is_empty() {
+                remove_all(c, doomed);
+            }
+        }
         remove_all(&mut self.layers, doomed);
         remove_all(&mut self.mask, doomed);
         remove_all(&mut self.owner, doomed);
@@ -649,6 +662,25 @@ impl BoxStore {
             &mut self.motion_x,
             &mut self.motion_y,
         ]
+    }
+
+    /// The three disc columns (empty, or one entry per box).
+    fn disc_columns(&mut self) -> [&mut Vec<f32>; 3] {
+        [&mut self.disc_x, &mut self.disc_y, &mut self.disc_r]
+    }
+
+    /// The disc of the box at dense index `i` (a disc).
+    #[inline]
+    fn disc(&self, i: usize) -> Circle {
+        Circle::new(Vec2::new(self.disc_x[i], self.disc_y[i]), self.disc_r[i])
+    }
+
+    /// Writes `c` into the disc columns at dense index `i` (allocated).
+    #[inline]
+    fn set_disc(&mut self, i: usize, c: Circle) {
+        self.disc_x[i] = c.center.x;
+        self.disc_y[i] = c.center.y;
+        self.disc_r[i] = c.radius;
     }
 
     /// Whether `h` refers to a box in this store.
@@ -790,7 +822,7 @@ impl BoxStore {
     fn check_shape_room(&self, kind: ShapeKind) -> Result<(), Error> {
         let n = match kind {
             ShapeKind::Aabb => return Ok(()),
-            ShapeKind::Circle => self.circles.len(),
+            ShapeKind::Circle => return Ok(()),
             ShapeKind::Obb2 => self.obbs.len(),
         };
         if n >= SHAPE_INDEX as usize {
@@ -804,9 +836,15 @@ impl BoxStore {
         self.shape[i] = match shape {
             Shape::Aabb(_) => PLAIN,
             Shape::Circle(c) => {
-                self.circles.push(c);
-                self.circle_box.push(i as u32);
-                (1 << KIND_SHIFT) | (self.circles.len() - 1) as u32
+                if self.disc_r.is_empty() {
+                    let n = self.len();
+                    for col in self.disc_columns() {
+                        col.resize(n, 0.0);
+                    }
+                }
+                self.set_disc(i, c);
+                self.discs += 1;
+                1 << KIND_SHIFT
             }
             Shape::Obb2(o) => {
                 self.obbs.push(o);
@@ -824,9 +862,8 @@ impl BoxStore {
         let moved_box = match kind_of(entry) {
             ShapeKind::Aabb => return,
             ShapeKind::Circle => {
-                self.circles.swap_remove(k);
-                self.circle_box.swap_remove(k);
-                self.circle_box.get(k)
+                self.discs -= 1;
+                None
             }
             ShapeKind::Obb2 => {
                 self.obbs.swap_remove(k);
@@ -845,8 +882,7 @@ impl BoxStore {
         let entry = self.shape[i];
         let k = (entry & SHAPE_INDEX) as usize;
         match kind_of(entry) {
-            ShapeKind::Aabb => {}
-            ShapeKind::Circle => self.circle_box[k] = i as u32,
+            ShapeKind::Aabb | ShapeKind::Circle => {}
             ShapeKind::Obb2 => self.obb_box[k] = i as u32,
         }
     }
@@ -860,143 +896,87 @@ impl BoxStore {
     /// `parallel` (and a pool of more than one thread): blocks of [`MOTION_BLOCK`] boxes
     /// on rayon's pool (the same additions, so the same bits).
     pub(crate) fn apply_motion(&mut self, held: &[(u32, Shape)], parallel: bool) {
-        // Every box at once (the discs' and rectangles' bounds are rewritten below); each
-        // motion column read once for both of its bounds.
-        let add = |(lo, hi): (&mut [f32], &mut [f32]), m: &[f32]| {
-            for ((a, b), d) in lo.iter_mut().zip(hi.iter_mut()).zip(m) {
-                *a += d;
-                *b += d;
-            }
-        };
-        let (x, y) = (
-            (&mut self.min_x, &mut self.max_x),
-            (&mut self.min_y, &mut self.max_y),
+        let parallel = parallel && rayon::current_num_threads() > 1;
+        let n = self.len();
+        let discs = !self.disc_r.is_empty();
+        let (x0, y0, x1, y1) = (
+            &mut self.min_x[..],
+            &mut self.min_y[..],
+            &mut self.max_x[..],
+            &mut self.max_y[..],
         );
-        let (mx, my) = (&self.motion_x, &self.motion_y);
+        let (mx, my) = (&self.motion_x[..], &self.motion_y[..]);
+        let (shape, cx, cy, r) = (
+            &self.shape[..],
+            &mut self.disc_x[..],
+            &mut self.disc_y[..],
+            &self.disc_r[..],
+        );
         // On a pool of one thread, the serial loops: one pass per axis over whole
         // columns was faster than the same additions block by block (1M boxes: the
         // motion, the walk and the removals 0.83 → 0.61–0.72 ms serially, no change in
         // blocks).
-        if parallel && rayon::current_num_threads() > 1 {
+        if parallel {
             use rayon::prelude::*;
             let b = MOTION_BLOCK;
-            x.0.par_chunks_mut(b)
-                .zip(x.1.par_chunks_mut(b))
-                .zip(y.0.par_chunks_mut(b))
-                .zip(y.1.par_chunks_mut(b))
-                .zip(mx.par_chunks(b).zip(my.par_chunks(b)))
-                .for_each(|((((x0, x1), y0), y1), (mx, my))| {
-                    add((x0, x1), mx);
-                    add((y0, y1), my);
+            let bounds = x0
+                .par_chunks_mut(b)
+                .zip(x1.par_chunks_mut(b))
+                .zip(y0.par_chunks_mut(b))
+                .zip(y1.par_chunks_mut(b))
+                .zip(mx.par_chunks(b).zip(my.par_chunks(b)));
+            if discs {
+                let disc = shape
+                    .par_chunks(b)
+                    .zip(cx.par_chunks_mut(b))
+                    .zip(cy.par_chunks_mut(b))
+                    .zip(r.par_chunks(b));
+                bounds.zip(disc).for_each(
+                    |(((((x0, x1), y0), y1), (mx, my)), (((e, cx), cy), r))| {
+                        move_discs(e, (x0, x1), cx, r, mx);
+                        move_discs(e, (y0, y1), cy, r, my);
+                    },
+                );
+            } else {
+                bounds.for_each(|((((x0, x1), y0), y1), (mx, my))| {
+                    move_boxes((x0, x1), mx);
+                    move_boxes((y0, y1), my);
                 });
+            }
+        } else if discs {
+            move_discs(shape, (x0, x1), cx, r, mx);
+            move_discs(shape, (y0, y1), cy, r, my);
         } else {
-            add((x.0, x.1), mx);
-            add((y.0, y.1), my);
+            move_boxes((x0, x1), mx);
+            move_boxes((y0, y1), my);
         }
-        if parallel && rayon::current_num_threads() > 1 {
-            self.move_shapes_parallel();
-        } else {
-            self.move_shapes();
-        }
+        debug_assert_eq!(x0.len(), n);
+        self.move_obbs();
         for &(i, shape) in held {
             let i = i as usize;
             let k = (self.shape[i] & SHAPE_INDEX) as usize;
             match shape {
                 Shape::Aabb(_) => {}
-                Shape::Circle(c) => self.circles[k] = c,
+                Shape::Circle(c) => self.set_disc(i, c),
                 Shape::Obb2(o) => self.obbs[k] = o,
             }
             self.write(i, shape.bounds());
         }
     }
 
-    /// The discs and rectangles moved by their boxes' motions, and their boxes' bounds
-    /// made again from them ([`Shape::bounds`]), in one pass over each table: in runs of
-    /// [`SHAPE_RUN`] shapes, the motions gathered, the new bounds computed in a loop the
-    /// compiler vectorises ([`grow_run`]), then written to the columns.
-    fn move_shapes(&mut self) {
+    /// The oriented rectangles moved by their boxes' motions, and their boxes' bounds
+    /// made again from them ([`Shape::bounds`]), in one pass over the table.
+    fn move_obbs(&mut self) {
         let (mx, my) = (&self.motion_x, &self.motion_y);
-        let mut cols = [
-            &mut self.min_x[..],
-            &mut self.min_y[..],
-            &mut self.max_x[..],
-            &mut self.max_y[..],
-        ];
-        let mut run = ShapeRun::default();
-        for (cs, is) in self.circles.chunks_mut(SHAPE_RUN).zip(self.circle_box.chunks(SHAPE_RUN)) {
-            for (k, (c, &i)) in cs.iter_mut().zip(is).enumerate() {
-                let i = i as usize;
-                c.center += Vec2::new(mx[i], my[i]);
-                run.centre[0][k] = c.center.x;
-                run.centre[1][k] = c.center.y;
-                run.extent[0][k] = c.radius;
-                run.extent[1][k] = c.radius;
-            }
-            run.grow(is.len());
-            run.write(is, &mut cols);
+        for (o, &i) in self.obbs.iter_mut().zip(&self.obb_box) {
+            let i = i as usize;
+            o.center += Vec2::new(mx[i], my[i]);
+            let b = grow(o.aabb());
+            self.min_x[i] = b.min.x;
+            self.min_y[i] = b.min.y;
+            self.max_x[i] = b.max.x;
+            self.max_y[i] = b.max.y;
         }
-        for (os, is) in self.obbs.chunks_mut(SHAPE_RUN).zip(self.obb_box.chunks(SHAPE_RUN)) {
-            for (k, (o, &i)) in os.iter_mut().zip(is).enumerate() {
-                let i = i as usize;
-                o.center += Vec2::new(mx[i], my[i]);
-                let e = obb_extent(o);
-                run.centre[0][k] = o.center.x;
-                run.centre[1][k] = o.center.y;
-                run.extent[0][k] = e.x;
-                run.extent[1][k] = e.y;
-            }
-            run.grow(is.len());
-            run.write(is, &mut cols);
-        }
-    }
-
-    /// [`BoxStore::move_shapes`] on rayon's pool: the tables moved in blocks, then the
-    /// bounds of each block of [`MOTION_BLOCK`] boxes made from them (the same
-    /// operations, so the same bits).
-    fn move_shapes_parallel(&mut self) {
-        use rayon::prelude::*;
-        let b = MOTION_BLOCK;
-        let (mx, my) = (&self.motion_x[..], &self.motion_y[..]);
-        let motion = |i: u32| Vec2::new(mx[i as usize], my[i as usize]);
-        self.circles
-            .par_chunks_mut(b)
-            .zip(self.circle_box.par_chunks(b))
-            .for_each(|(cs, is)| {
-                for (c, &i) in cs.iter_mut().zip(is) {
-                    c.center += motion(i);
-                }
-            });
-        self.obbs
-            .par_chunks_mut(b)
-            .zip(self.obb_box.par_chunks(b))
-            .for_each(|(os, is)| {
-                for (o, &i) in os.iter_mut().zip(is) {
-                    o.center += motion(i);
-                }
-            });
-        let (circles, obbs) = (&self.circles[..], &self.obbs[..]);
-        self.min_x
-            .par_chunks_mut(b)
-            .zip(self.min_y.par_chunks_mut(b))
-            .zip(self.max_x.par_chunks_mut(b))
-            .zip(self.max_y.par_chunks_mut(b))
-            .zip(self.shape.par_chunks(b))
-            .for_each(|((((x0, y0), x1), y1), entries)| {
-                for (j, &e) in entries.iter().enumerate() {
-                    if e == PLAIN {
-                        continue;
-                    }
-                    let k = (e & SHAPE_INDEX) as usize;
-                    let bounds = match kind_of(e) {
-                        ShapeKind::Circle => grow(circles[k].aabb()),
-                        _ => grow(obbs[k].aabb()),
-                    };
-                    x0[j] = bounds.min.x;
-                    y0[j] = bounds.min.y;
-                    x1[j] = bounds.max.x;
-                    y1[j] = bounds.max.y;
-                }
-            });
     }
 
     /// Each box's `shape` entry, in dense order ([`PLAIN`], or kind and table index).
@@ -1004,9 +984,10 @@ impl BoxStore {
         &self.shape
     }
 
-    /// The discs, in table order, and the dense index of each one's box.
-    pub(crate) fn circle_table(&self) -> (&[Circle], &[u32]) {
-        (&self.circles, &self.circle_box)
+    /// The disc columns (centres' x and y, radii) in dense order: empty while no box
+    /// has been a disc, else one entry per box, meaningful where the box is a disc.
+    pub(crate) fn disc_columns_ref(&self) -> [&[f32]; 3] {
+        [&self.disc_x, &self.disc_y, &self.disc_r]
     }
 
     /// The oriented rectangles, in table order, and the dense index of each one's box.
@@ -1064,6 +1045,11 @@ impl BoxStore {
         self.response.push(props.response as u8);
         self.handle.push(h);
         self.shape.push(PLAIN);
+        if !self.disc_r.is_empty() {
+            for c in self.disc_columns() {
+                c.push(0.0);
+            }
+        }
         h
     }
 

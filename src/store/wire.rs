@@ -6,7 +6,8 @@
 //!    min_x min_y max_x max_y motion_x motion_y layers mask owner   the columns, dense order
 //!    user_data response                                            (responses checked: 0..=2)
 //!    handles                                                       dense index → handle
-//!    circles circle_boxes obbs obb_boxes                           the shape tables
+//!    circles circle_boxes obbs obb_boxes                           the shapes, as tables
+//!                                                                  (discs in dense order)
 //!    generations                                                   per slot
 //!    free                                                          the free slots, head first
 //!  }
@@ -41,8 +42,8 @@ struct StoreRef<'a> {
     user_data: &'a [u64],
     response: &'a [u8],
     handles: &'a [BoxHandle],
-    circles: &'a [Circle],
-    circle_boxes: &'a [u32],
+    circles: Vec<Circle>,
+    circle_boxes: Vec<u32>,
     obbs: &'a [Obb2],
     obb_boxes: &'a [u32],
     generations: Generations<'a>,
@@ -137,6 +138,10 @@ impl Serialize for FreeList<'_> {
 /// ```
 impl Serialize for BoxStore {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        // The discs live in columns; written as a table, in dense order.
+        let disc_boxes: Vec<u32> = (0..self.shape.len() as u32)
+            .filter(|&i| self.shape[i as usize] >> KIND_SHIFT == 1)
+            .collect();
         StoreRef {
             min_x: &self.min_x,
             min_y: &self.min_y,
@@ -150,8 +155,8 @@ impl Serialize for BoxStore {
             user_data: &self.user_data,
             response: &self.response,
             handles: &self.handle,
-            circles: &self.circles,
-            circle_boxes: &self.circle_box,
+            circles: disc_boxes.iter().map(|&i| self.disc(i as usize)).collect(),
+            circle_boxes: disc_boxes,
             obbs: &self.obbs,
             obb_boxes: &self.obb_box,
             generations: Generations(&self.slots),
@@ -240,7 +245,12 @@ impl StoreFields {
                         "box {b}'s bounds {column:?} are not those of its {what} {derived:?}"
                     ));
                 }
-                shape[i] = (kind << KIND_SHIFT) | k as u32;
+                // A disc's entry is its kind alone (its data is in the disc columns).
+                shape[i] = if kind == 1 {
+                    1 << KIND_SHIFT
+                } else {
+                    (kind << KIND_SHIFT) | k as u32
+                };
             }
         }
         Ok(shape)
@@ -295,6 +305,19 @@ impl StoreFields {
         }
 
         let shape = self.shape_column(n)?;
+        // The disc columns: one entry per box once any box is a disc.
+        let mut discs = [Vec::new(), Vec::new(), Vec::new()];
+        if !self.circles.is_empty() {
+            discs = [vec![0.0; n], vec![0.0; n], vec![0.0; n]];
+            for (c, &i) in self.circles.iter().zip(&self.circle_boxes) {
+                let i = i as usize;
+                discs[0][i] = c.center.x;
+                discs[1][i] = c.center.y;
+                discs[2][i] = c.radius;
+            }
+        }
+        let disc_count = self.circles.len();
+        let [disc_x, disc_y, disc_r] = discs;
 
         let mut slots: Vec<Slot> = self
             .generations
@@ -383,8 +406,10 @@ impl StoreFields {
             response: self.response,
             handle: self.handles,
             shape,
-            circles: self.circles,
-            circle_box: self.circle_boxes,
+            disc_x,
+            disc_y,
+            disc_r,
+            discs: disc_count,
             obbs: self.obbs,
             obb_box: self.obb_boxes,
             slots,
