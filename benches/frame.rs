@@ -23,14 +23,22 @@
 //! bullets as boxes (`boxes`) and as discs inscribed in those boxes (`round`): what a
 //! game pays for exact round hitboxes.
 //!
-//! The scene is [`hantei::frame::DemoFrame`]: bullets in rings and spirals flying
+//! `danmaku/<n>` (first): the scene a bullet-hell game has,
+//! [`hantei::frame::Danmaku`]: round bullets in rings, fast rings, three lasers,
+//! enemies of three parts, a round player stopped by walls, pillars and an inner wall.
+//! Rows `step_<t>t` and `advance_<t>t` per variant: `danmaku` (the default), `squares`
+//! (square bullets), `open` (only the border as walls), `squares_open` (both). The
+//! ratio of `advance` to `step` is `frame_ratio`'s business (interleaved); these rows
+//! are criterion's view of the same frames.
+//!
+//! The other groups' scene is [`hantei::frame::DemoFrame`]: bullets in rings and spirals flying
 //! outward, 50 enemies of two boxes each, a player, walls around the arena. Each
 //! iteration runs `Frame::step` and `TileMap::move_bullets` on a fresh copy of the
 //! bullets (the copy is not timed).
 
 use criterion::{BatchSize, BenchmarkId, Criterion, criterion_group, criterion_main};
 use glam::Vec2;
-use hantei::frame::{DemoFrame, Frame, FrameConfig, Level, layers};
+use hantei::frame::{Danmaku, DanmakuConfig, DemoFrame, Frame, FrameConfig, Level, layers};
 use hantei::rng::Rng;
 use hantei::tilemap::BulletResponse;
 use hantei::{Aabb, BoxProps, Circle, Shape};
@@ -39,6 +47,88 @@ use std::hint::black_box;
 use std::time::Duration;
 
 mod scenes;
+
+/// The thread counts of `FRAME_THREADS` (default one and every core).
+fn thread_counts() -> Vec<usize> {
+    let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+    match std::env::var("FRAME_THREADS") {
+        Ok(list) => list
+            .split(',')
+            .map(|t| {
+                t.trim()
+                    .parse()
+                    .expect("FRAME_THREADS: a comma-separated list")
+            })
+            .collect(),
+        Err(_) => vec![1, cores],
+    }
+}
+
+/// `danmaku/<n>`: the danmaku scene and its variants, the step and the whole frame, on
+/// fresh copies of the store (the copy not timed); one thread runs serially.
+fn danmaku(c: &mut Criterion) {
+    let sizes: Vec<usize> = match std::env::var("FRAME_SIZES") {
+        Ok(list) => list
+            .split(',')
+            .map(|t| {
+                t.trim()
+                    .parse()
+                    .expect("FRAME_SIZES: a comma-separated list")
+            })
+            .collect(),
+        Err(_) => vec![10_000, 100_000, 1_000_000],
+    };
+    for n in sizes {
+        let mut group = c.benchmark_group(format!("danmaku/{n}"));
+        group.sample_size(10);
+        group.warm_up_time(Duration::from_millis(500));
+        group.measurement_time(Duration::from_secs(if n >= 1_000_000 { 6 } else { 2 }));
+        let base = DanmakuConfig::new(n);
+        for (name, config) in [
+            ("danmaku", base),
+            ("squares", base.with_square_bullets()),
+            ("open", base.with_open_arena()),
+            ("squares_open", base.with_square_bullets().with_open_arena()),
+        ] {
+            let scene = Danmaku::new(config);
+            for threads in thread_counts() {
+                let pool = rayon::ThreadPoolBuilder::new()
+                    .num_threads(threads)
+                    .build()
+                    .unwrap();
+                let config = FrameConfig {
+                    parallel: threads > 1,
+                    ..FrameConfig::default()
+                };
+                let mut frame = Frame::with_config(config);
+                let id = BenchmarkId::new(format!("{name}/step_{threads}t"), n);
+                group.bench_function(id, |b| {
+                    pool.install(|| {
+                        b.iter_batched_ref(
+                            || scene.store.clone(),
+                            |store| black_box(frame.step(store).unwrap().contacts.len()),
+                            BatchSize::LargeInput,
+                        )
+                    })
+                });
+                let id = BenchmarkId::new(format!("{name}/advance_{threads}t"), n);
+                group.bench_function(id, |b| {
+                    pool.install(|| {
+                        b.iter_batched_ref(
+                            || scene.store.clone(),
+                            |store| {
+                                let s = frame.advance(store, &Level::walls(&scene.map)).unwrap();
+                                black_box(s.contacts + s.destroyed)
+                            },
+                            BatchSize::LargeInput,
+                        )
+                    })
+                });
+            }
+        }
+        group.finish();
+    }
+}
 
 fn frame(c: &mut Criterion) {
     let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
@@ -252,5 +342,12 @@ fn wide_boxes(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, frame, frame_shapes, static_level, wide_boxes);
+criterion_group!(
+    benches,
+    danmaku,
+    frame,
+    frame_shapes,
+    static_level,
+    wide_boxes
+);
 criterion_main!(benches);

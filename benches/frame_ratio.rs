@@ -153,7 +153,7 @@ fn main() {
                 other => panic!("FRAME_SCENES: no scene {other:?}"),
             };
             let scene = Danmaku::new(config);
-            let (store, level) = (&scene.store, scene.level());
+            let (store, level) = (&scene.store, Level::walls(&scene.map));
             for &t in &threads {
                 let pool = rayon::ThreadPoolBuilder::new()
                     .num_threads(t)

@@ -457,7 +457,8 @@ impl Frame {
         self.contacts_from_raw(store);
         self.events(store);
         self.index_hits();
-        self.moves.apply(store, self.parallel(store));
+        self.moves
+            .apply(store, self.parallel(store), self.config.simd);
         self.stamp([start, t_broad, t_narrow, Stamp::now()]);
         Ok(StepSummary {
             contacts: self.contacts.len(),
@@ -721,7 +722,7 @@ impl Moves {
 
     /// Step 7: every box moved by its motion, the stopped ones where they stopped; the
     /// destroyed removed.
-    fn apply(&mut self, store: &mut BoxStore, parallel: bool) {
+    fn apply(&mut self, store: &mut BoxStore, parallel: bool, simd: crate::SimdLevel) {
         self.destroyed.clear();
         radix::sort_by_key(&mut self.doomed, &mut self.doomed_scratch, |d| {
             u64::from(d.0)
@@ -761,7 +762,7 @@ impl Moves {
                 let shape = store.shape_at(i as usize).expect("dense index");
                 (i, shape.translated(offset))
             }));
-        store.apply_motion(&self.held_shapes, parallel);
+        store.apply_motion(&self.held_shapes, parallel, simd);
         // Each box is doomed at most once (its end time is set then): ascending, unique.
         self.doomed_index.clear();
         self.doomed_index.extend(self.doomed.iter().map(|d| d.0));
@@ -819,13 +820,17 @@ fn outside(b: Aabb, mut offset: Vec2, other: Aabb, normal: Vec2) -> Vec2 {
 /// pairs with the walls'.
 fn wall_contact(store: &BoxStore, map: &TileMap, i: usize) -> [Option<WallRaw>; 2] {
     let mut best: [Option<WallRaw>; 2] = [None, None];
-    let (Some(b), Some(shape)) = (store.aabb_at(i), store.shape_at(i)) else {
+    let Some(b) = store.aabb_at(i) else {
         return best;
     };
     let m = Vec2::new(store.motion_x()[i], store.motion_y()[i]);
     if map.open_space(b, m) {
         return best;
     }
+    // Read only for a box near a solid tile.
+    let Some(shape) = store.shape_at(i) else {
+        return best;
+    };
     let swept = b.swept(m);
     let (cols, rows) = map.cells_reached(swept);
     for r in rows.0..=rows.1 {

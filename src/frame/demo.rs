@@ -214,11 +214,12 @@ impl DanmakuConfig {
 ///   [`Response::Destroy`], so it is gone at the first wall or body it meets.
 ///
 /// ```
-/// use hantei::frame::{Danmaku, DanmakuConfig, Frame};
+/// use hantei::frame::{Danmaku, DanmakuConfig, Frame, Level};
 /// let mut scene = Danmaku::new(DanmakuConfig::new(5_000));
 /// let mut frame = Frame::new();
-/// let report = frame.advance(&mut scene.store, &scene.level())?;
-/// assert!(!report.destroyed.is_empty()); // bullets meet walls, pillars and bodies
+/// let summary = frame.advance(&mut scene.store, &Level::walls(&scene.map))?;
+/// assert!(summary.destroyed > 0); // bullets meet walls, pillars and bodies
+/// assert!(summary.wall_hits > 0);
 /// # Ok::<(), hantei::Error>(())
 /// ```
 #[derive(Debug, Clone)]
@@ -280,7 +281,8 @@ impl Danmaku {
             let hi = ((p + r) / tile).floor().as_ivec2();
             let within = lo.min_element() >= 0 && hi.x < w as i32 && hi.y < h as i32;
             within
-                && (lo.y..=hi.y).all(|y| (lo.x..=hi.x).all(|x| !map.is_solid(glam::IVec2::new(x, y))))
+                && (lo.y..=hi.y)
+                    .all(|y| (lo.x..=hi.x).all(|x| !map.is_solid(glam::IVec2::new(x, y))))
         };
         let n = config.bullets;
         let mut store = BoxStore::with_capacity(n + 64);
@@ -301,8 +303,12 @@ impl Danmaku {
             let core = store
                 .insert_shape(Circle::new(c, 12.0), props)
                 .expect("a valid enemy");
-            let wing = |dx: f32| Aabb::from_center_half_extents(c + Vec2::new(dx, 4.0), Vec2::new(9.0, 4.0));
-            let left = store.insert_with(wing(-20.0), props).expect("a valid enemy");
+            let wing = |dx: f32| {
+                Aabb::from_center_half_extents(c + Vec2::new(dx, 4.0), Vec2::new(9.0, 4.0))
+            };
+            let left = store
+                .insert_with(wing(-20.0), props)
+                .expect("a valid enemy");
             let right = store.insert_with(wing(20.0), props).expect("a valid enemy");
             emitters.push(c);
             enemies.push([core, left, right]);
@@ -350,7 +356,10 @@ impl Danmaku {
             if config.round_bullets {
                 store.insert_shape(Circle::new(p, radius), props)
             } else {
-                store.insert_with(Aabb::from_center_half_extents(p, Vec2::splat(radius)), props)
+                store.insert_with(
+                    Aabb::from_center_half_extents(p, Vec2::splat(radius)),
+                    props,
+                )
             }
             .expect("a valid bullet");
             true
@@ -399,13 +408,6 @@ impl Danmaku {
             player_bullets,
         }
     }
-
-    /// The level [`Frame::advance`](super::Frame::advance) collides the store with: the
-    /// tile map as walls.
-    #[must_use]
-    pub fn level(&self) -> super::Level<'_> {
-        super::Level::walls(&self.map)
-    }
 }
 
 #[cfg(test)]
@@ -441,6 +443,81 @@ mod tests {
                 "{n} bullets: {:?} in {w} x {h}",
                 [x0, y0, x1, y1]
             );
+        }
+    }
+
+    /// The danmaku scene holds what its docs say: exactly the bullets asked for, both
+    /// sides interleaved in the store, discs or squares as configured, every bullet
+    /// clear of the walls, pillars only when asked for; and its frame is the same at
+    /// every SIMD level and thread count.
+    #[test]
+    fn danmaku_scenes_have_what_they_say() {
+        use crate::frame::{Frame, FrameConfig, Level};
+        use crate::{ShapeKind, SimdLevel};
+        let n = 40_000;
+        let round = Danmaku::new(DanmakuConfig::new(n));
+        let square = Danmaku::new(
+            DanmakuConfig::new(n)
+                .with_square_bullets()
+                .with_open_arena(),
+        );
+        for scene in [&round, &square] {
+            // The bullets, 20 enemies of three boxes, the player and three lasers.
+            assert_eq!(scene.store.len(), n + 60 + 1 + 3);
+            assert!(scene.player_bullets > n / 20 && scene.player_bullets < n / 2);
+            let bullet = |i: usize| scene.store.responses()[i] == Response::Destroy as u8;
+            let side = |i: usize| scene.store.layers()[i];
+            let bullets: Vec<usize> = (0..scene.store.len()).filter(|&i| bullet(i)).collect();
+            assert_eq!(bullets.len(), n);
+            // Interleaved: the sides change many times along the store.
+            let changes = bullets
+                .windows(2)
+                .filter(|w| side(w[0]) != side(w[1]))
+                .count();
+            assert!(changes > n / 100, "{changes} changes of side");
+            for &i in &bullets {
+                let b = scene.store.aabb_at(i).unwrap();
+                let (lo, hi) = (scene.map.tile_at(b.min), scene.map.tile_at(b.max));
+                let (lo, hi) = (lo.unwrap(), hi.unwrap());
+                for y in lo.y..=hi.y {
+                    for x in lo.x..=hi.x {
+                        assert!(!scene.map.is_solid(glam::IVec2::new(x, y)), "bullet {i}");
+                    }
+                }
+            }
+        }
+        let kind = |s: &Danmaku, i: usize| s.store.shape_at(i).unwrap().kind();
+        let last = round.store.len() - 1;
+        assert_eq!(kind(&round, last), ShapeKind::Circle);
+        assert_eq!(kind(&square, last), ShapeKind::Aabb);
+        let solid = |s: &Danmaku| s.map.cells().iter().filter(|&&c| c != 0).count();
+        assert!(solid(&round) > solid(&square) + 40);
+        // The same frame at every level and thread count.
+        let run = |simd: SimdLevel, threads: usize| {
+            let config = FrameConfig {
+                simd,
+                parallel_threshold: 0,
+                ..FrameConfig::default()
+            };
+            let pool = &crate::check::broad::pools()[threads - 1];
+            let mut store = round.store.clone();
+            let mut frame = Frame::with_config(config);
+            let summary = pool
+                .install(|| frame.advance(&mut store, &Level::walls(&round.map)))
+                .unwrap();
+            let bits: Vec<u32> = [store.min_x(), store.min_y(), store.max_x(), store.max_y()]
+                .iter()
+                .flat_map(|c| c.iter().map(|v| v.to_bits()))
+                .collect();
+            let contacts = frame.report().contacts.to_vec();
+            (summary.destroyed, summary.wall_hits, contacts, bits)
+        };
+        let want = run(SimdLevel::Scalar, 1);
+        assert!(want.0 > 0 && want.1 > 0 && !want.2.is_empty());
+        for &simd in SimdLevel::available() {
+            for threads in [1, 2] {
+                assert!(run(simd, threads) == want, "{simd:?}, {threads} threads");
+            }
         }
     }
 }

@@ -89,7 +89,14 @@ impl KindBatches {
             AabbColumns::from_store(store),
             MotionColumns::from_store(store),
         );
-        let (cm, om) = (box_motion, &self.obb_motion[..]);
+        // The discs' motions are the store's, one per disc column entry (none while the
+        // store has never held a disc: the kernels check the lengths agree).
+        let cm = if cx.is_empty() {
+            MotionColumns::new(&[], &[])?
+        } else {
+            box_motion
+        };
+        let om = &self.obb_motion[..];
         // Each side's dense indices: the kernel's own (boxes, discs), or its table's.
         let (plain, circle, obb) = (None, None, Some(obb_box));
         let p = &self.pairs;

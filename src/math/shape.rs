@@ -201,10 +201,24 @@ mod tests {
     fn two_ulp_steps_match_next_up_and_next_down() {
         let check = |x: f32| {
             let (up, down) = (x.next_up().next_up(), x.next_down().next_down());
-            assert_eq!(up2(x).to_bits(), up.to_bits(), "up2({x:e}) bits {:#x}", x.to_bits());
-            assert_eq!(down2(x).to_bits(), down.to_bits(), "down2({x:e}) bits {:#x}", x.to_bits());
+            assert_eq!(
+                up2(x).to_bits(),
+                up.to_bits(),
+                "up2({x:e}) bits {:#x}",
+                x.to_bits()
+            );
+            assert_eq!(
+                down2(x).to_bits(),
+                down.to_bits(),
+                "down2({x:e}) bits {:#x}",
+                x.to_bits()
+            );
             assert_eq!(up2_finite(x).to_bits(), up.to_bits(), "up2_finite({x:e})");
-            assert_eq!(down2_finite(x).to_bits(), down.to_bits(), "down2_finite({x:e})");
+            assert_eq!(
+                down2_finite(x).to_bits(),
+                down.to_bits(),
+                "down2_finite({x:e})"
+            );
         };
         let edges = [
             0.0,

@@ -47,6 +47,7 @@ mod wire;
 pub use handle::{BoxHandle, Filter, Owner, Response};
 
 use crate::error::{Error, check_len};
+use crate::lanes::{F32W, SimdLevel, SimdTask, dispatch};
 use crate::math::{Aabb, Circle, Obb2, Shape, ShapeKind, down2_finite, grow, up2_finite};
 use glam::Vec2;
 
@@ -206,6 +207,32 @@ fn move_boxes((lo, hi): (&mut [f32], &mut [f32]), m: &[f32]) {
     }
 }
 
+/// One axis's columns for [`move_discs`]: shape entries, bounds, disc centres, radii
+/// and motions.
+type DiscAxis<'a> = (
+    &'a [u32],
+    (&'a mut [f32], &'a mut [f32]),
+    &'a mut [f32],
+    &'a [f32],
+    &'a [f32],
+);
+
+/// [`move_discs`] on both axes, compiled for the SIMD level's target features (the
+/// loop is plain code the compiler vectorises: the same operations, so the same bits
+/// at every level).
+struct MoveDiscs<'a>([DiscAxis<'a>; 2]);
+
+impl SimdTask for MoveDiscs<'_> {
+    type Output = ();
+
+    #[inline(always)]
+    fn run<W: F32W>(self) {
+        for (shape, bounds, centre, radius, m) in self.0 {
+            move_discs(shape, bounds, centre, radius, m);
+        }
+    }
+}
+
 /// One axis of [`BoxStore::apply_motion`] for a store with discs, in one pass the
 /// compiler vectorises (no branch): a disc's centre moved by its motion and its bounds
 /// made again from it, as [`Shape::bounds`] makes them (the same operations, so the
@@ -228,7 +255,8 @@ fn move_discs(
         &m[..n],
     );
     // All ones where the box is a disc.
-    let pick = |disc: u32, a: f32, b: f32| f32::from_bits((a.to_bits() & disc) | (b.to_bits() & !disc));
+    let pick =
+        |disc: u32, a: f32, b: f32| f32::from_bits((a.to_bits() & disc) | (b.to_bits() & !disc));
     for i in 0..n {
         let disc = 0u32.wrapping_sub(u32::from(shape[i] >> KIND_SHIFT == 1));
         let d = m[i];
@@ -388,8 +416,8 @@ impl BoxStore {
     /// # Errors
     /// [`Error::InvalidBox`] or [`Error::InvalidShape`] for a bad shape (see
     /// [`Shape::validate`]); [`Error::InvalidMotion`] for a non-finite motion;
-    /// [`Error::TooManyBoxes`] when the store is full (or holds `2^30 - 1` discs or
-    /// oriented rectangles already).
+    /// [`Error::TooManyBoxes`] when the store is full (or holds `2^30 - 1` oriented
+    /// rectangles already).
     pub fn insert_shape(
         &mut self,
         shape: impl Into<Shape>,
@@ -818,7 +846,8 @@ impl BoxStore {
         }
     }
 
-    /// Room for one more shape of `kind` in its table (indices below `2^30`).
+    /// Room for one more shape of `kind`: a rectangle needs a table index below `2^30`
+    /// (discs live in columns: no limit beyond the store's).
     fn check_shape_room(&self, kind: ShapeKind) -> Result<(), Error> {
         let n = match kind {
             ShapeKind::Aabb => return Ok(()),
@@ -895,7 +924,7 @@ impl BoxStore {
     ///
     /// `parallel` (and a pool of more than one thread): blocks of [`MOTION_BLOCK`] boxes
     /// on rayon's pool (the same additions, so the same bits).
-    pub(crate) fn apply_motion(&mut self, held: &[(u32, Shape)], parallel: bool) {
+    pub(crate) fn apply_motion(&mut self, held: &[(u32, Shape)], parallel: bool, simd: SimdLevel) {
         let parallel = parallel && rayon::current_num_threads() > 1;
         let n = self.len();
         let discs = !self.disc_r.is_empty();
@@ -933,8 +962,10 @@ impl BoxStore {
                     .zip(r.par_chunks(b));
                 bounds.zip(disc).for_each(
                     |(((((x0, x1), y0), y1), (mx, my)), (((e, cx), cy), r))| {
-                        move_discs(e, (x0, x1), cx, r, mx);
-                        move_discs(e, (y0, y1), cy, r, my);
+                        dispatch(
+                            simd,
+                            MoveDiscs([(e, (x0, x1), cx, r, mx), (e, (y0, y1), cy, r, my)]),
+                        );
                     },
                 );
             } else {
@@ -944,8 +975,8 @@ impl BoxStore {
                 });
             }
         } else if discs {
-            move_discs(shape, (x0, x1), cx, r, mx);
-            move_discs(shape, (y0, y1), cy, r, my);
+            let task = MoveDiscs([(shape, (x0, x1), cx, r, mx), (shape, (y0, y1), cy, r, my)]);
+            dispatch(simd, task);
         } else {
             move_boxes((x0, x1), mx);
             move_boxes((y0, y1), my);

@@ -301,7 +301,7 @@ proptest! {
             prop_assert_eq!(store.shape(h), one_by_one.shape(h));
             prop_assert_eq!(store.props(h), one_by_one.props(h));
             prop_assert_eq!(store.get(h), one_by_one.get(h));
-            // The dense index, the handle column and the shape tables agree.
+            // The dense index, the handle column and the shapes agree.
             let d = store.index_of(h).unwrap();
             prop_assert_eq!(store.handles()[d], h);
             prop_assert_eq!(store.shape_at(d), store.shape(h));
@@ -355,7 +355,7 @@ fn apply_motion_matches_each_boxs_translation_on_every_path() {
     for (threads, parallel) in [(1, false), (1, true), (2, true), (3, true)] {
         let mut moved = store.clone();
         let pool = &crate::check::broad::pools()[threads - 1];
-        pool.install(|| moved.apply_motion(&held, parallel));
+        pool.install(|| moved.apply_motion(&held, parallel, SimdLevel::best()));
         let got: Vec<[u32; 4]> = (0..n)
             .map(|i| {
                 let b = moved.aabb_at(i).unwrap();
@@ -363,5 +363,87 @@ fn apply_motion_matches_each_boxs_translation_on_every_path() {
             })
             .collect();
         assert!(got == want, "{threads} threads, parallel {parallel}");
+    }
+}
+
+/// With discs and rectangles among the boxes, `apply_motion` gives every box the shape
+/// `Shape::translated` gives it and the bounds `Shape::bounds` makes of that, bit for
+/// bit, serially and in parallel, at every SIMD level; held boxes get their given
+/// shapes. Boxes change kind and leave the store first, so that the disc columns hold
+/// stale entries under plain boxes.
+#[test]
+fn apply_motion_moves_discs_and_rectangles_as_their_shapes_say() {
+    let mut rng = crate::rng::Rng::new(0xd15c);
+    let mut store = BoxStore::new();
+    let n = 2 * MOTION_BLOCK + 333;
+    let mut handles = Vec::new();
+    for k in 0..n {
+        let c = Vec2::new(rng.range_f32(-1e5, 1e5), rng.range_f32(-1e5, 1e5));
+        let half = Vec2::new(rng.range_f32(0.0, 8.0), rng.range_f32(0.0, 8.0));
+        let motion = match k % 7 {
+            0 => Vec2::ZERO,
+            1 => Vec2::new(-0.0, 0.0),
+            _ => Vec2::new(rng.range_f32(-9.0, 9.0), rng.range_f32(-9.0, 9.0)),
+        };
+        let shape = match k % 5 {
+            0 => Shape::Aabb(Aabb::from_center_half_extents(c, half)),
+            // Radius 0 too: a disc that is a point.
+            1 => Shape::Circle(Circle::new(c, if k % 11 == 0 { 0.0 } else { half.x })),
+            2 => Shape::Obb2(Obb2::from_angle(c, half, rng.range_f32(-3.0, 3.0))),
+            _ => Shape::Circle(Circle::new(c, half.y)),
+        };
+        let props = BoxProps::default().with_motion(motion);
+        handles.push(store.insert_shape(shape, props).unwrap());
+    }
+    // Some discs become boxes and some boxes discs; some boxes leave.
+    for (k, &h) in handles.iter().enumerate().step_by(97) {
+        let b = store.get(h).unwrap();
+        let shape = if store.shape(h).unwrap().kind() == ShapeKind::Circle {
+            Shape::Aabb(b)
+        } else {
+            Shape::Circle(Circle::new(b.center(), 1.5))
+        };
+        store.update_shape(h, shape).unwrap();
+        if k % 3 == 0 {
+            store.remove(h).unwrap();
+        }
+    }
+    let n = store.len();
+    let held = [
+        (
+            5u32,
+            store.shape_at(5).unwrap().translated(Vec2::new(0.5, -0.25)),
+        ),
+        (9u32, store.shape_at(9).unwrap()),
+    ];
+    let want: Vec<(Shape, [u32; 4])> = (0..n)
+        .map(|i| {
+            let shape = match held.iter().find(|h| h.0 as usize == i) {
+                Some(&(_, s)) => s,
+                None => {
+                    let m = Vec2::new(store.motion_x()[i], store.motion_y()[i]);
+                    store.shape_at(i).unwrap().translated(m)
+                }
+            };
+            let b = shape.bounds();
+            (
+                shape,
+                [b.min.x, b.min.y, b.max.x, b.max.y].map(f32::to_bits),
+            )
+        })
+        .collect();
+    for &simd in SimdLevel::available() {
+        for (threads, parallel) in [(1, false), (2, true), (3, true)] {
+            let mut moved = store.clone();
+            let pool = &crate::check::broad::pools()[threads - 1];
+            pool.install(|| moved.apply_motion(&held, parallel, simd));
+            for (i, (shape, bounds)) in want.iter().enumerate() {
+                let b = moved.aabb_at(i).unwrap();
+                let got = [b.min.x, b.min.y, b.max.x, b.max.y].map(f32::to_bits);
+                let what = format!("box {i}, {simd:?}, {threads} threads");
+                assert_eq!(&got, bounds, "{what}");
+                assert_eq!(moved.shape_at(i).unwrap(), *shape, "{what}");
+            }
+        }
     }
 }
