@@ -10,6 +10,7 @@
 //! cargo bench --bench frame_ratio
 //! FRAME_SIZES=1000000 FRAME_ROUNDS=80 cargo bench --bench frame_ratio
 //! FRAME_SIZES= cargo bench --bench frame_ratio   # the static level only
+//! FRAME_SIZES=100000 FRAME_SCENES=danmaku,squares FRAME_STATIC=0 cargo bench --bench frame_ratio
 //! ```
 //!
 //! Why beside criterion's `frame` bench: on a shared 2-vCPU VM, a criterion row moves by
@@ -20,9 +21,15 @@
 //! pushed out of the caches by that frame's 30 MB) and again right after itself (the
 //! index in cache, as in a game that runs the frame after the frame and in criterion's
 //! rows).
+//! The frame rows run [`hantei::frame::Danmaku`], the scene a bullet-hell game has, and
+//! its variants: `danmaku` (round bullets among pillars), `squares` (square bullets),
+//! `open` (only the border as walls), `squares-open` (both). Under each row, `advance`'s
+//! parts from its `FrameTimings` (medians): broad, narrow with walls and statics, the
+//! rest.
 //! `FRAME_SIZES` (default `10000,100000,1000000`), `FRAME_THREADS` (default one and all
-//! cores), `FRAME_ROUNDS` (default: 400 at 10k, 150 at 100k, 40 at 1M; the static
-//! level as 100k, one thread). Not a criterion bench: `cargo bench` runs it with the
+//! cores), `FRAME_SCENES` (default all four, comma-separated), `FRAME_ROUNDS` (default:
+//! 400 at 10k, 150 at 100k, 40 at 1M; the static level as 100k, one thread),
+//! `FRAME_STATIC=0` (skip the static level). Not a criterion bench: `cargo bench` runs it with the
 //! others.
 
 use hantei::BoxStore;

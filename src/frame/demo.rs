@@ -376,7 +376,7 @@ impl Danmaku {
             };
             let age = rng.range_f32(2.0, 400.0 / speed);
             let count = 24 + rng.below(41);
-            let phase = rng.range_f32(0.0, 6.28);
+            let phase = rng.range_f32(0.0, core::f32::consts::TAU);
             for k in 0..count {
                 let angle = phase + k as f32 * (core::f32::consts::TAU / count as f32);
                 let (s, c) = crate::rng::sin_cos(angle);
@@ -388,7 +388,8 @@ impl Danmaku {
                 }
             }
             for k in 0..4 {
-                let (s, c) = crate::rng::sin_cos(-1.5708 + (k as f32 - 1.5) * 0.12);
+                let (s, c) =
+                    crate::rng::sin_cos(-core::f32::consts::FRAC_PI_2 + (k as f32 - 1.5) * 0.12);
                 let dir = Vec2::new(c, s);
                 let p = me + dir * (8.0 + 10.0 * rng.range_f32(0.0, 100.0));
                 let filter = layers::player_bullet();
