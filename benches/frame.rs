@@ -64,10 +64,9 @@ fn thread_counts() -> Vec<usize> {
     }
 }
 
-/// `danmaku/<n>`: the danmaku scene and its variants, the step and the whole frame, on
-/// fresh copies of the store (the copy not timed); one thread runs serially.
-fn danmaku(c: &mut Criterion) {
-    let sizes: Vec<usize> = match std::env::var("FRAME_SIZES") {
+/// The scene sizes of `FRAME_SIZES` (default 10k, 100k and 1M).
+fn scene_sizes() -> Vec<usize> {
+    match std::env::var("FRAME_SIZES") {
         Ok(list) => list
             .split(',')
             .map(|t| {
@@ -77,7 +76,13 @@ fn danmaku(c: &mut Criterion) {
             })
             .collect(),
         Err(_) => vec![10_000, 100_000, 1_000_000],
-    };
+    }
+}
+
+/// `danmaku/<n>`: the danmaku scene and its variants, the step and the whole frame, on
+/// fresh copies of the store (the copy not timed); one thread runs serially.
+fn danmaku(c: &mut Criterion) {
+    let sizes = scene_sizes();
     for n in sizes {
         let mut group = c.benchmark_group(format!("danmaku/{n}"));
         group.sample_size(10);
@@ -131,29 +136,8 @@ fn danmaku(c: &mut Criterion) {
 }
 
 fn frame(c: &mut Criterion) {
-    let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
-    let threads: Vec<usize> = match std::env::var("FRAME_THREADS") {
-        Ok(list) => list
-            .split(',')
-            .map(|t| {
-                t.trim()
-                    .parse()
-                    .expect("FRAME_THREADS: a comma-separated list of counts")
-            })
-            .collect(),
-        Err(_) => vec![1, cores],
-    };
-    let sizes: Vec<usize> = match std::env::var("FRAME_SIZES") {
-        Ok(list) => list
-            .split(',')
-            .map(|t| {
-                t.trim()
-                    .parse()
-                    .expect("FRAME_SIZES: a comma-separated list")
-            })
-            .collect(),
-        Err(_) => vec![10_000, 100_000, 1_000_000],
-    };
+    let threads = thread_counts();
+    let sizes = scene_sizes();
     for n in sizes {
         let label = match n {
             1_000_000 => "1m".to_string(),
