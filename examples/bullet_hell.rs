@@ -718,6 +718,7 @@ fn simulate(args: &Args) -> Result<(), String> {
     row("  broad phase:", |t| t.broad);
     row("  narrow + walls:", |t| t.narrow);
     row("  responses, moves:", |t| t.events);
+    row("  on one thread:", |t| t.serial);
     // Where the p99 spikes come from: frames whose advance waited for a CPU.
     if disturbed.iter().any(Option::is_some) {
         let calm: Vec<Duration> = (times.iter().zip(&disturbed))

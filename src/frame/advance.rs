@@ -457,9 +457,12 @@ impl Frame {
         self.contacts_from_raw(store);
         self.events(store);
         self.index_hits();
-        self.moves
+        let moving = self
+            .moves
             .apply(store, self.parallel(store), self.config.simd);
-        self.stamp([start, t_broad, t_narrow, Stamp::now()]);
+        let end = Stamp::now();
+        let serial = end.since(t_narrow).saturating_sub(moving);
+        self.stamp([start, t_broad, t_narrow, end], serial, store);
         Ok(StepSummary {
             contacts: self.contacts.len(),
             wall_hits: self.moves.wall_hits.len(),
@@ -483,15 +486,35 @@ impl Moves {
         self.wall_chunks.resize_with(chunks, Vec::new);
         let wall = level.wall_filter;
         let (layers, masks) = (store.layers(), store.masks());
+        // The boxes near walls are a few percent of the store, far apart: each one's
+        // lines asked for HITS_AHEAD boxes before it is read.
+        let [disc_x, disc_y, disc_r] = store.disc_columns_ref();
+        let ask = |i: u32| {
+            let i = i as usize;
+            for col in [store.min_x(), store.min_y(), store.max_x(), store.max_y()] {
+                prefetch_at(col, i);
+            }
+            prefetch_at(store.motion_x(), i);
+            prefetch_at(store.motion_y(), i);
+            prefetch_at(layers, i);
+            prefetch_at(masks, i);
+            prefetch_at(store.shape_entries(), i);
+            for col in [disc_x, disc_y, disc_r] {
+                prefetch_at(col, i);
+            }
+        };
         let run = |near: &[u32], out: &mut Vec<WallRaw>| {
             out.clear();
-            out.extend(
-                near.iter()
-                    .map(|&i| i as usize)
-                    .filter(|&i| Filter::new(layers[i], masks[i]).pairs_with(wall))
-                    .flat_map(|i| wall_contact(store, map, i))
-                    .flatten(),
-            );
+            near.iter().take(HITS_AHEAD).copied().for_each(ask);
+            for (k, &i) in near.iter().enumerate() {
+                if let Some(&j) = near.get(k + HITS_AHEAD) {
+                    ask(j);
+                }
+                let i = i as usize;
+                if Filter::new(layers[i], masks[i]).pairs_with(wall) {
+                    out.extend(wall_contact(store, map, i).into_iter().flatten());
+                }
+            }
         };
         let outs = &mut self.wall_chunks[..chunks];
         if parallel && chunks > 1 {
@@ -721,8 +744,13 @@ impl Moves {
     }
 
     /// Step 7: every box moved by its motion, the stopped ones where they stopped; the
-    /// destroyed removed.
-    fn apply(&mut self, store: &mut BoxStore, parallel: bool, simd: crate::SimdLevel) {
+    /// destroyed removed. Returns the time moving took (the pass that runs in parallel).
+    fn apply(
+        &mut self,
+        store: &mut BoxStore,
+        parallel: bool,
+        simd: crate::SimdLevel,
+    ) -> std::time::Duration {
         self.destroyed.clear();
         radix::sort_by_key(&mut self.doomed, &mut self.doomed_scratch, |d| {
             u64::from(d.0)
@@ -762,11 +790,14 @@ impl Moves {
                 let shape = store.shape_at(i as usize).expect("dense index");
                 (i, shape.translated(offset))
             }));
+        let start = Stamp::now();
         store.apply_motion(&self.held_shapes, parallel, simd);
+        let moving = Stamp::now().since(start);
         // Each box is doomed at most once (its end time is set then): ascending, unique.
         self.doomed_index.clear();
         self.doomed_index.extend(self.doomed.iter().map(|d| d.0));
         store.remove_sorted(&self.doomed_index);
+        moving
     }
 }
 

@@ -200,14 +200,24 @@ impl Contact {
 /// the step does not read it). `wasm32-wasip1` has one.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct FrameTimings {
-    /// Grouping and broad phase.
+    /// Grouping and broad phase (in [`Frame::advance`], with the listing of the boxes
+    /// near walls).
     pub broad: Duration,
-    /// Narrow phase.
+    /// Narrow phase (in [`Frame::advance`], with the walls and the static level).
     pub narrow: Duration,
-    /// Contacts and events.
+    /// What follows: contacts, events and the hit index (in [`Frame::advance`], also
+    /// the responses, moving every box and the removals).
     pub events: Duration,
     /// The whole step.
     pub total: Duration,
+    /// The part of `total` that ran on the calling thread whatever the pool: contacts,
+    /// events and the hit index (in [`Frame::advance`], also the responses and the
+    /// removals). More threads do not shorten it.
+    pub serial: Duration,
+    /// The threads the other passes ran on: rayon's current pool size, or 1 when the
+    /// frame ran on the calling thread alone ([`FrameConfig::parallel`] off, or a store
+    /// below [`FrameConfig::parallel_threshold`]).
+    pub threads: usize,
 }
 
 /// A change in contact between two bodies, from one step to the next.
@@ -438,18 +448,32 @@ impl Frame {
         self.contacts_from_raw(store);
         self.events(store);
         self.index_hits();
-        self.stamp([start, t_broad, t_narrow, Stamp::now()]);
+        let end = Stamp::now();
+        self.stamp([start, t_broad, t_narrow, end], end.since(t_narrow), store);
         Ok(self.report())
     }
 
     /// Records the timings from the stamps taken at the start of a step, after its
-    /// broad phase, after its narrow phase and at its end.
-    fn stamp(&mut self, [start, broad, narrow, end]: [Stamp; 4]) {
+    /// broad phase, after its narrow phase and at its end, and the time its serial
+    /// passes took.
+    fn stamp(
+        &mut self,
+        [start, broad, narrow, end]: [Stamp; 4],
+        serial: Duration,
+        store: &BoxStore,
+    ) {
+        let threads = if self.parallel(store) {
+            rayon::current_num_threads()
+        } else {
+            1
+        };
         self.timings = FrameTimings {
             broad: broad.since(start),
             narrow: narrow.since(broad),
             events: end.since(narrow),
             total: end.since(start),
+            serial,
+            threads,
         };
     }
 

@@ -678,3 +678,40 @@ fn hits_are_indexed_in_order_through_either_key() {
         );
     }
 }
+
+/// `FrameTimings` says how many threads the frame ran on and how much of it ran on the
+/// calling thread alone: one thread below the threshold or with `parallel` off, the
+/// pool's size above it; the serial part never exceeds the whole.
+#[test]
+fn timings_name_the_threads_and_the_serial_part() {
+    let scene = super::Danmaku::new(super::DanmakuConfig::new(3_000));
+    let level = Level::walls(&scene.map);
+    let pool = &crate::check::broad::pools()[1]; // two threads
+    for (config, threads) in [
+        (FrameConfig::default(), 1), // 3k boxes: below the default threshold
+        (
+            FrameConfig {
+                parallel_threshold: 0,
+                ..FrameConfig::default()
+            },
+            2,
+        ),
+        (
+            FrameConfig {
+                parallel: false,
+                parallel_threshold: 0,
+                ..FrameConfig::default()
+            },
+            1,
+        ),
+    ] {
+        let mut frame = Frame::with_config(config);
+        let mut store = scene.store.clone();
+        let t = pool.install(|| frame.advance(&mut store, &level)).unwrap().timings;
+        assert_eq!(t.threads, threads, "{config:?}");
+        assert!(t.serial <= t.events && t.events <= t.total, "{t:?}");
+        let t = pool.install(|| frame.step(&store).unwrap().timings);
+        assert_eq!(t.threads, threads, "{config:?}");
+        assert_eq!(t.serial, t.events, "the step's last part is serial");
+    }
+}
