@@ -98,7 +98,46 @@ struct Chunk {
     /// Pass 3's per-group positions: in parallel, how much of each group's part of
     /// this chunk is written; serially, each group's cursor before this chunk.
     starts: Vec<usize>,
+    /// A chunk of many short runs (the filters interleaved, as a game spawns two sides'
+    /// bullets): every box's swept bounds and dense index in one pass, then copied run
+    /// by run into the groups.
+    swept: Vec<Aabb>,
+    dense: Vec<u32>,
+    /// Runs of one or two boxes on average (two sides' bullets strictly alternating):
+    /// no runs, each box's filter (its position in `filters`) in `ids` instead.
+    ids: Vec<u8>,
+    by_box: bool,
 }
+
+/// A chunk whose filter changes at more than one box in `1 / TINY_RUN` keeps each box's
+/// filter instead of runs ([`Chunk::by_box`]).
+const TINY_RUN: usize = 3;
+
+/// `from` into `to` (the same length): a run of one to four boxes written in place (two
+/// sides' bullets strictly alternating make runs of one: a call to `memcpy` for each
+/// would cost more than the copy), a longer one copied.
+#[inline]
+fn copy_run(to: &mut [Aabb], from: &[Aabb]) {
+    match (to, from) {
+        ([a], [x]) => *a = *x,
+        ([a, b], [x, y]) => (*a, *b) = (*x, *y),
+        ([a, b, c], [x, y, z]) => (*a, *b, *c) = (*x, *y, *z),
+        ([a, b, c, d], [x, y, z, w]) => (*a, *b, *c, *d) = (*x, *y, *z, *w),
+        (to, from) => to.copy_from_slice(from),
+    }
+}
+
+/// `start, start + 1, ...` into `d`.
+#[inline]
+fn iota(d: &mut [u32], start: u32) {
+    for (k, d) in d.iter_mut().enumerate() {
+        *d = start + k as u32;
+    }
+}
+
+/// Runs shorter than this on average: the chunk is swept in one pass and copied (a
+/// vectorised loop per run costs its setup and its scalar tail for every run).
+const SHORT_RUN: usize = 32;
 
 impl Chunk {
     /// With walls: lists in [`Chunk::near`] the boxes of `parts` (each group's part of
@@ -141,49 +180,133 @@ impl Chunk {
 
     /// The runs of one filter among the boxes `start..start + layers.len()`, and the
     /// chunk's filters (at most `max`, else `too_many`).
+    ///
+    /// The run boundaries come 64 boxes at a time as a bit mask (a box whose filter
+    /// differs from the one before it), in a loop without branches that the compiler
+    /// vectorises; then one step per run. Filters interleaved box by box (two sides'
+    /// bullets in firing order) cost a step per run, not a mispredicted branch per box.
     fn scan(&mut self, layers: &[u32], masks: &[u32], start: usize, max: usize) {
         self.runs.clear();
         self.filters.clear();
         self.too_many = false;
         let n = layers.len().min(masks.len());
-        let mut i = 0;
+        if n == 0 {
+            return;
+        }
+        let (layers, masks) = (&layers[..n], &masks[..n]);
+        self.by_box = false;
+        // Filters that change at nearly every box: one filter per box, not runs.
+        let changes = (1..n)
+            .filter(|&k| ((layers[k] ^ layers[k - 1]) | (masks[k] ^ masks[k - 1])) != 0)
+            .count();
+        if changes * TINY_RUN > n && self.scan_by_box(layers, masks, max) {
+            return;
+        }
+        let mut from = 0;
         let mut last = usize::MAX;
+        let mut i = 1;
         while i < n {
-            let (l, m) = (layers[i], masks[i]);
-            let mut j = i + 1;
-            // Eight boxes at a time while the run goes on (branch-free inside a block).
-            while j + 8 <= n {
-                let block = layers[j..j + 8].iter().zip(&masks[j..j + 8]);
-                if block.fold(0, |d, (&a, &b)| d | (a ^ l) | (b ^ m)) != 0 {
-                    break;
+            let end = (i + 64).min(n);
+            let (l, m) = (&layers[i..end], &masks[i..end]);
+            let (pl, pm) = (&layers[i - 1..end - 1], &masks[i - 1..end - 1]);
+            let mut bits = 0u64;
+            for k in 0..end - i {
+                let differs = ((l[k] ^ pl[k]) | (m[k] ^ pm[k])) != 0;
+                bits |= u64::from(differs) << k;
+            }
+            while bits != 0 {
+                let to = i + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                if !self.push_run(layers, masks, start, (from, to), &mut last, max) {
+                    return;
                 }
-                j += 8;
+                from = to;
             }
-            while j < n && layers[j] == l && masks[j] == m {
-                j += 1;
-            }
+            i = end;
+        }
+        self.push_run(layers, masks, start, (from, n), &mut last, max);
+    }
+
+    /// [`Chunk::scan`] for a chunk of tiny runs: each box's filter's position in
+    /// `filters` into `ids` (the last two filters seen tried first: two sides
+    /// alternating find theirs at once). False, with nothing recorded, for more
+    /// filters than a byte can name (then the caller takes runs).
+    fn scan_by_box(&mut self, layers: &[u32], masks: &[u32], max: usize) -> bool {
+        self.ids.clear();
+        self.by_box = true;
+        let (mut a, mut b) = (usize::MAX, usize::MAX);
+        for (&l, &m) in layers.iter().zip(masks) {
             let f = Filter::new(l, m);
-            let local = if last < self.filters.len() && self.filters[last].0 == f {
-                last
+            let local = if a < self.filters.len() && self.filters[a].0 == f {
+                a
+            } else if b < self.filters.len() && self.filters[b].0 == f {
+                b
             } else if let Some(k) = self.filters.iter().position(|x| x.0 == f) {
                 k
-            } else if self.filters.len() < max {
+            } else if self.filters.len() < max.min(usize::from(u8::MAX) + 1) {
                 self.filters.push((f, 0));
                 self.filters.len() - 1
             } else {
-                self.too_many = true;
+                // Over `max`: too many for groups; else over a byte: take runs.
+                let over = self.filters.len() >= max;
                 self.filters.clear();
-                return;
+                self.ids.clear();
+                self.by_box = false;
+                self.too_many = over;
+                return over;
             };
-            self.filters[local].1 += (j - i) as u32;
-            self.runs.push(Run {
-                start: (start + i) as u32,
-                len: (j - i) as u32,
-                local: local as u32,
-            });
-            last = local;
-            i = j;
+            if local != a {
+                b = a;
+                a = local;
+            }
+            self.filters[local].1 += 1;
+            self.ids.push(local as u8);
         }
+        true
+    }
+
+    /// Records the run `from..to` of one filter (`last`: the previous run's filter);
+    /// false when that filter is one more than `max` (then `too_many`, no filters).
+    #[inline]
+    fn push_run(
+        &mut self,
+        layers: &[u32],
+        masks: &[u32],
+        start: usize,
+        (from, to): (usize, usize),
+        last: &mut usize,
+        max: usize,
+    ) -> bool {
+        let f = Filter::new(layers[from], masks[from]);
+        let local = if *last < self.filters.len() && self.filters[*last].0 == f {
+            *last
+        } else if let Some(k) = self
+            .runs
+            .len()
+            .checked_sub(2)
+            .map(|r| self.runs[r].local as usize)
+            && self.filters[k].0 == f
+        {
+            // The filter before the last one: two sides alternating.
+            k
+        } else if let Some(k) = self.filters.iter().position(|x| x.0 == f) {
+            k
+        } else if self.filters.len() < max {
+            self.filters.push((f, 0));
+            self.filters.len() - 1
+        } else {
+            self.too_many = true;
+            self.filters.clear();
+            return false;
+        };
+        self.filters[local].1 += (to - from) as u32;
+        self.runs.push(Run {
+            start: (start + from) as u32,
+            len: (to - from) as u32,
+            local: local as u32,
+        });
+        *last = local;
+        true
     }
 }
 
@@ -428,11 +551,34 @@ impl Grouping {
                 let at = &mut chunk.starts;
                 at.clear();
                 at.resize(slots.len(), 0);
+                let first = range(c).start;
+                let short = chunk.by_box || chunk.runs.len() * SHORT_RUN > range(c).len();
+                if short {
+                    chunk.swept.resize(range(c).len(), ZERO_BOX);
+                    chunk.dense.resize(range(c).len(), 0);
+                    ok = cols.sweep_run(first, &mut chunk.swept, &mut chunk.dense);
+                }
+                if chunk.by_box {
+                    // Box by box into its group's next slot.
+                    for (k, (&id, b)) in chunk.ids.iter().zip(&chunk.swept).enumerate() {
+                        let g = chunk.group[usize::from(id)] as usize;
+                        let (s, d) = &mut slots[g];
+                        s[at[g]] = *b;
+                        d[at[g]] = (first + k) as u32;
+                        at[g] += 1;
+                    }
+                }
                 for r in &chunk.runs {
                     let (g, len) = (chunk.group[r.local as usize] as usize, r.len as usize);
                     let (s, d) = &mut slots[g];
                     let (s, d) = (&mut s[at[g]..at[g] + len], &mut d[at[g]..at[g] + len]);
-                    ok &= cols.sweep_run(r.start as usize, s, d);
+                    if short {
+                        let k = r.start as usize - first;
+                        copy_run(s, &chunk.swept[k..k + len]);
+                        iota(d, r.start);
+                    } else {
+                        ok &= cols.sweep_run(r.start as usize, s, d);
+                    }
                     at[g] += len;
                 }
             }
@@ -478,10 +624,39 @@ impl Grouping {
             for (c, chunk) in chunks.iter_mut().enumerate() {
                 chunk.starts.clear();
                 chunk.starts.extend_from_slice(&self.cursor);
+                let first = range(c).start;
+                let short =
+                    !per_box && (chunk.by_box || chunk.runs.len() * SHORT_RUN > range(c).len());
+                if short {
+                    chunk.swept.resize(range(c).len(), ZERO_BOX);
+                    chunk.dense.resize(range(c).len(), 0);
+                    ok &= cols.sweep_run(first, &mut chunk.swept, &mut chunk.dense);
+                }
+                if !per_box && chunk.by_box {
+                    // Box by box into its group's next slot.
+                    for (k, (&id, b)) in chunk.ids.iter().zip(&chunk.swept).enumerate() {
+                        let g = chunk.group[usize::from(id)] as usize;
+                        let at = self.cursor[g];
+                        let group = &mut self.groups[g];
+                        group.swept[at] = *b;
+                        group.dense[at] = (first + k) as u32;
+                        self.cursor[g] = at + 1;
+                    }
+                }
+                let swept = &chunk.swept;
                 let mut one = |g: usize, start: usize, len: usize| {
                     let (at, group) = (self.cursor[g], &mut self.groups[g]);
-                    let s = &mut group.swept[at..at + len];
-                    ok &= cols.sweep_run(start, s, &mut group.dense[at..at + len]);
+                    let (s, d) = (
+                        &mut group.swept[at..at + len],
+                        &mut group.dense[at..at + len],
+                    );
+                    if short {
+                        let k = start - first;
+                        copy_run(s, &swept[k..k + len]);
+                        iota(d, start as u32);
+                    } else {
+                        ok &= cols.sweep_run(start, s, d);
+                    }
                     self.cursor[g] += len;
                 };
                 if per_box {

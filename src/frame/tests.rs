@@ -409,6 +409,16 @@ fn grouping_in_chunks_on_any_thread_count_equals_one_box_at_a_time() {
         ("random filters", random_store(3000, 21, 0)),
         ("runs of 6 filters", store_with_runs(5000, 22, 6)),
         ("runs of 60 filters", store_with_runs(5000, 23, 60)),
+        // More filters than a byte names, changing at every box: runs, not ids.
+        ("300 filters box by box", {
+            let mut store = random_store(3000, 25, 0);
+            let handles = store.handles().to_vec();
+            for (k, h) in handles.into_iter().enumerate() {
+                let f = Filter::new(1 + (k as u32 * 7919) % 300, u32::MAX);
+                store.set_filter(h, f).unwrap();
+            }
+            store
+        }),
         ("empty", BoxStore::new()),
         ("one box", random_store(1, 24, 0)),
     ];
@@ -707,7 +717,10 @@ fn timings_name_the_threads_and_the_serial_part() {
     ] {
         let mut frame = Frame::with_config(config);
         let mut store = scene.store.clone();
-        let t = pool.install(|| frame.advance(&mut store, &level)).unwrap().timings;
+        let t = pool
+            .install(|| frame.advance(&mut store, &level))
+            .unwrap()
+            .timings;
         assert_eq!(t.threads, threads, "{config:?}");
         assert!(t.serial <= t.events && t.events <= t.total, "{t:?}");
         let t = pool.install(|| frame.step(&store).unwrap().timings);
