@@ -61,6 +61,8 @@ pub(crate) struct Probe {
     grid: Cells,
     /// Whether the last grid built pays against the banded sweep ([`Probe::pays`]).
     pays: bool,
+    /// A few dozen small boxes: their slab masks ([`Masks`]), used instead of the grid.
+    masks: Option<Masks>,
     /// Per chunk of the large set: its pairs.
     pub chunk_pairs: Vec<Vec<Pair>>,
 }
@@ -78,6 +80,7 @@ impl Probe {
         let n = small.len();
         self.bounds.clear();
         self.filters.clear();
+        self.masks = None;
         let (mut lo, mut hi, mut ext) = ([f32::INFINITY; 2], [f32::NEG_INFINITY; 2], [0.0f64; 2]);
         self.pays = true;
         for i in 0..n {
@@ -140,6 +143,14 @@ impl Probe {
             .sum();
         let spanned = (e[0] - o[0]) * (e[1] - o[1]);
         self.pays = n <= TINY || area <= MAX_COVERAGE * spanned;
+        self.masks = None;
+        if n > TINY && n <= MASKED && small.filters.is_none() {
+            let masks = Masks::new(&self.bounds, lo, hi);
+            if masks.pays() {
+                self.masks = Some(masks);
+                self.pays = true;
+            }
+        }
         while dims[0] as usize * dims[1] as usize > 16 * n + 64 {
             dims = dims.map(|d| d.div_ceil(2));
         }
@@ -214,6 +225,25 @@ impl Probe {
         level: SimdLevel,
         out: &mut Vec<Pair>,
     ) -> Result<(), (usize, BoxDefect)> {
+        // A few dozen small boxes (enemies): each large box's candidates from the slab
+        // masks, then the exact test.
+        if let (Bounds::Slice(slice), Some(masks)) = (&large.bounds, &self.masks)
+            && large.filters.is_none()
+        {
+            let start = out.len();
+            let done = masks.stream(
+                &self.bounds,
+                &slice[range.clone()],
+                range.start,
+                large_is_first,
+                out,
+            );
+            // An invalid box stops the fast loop; the general one finds the lowest.
+            match done {
+                Ok(()) => return Ok(()),
+                Err(()) => out.truncate(start),
+            }
+        }
         // A handful of small boxes (the player): test every large box against each of
         // them, eight at a time, instead of looking up cells.
         if let Bounds::Slice(slice) = large.bounds
@@ -254,6 +284,113 @@ impl Probe {
 /// With at most this many boxes in the small set, [`Probe::stream`] tests the large
 /// set against each of them in lanes instead of through the grid.
 pub(crate) const TINY: usize = 4;
+
+/// With more than [`TINY`] and at most this many boxes in the small set (one bit each),
+/// [`Probe::stream`] finds each large box's candidates in slab masks ([`Masks`]).
+pub(crate) const MASKED: usize = 64;
+
+/// Slabs per axis of [`Masks`].
+const SLABS: usize = 64;
+
+/// A few dozen small boxes (a game's enemies) as two rows of slabs: the span of the
+/// small set cut into [`SLABS`] slabs along each axis, each slab with the bit of every
+/// small box that reaches it. A large box's candidates are the boxes whose bits are set
+/// both in a slab its x range reaches and in one its y range reaches; the exact closed
+/// test decides. One or two slabs a box for bullets: a few loads and an `and`, whatever
+/// the order of the large set, and no sort.
+///
+/// Exact: a slab is `((x - lo) * inv) as usize` clamped to the row, the same monotone
+/// function of `x` for both sets. Two boxes that overlap on an axis have `min ≤ max'`
+/// and `min' ≤ max`, so their slab ranges overlap too, and the candidates hold every
+/// pair that overlaps.
+#[derive(Debug, Clone)]
+pub(crate) struct Masks {
+    lo: [f32; 2],
+    inv: [f32; 2],
+    /// Per axis, per slab: the small boxes reaching it.
+    rows: [[u64; SLABS]; 2],
+}
+
+impl Masks {
+    /// The masks of `small` (at most [`MASKED`] valid boxes) within `lo..hi`, their
+    /// bounds.
+    fn new(small: &[[f32; 4]], lo: [f32; 2], hi: [f32; 2]) -> Masks {
+        debug_assert!(small.len() <= MASKED);
+        let mut m = Masks {
+            lo,
+            inv: [0.0; 2],
+            rows: [[0; SLABS]; 2],
+        };
+        for axis in 0..2 {
+            let v = SLABS as f32 / (hi[axis] - lo[axis]);
+            m.inv[axis] = if v.is_finite() { v } else { 0.0 };
+        }
+        for (j, b) in small.iter().enumerate() {
+            for axis in 0..2 {
+                for s in m.slab(axis, b[axis])..=m.slab(axis, b[axis + 2]) {
+                    m.rows[axis][s] |= 1 << j;
+                }
+            }
+        }
+        m
+    }
+
+    /// The slab of coordinate `x` on `axis` (monotone in `x`; saturating).
+    #[inline(always)]
+    fn slab(&self, axis: usize, x: f32) -> usize {
+        (((x - self.lo[axis]) * self.inv[axis]) as usize).min(SLABS - 1)
+    }
+
+    /// Whether the masks filter well: on each axis, a slab holds a quarter of the small
+    /// boxes or fewer on average (else the banded sweep is as good).
+    fn pays(&self) -> bool {
+        self.rows.iter().all(|row| {
+            let bits: u32 = row.iter().map(|m| m.count_ones()).sum();
+            let boxes = row.iter().fold(0u64, |a, m| a | m).count_ones();
+            4 * bits as usize <= SLABS * boxes as usize
+        })
+    }
+
+    /// Every pair of `large` (the large set's boxes from index `start`) and `small`
+    /// that overlaps, by the large box's index, then the small box's, oriented as
+    /// [`Tiny`] orients them; `Err` at the first invalid large box.
+    fn stream(
+        &self,
+        small: &[[f32; 4]],
+        large: &[Aabb],
+        start: usize,
+        large_is_first: bool,
+        out: &mut Vec<Pair>,
+    ) -> Result<(), ()> {
+        for (i, a) in large.iter().enumerate() {
+            if a.validate().is_err() {
+                return Err(());
+            }
+            let reach = |axis: usize, lo: f32, hi: f32| {
+                let row = &self.rows[axis];
+                (self.slab(axis, lo)..=self.slab(axis, hi)).fold(0u64, |m, s| m | row[s])
+            };
+            let mut c = reach(0, a.min.x, a.max.x);
+            if c != 0 {
+                c &= reach(1, a.min.y, a.max.y);
+            }
+            while c != 0 {
+                let j = c.trailing_zeros() as usize;
+                c &= c - 1;
+                let b = small[j];
+                if a.min.x <= b[2] && b[0] <= a.max.x && a.min.y <= b[3] && b[1] <= a.max.y {
+                    let (i, j) = ((start + i) as u32, j as u32);
+                    out.push(if large_is_first {
+                        Pair::new(i, j)
+                    } else {
+                        Pair::new(j, i)
+                    });
+                }
+            }
+        }
+        Ok(())
+    }
+}
 
 /// The large set (a slice) against a few small boxes: pairs by the large box's index,
 /// then the small box's.
@@ -448,6 +585,74 @@ mod tests {
             assert!((g.origin[axis] - clean.origin[axis]).abs() < 2.0, "{g:?}");
             let cells = g.inv[axis] / clean.inv[axis];
             assert!((0.5..2.0).contains(&cells), "{g:?} against {clean:?}");
+        }
+    }
+
+    /// A few dozen small boxes go through the slab masks, and the pairs are exactly the
+    /// brute-force ones, in the same order on every thread count and SIMD level and
+    /// with either set first: small sets of 5, 20 and 64 boxes; boxes touching exactly;
+    /// large boxes beyond the small set's span; a small set of one repeated box (a span
+    /// of zero); small boxes covering everything (the masks do not pay: banded).
+    #[test]
+    fn slab_masks_find_every_pair_a_brute_force_finds() {
+        use super::super::{BroadConfig, BroadPhase, brute_force_bipartite};
+        use crate::rng::Rng;
+        let mut rng = Rng::new(0x5ab);
+        let large: Vec<Aabb> = (0..5000)
+            .map(|k| {
+                let c = Vec2::new(rng.range_f32(-200.0, 1200.0), rng.range_f32(-200.0, 1200.0));
+                // Every eighth box lies on the grid of tens, to touch the small boxes.
+                let c = if k % 8 == 0 {
+                    (c / 10.0).round() * 10.0
+                } else {
+                    c
+                };
+                Aabb::from_center_half_extents(c, Vec2::splat(rng.range_f32(0.0, 5.0)))
+            })
+            .collect();
+        let mut cases: Vec<(&str, Vec<Aabb>, bool)> = Vec::new();
+        for n in [5, 20, 64] {
+            let small = (0..n)
+                .map(|_| {
+                    let c = Vec2::new(rng.range_f32(0.0, 100.0), rng.range_f32(0.0, 100.0));
+                    Aabb::from_center_half_extents((c * 10.0).round(), Vec2::splat(5.0))
+                })
+                .collect();
+            cases.push(("spread", small, true));
+        }
+        let one = Aabb::from_coords(500.0, 500.0, 500.0, 500.0);
+        cases.push(("one point, repeated", vec![one; 9], true));
+        let all = Aabb::from_coords(-300.0, -300.0, 1300.0, 1300.0);
+        cases.push(("covering everything", vec![all; 12], false));
+        for (name, small, masked) in &cases {
+            let mut want = brute_force_bipartite(&large[..], &small[..]).unwrap();
+            want.sort_unstable();
+            let mut first: Option<Vec<Pair>> = None;
+            for &simd in SimdLevel::available() {
+                for threads in [1, 2] {
+                    let pool = &crate::check::broad::pools()[threads - 1];
+                    let mut bp = BroadPhase::with_config(BroadConfig {
+                        simd,
+                        parallel_threshold: 0,
+                        ..BroadConfig::default()
+                    });
+                    let got = pool
+                        .install(|| bp.find_pairs_bipartite(&large[..], &small[..]))
+                        .unwrap()
+                        .to_vec();
+                    assert_eq!(bp.probe.masks.is_some(), *masked, "{name}");
+                    let mut sorted = got.clone();
+                    sorted.sort_unstable();
+                    assert_eq!(sorted, want, "{name}, {simd:?}, {threads} threads");
+                    assert!(first.get_or_insert(got.clone()) == &got, "{name}: order");
+                    // The small set first: the same pairs, turned.
+                    let turned = bp.find_pairs_bipartite(&small[..], &large[..]).unwrap();
+                    let mut turned: Vec<Pair> =
+                        turned.iter().map(|p| Pair::new(p.b, p.a)).collect();
+                    turned.sort_unstable();
+                    assert_eq!(turned, want, "{name}, small first");
+                }
+            }
         }
     }
 }
