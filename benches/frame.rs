@@ -27,7 +27,8 @@
 //! [`hantei::frame::Danmaku`]: round bullets in rings, fast rings, three lasers,
 //! enemies of three parts, a round player stopped by walls, pillars and an inner wall.
 //! Rows `step_<t>t` and `advance_<t>t` per variant: `danmaku` (the default), `squares`
-//! (square bullets), `open` (only the border as walls), `squares_open` (both). The
+//! (square bullets), `open` (only the border as walls), `squares_open` (both),
+//! `grouped` (each side's bullets in one block of the store, not interleaved). The
 //! ratio of `advance` to `step` is `frame_ratio`'s business (interleaved); these rows
 //! are criterion's view of the same frames.
 //!
@@ -94,6 +95,7 @@ fn danmaku(c: &mut Criterion) {
             ("squares", base.with_square_bullets()),
             ("open", base.with_open_arena()),
             ("squares_open", base.with_square_bullets().with_open_arena()),
+            ("grouped", base.with_sides_grouped()),
         ] {
             let scene = Danmaku::new(config);
             for threads in thread_counts() {

@@ -23,11 +23,12 @@
 //! rows).
 //! The frame rows run [`hantei::frame::Danmaku`], the scene a bullet-hell game has, and
 //! its variants: `danmaku` (round bullets among pillars), `squares` (square bullets),
-//! `open` (only the border as walls), `squares-open` (both). Under each row, `advance`'s
+//! `open` (only the border as walls), `squares-open` (both), `grouped` (the same
+//! bullets stored in one block per side, not interleaved). Under each row, `advance`'s
 //! parts from its `FrameTimings` (medians): broad, narrow with walls and statics, the
 //! rest.
 //! `FRAME_SIZES` (default `10000,100000,1000000`), `FRAME_THREADS` (default one and all
-//! cores), `FRAME_SCENES` (default all four, comma-separated), `FRAME_ROUNDS` (default:
+//! cores), `FRAME_SCENES` (default all five, comma-separated), `FRAME_ROUNDS` (default:
 //! 400 at 10k, 150 at 100k, 40 at 1M; the static level as 100k, one thread),
 //! `FRAME_STATIC=0` (skip the static level). Not a criterion bench: `cargo bench` runs it with the
 //! others.
@@ -138,7 +139,7 @@ fn main() {
     let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
     let threads = env_list("FRAME_THREADS").unwrap_or(vec![1, cores]);
     let scenes: Vec<String> = std::env::var("FRAME_SCENES")
-        .unwrap_or("danmaku,squares,open,squares-open".into())
+        .unwrap_or("danmaku,squares,open,squares-open,grouped".into())
         .split(',')
         .filter(|s| !s.trim().is_empty())
         .map(|s| s.trim().to_string())
@@ -157,6 +158,7 @@ fn main() {
                 "squares" => config.with_square_bullets(),
                 "open" => config.with_open_arena(),
                 "squares-open" => config.with_square_bullets().with_open_arena(),
+                "grouped" => config.with_sides_grouped(),
                 other => panic!("FRAME_SCENES: no scene {other:?}"),
             };
             let scene = Danmaku::new(config);

@@ -157,6 +157,9 @@ pub struct DanmakuConfig {
     /// Pillars and an inner wall in the tile map (`true`, the default), or only its
     /// border.
     pub pillars: bool,
+    /// Both sides' bullets in one block each, the enemies' first (`false`, the
+    /// default: in firing order, the sides interleaved, as a game spawns them).
+    pub sides_grouped: bool,
     /// The seed of every random choice.
     pub seed: u64,
 }
@@ -169,6 +172,7 @@ impl DanmakuConfig {
             bullets,
             round_bullets: true,
             pillars: true,
+            sides_grouped: false,
             seed: 1,
         }
     }
@@ -187,6 +191,15 @@ impl DanmakuConfig {
     pub const fn with_open_arena(self) -> Self {
         DanmakuConfig {
             pillars: false,
+            ..self
+        }
+    }
+
+    /// The same bullets, stored in one block per side (the enemies' first).
+    #[must_use]
+    pub const fn with_sides_grouped(self) -> Self {
+        DanmakuConfig {
+            sides_grouped: true,
             ..self
         }
     }
@@ -210,8 +223,9 @@ impl DanmakuConfig {
 /// - Three thin lasers ([`Obb2`]), each at its own angle. They hit the player.
 /// - The bullets, in the order a game fires them. Each enemy fires rings in turn.
 ///   Every sixth ring is fast. The player's shots fan out upward between the rings,
-///   so both sides' bullets are interleaved in the store. Every bullet has
-///   [`Response::Destroy`], so it is gone at the first wall or body it meets.
+///   so both sides' bullets are interleaved in the store (with
+///   [`DanmakuConfig::sides_grouped`], each side in one block instead). Every bullet
+///   has [`Response::Destroy`], so it is gone at the first wall or body it meets.
 ///
 /// ```
 /// use hantei::frame::{Danmaku, DanmakuConfig, Frame, Level};
@@ -345,24 +359,14 @@ impl Danmaku {
         // A ring fired `age` frames ago has spread `age * speed` units; a bullet that
         // would start inside a wall is left out, as the game would have destroyed it.
         let radius = 3.0;
-        let place = |store: &mut BoxStore, p: Vec2, motion: Vec2, filter: Filter, id: usize| {
-            if !inside(p, radius + 0.5) {
-                return false;
+        // Each bullet's centre, motion, filter and id, in firing order.
+        let mut fired: Vec<(Vec2, Vec2, Filter, usize)> = Vec::with_capacity(n);
+        let mut place = |p: Vec2, motion: Vec2, filter: Filter, id: usize| {
+            let open = inside(p, radius + 0.5);
+            if open {
+                fired.push((p, motion, filter, id));
             }
-            let props = BoxProps::new(filter)
-                .with_motion(motion)
-                .with_response(Response::Destroy)
-                .with_user_data(id as u64);
-            if config.round_bullets {
-                store.insert_shape(Circle::new(p, radius), props)
-            } else {
-                store.insert_with(
-                    Aabb::from_center_half_extents(p, Vec2::splat(radius)),
-                    props,
-                )
-            }
-            .expect("a valid bullet");
-            true
+            open
         };
         let (mut placed, mut player_bullets, mut ring) = (0usize, 0usize, 0u32);
         // Bounded, though a seeded scene always fills up long before.
@@ -383,7 +387,7 @@ impl Danmaku {
                 let dir = Vec2::new(c, s);
                 let p = emitters[e] + dir * (16.0 + speed * age);
                 let filter = layers::enemy_bullet();
-                if placed < n && place(&mut store, p, dir * speed, filter, placed) {
+                if placed < n && place(p, dir * speed, filter, placed) {
                     placed += 1;
                 }
             }
@@ -393,12 +397,29 @@ impl Danmaku {
                 let dir = Vec2::new(c, s);
                 let p = me + dir * (8.0 + 10.0 * rng.range_f32(0.0, 100.0));
                 let filter = layers::player_bullet();
-                if placed < n && place(&mut store, p, dir * 10.0, filter, placed) {
+                if placed < n && place(p, dir * 10.0, filter, placed) {
                     placed += 1;
                     player_bullets += 1;
                 }
             }
             ring += 1;
+        }
+        if config.sides_grouped {
+            // A stable sort: each side keeps its firing order.
+            fired.sort_by_key(|f| f.2 == layers::player_bullet());
+        }
+        for (p, motion, filter, id) in fired {
+            let props = BoxProps::new(filter)
+                .with_motion(motion)
+                .with_response(Response::Destroy)
+                .with_user_data(id as u64);
+            if config.round_bullets {
+                store.insert_shape(Circle::new(p, radius), props)
+            } else {
+                let square = Aabb::from_center_half_extents(p, Vec2::splat(radius));
+                store.insert_with(square, props)
+            }
+            .expect("a valid bullet");
         }
         Danmaku {
             store,
@@ -457,6 +478,16 @@ mod tests {
         use crate::{ShapeKind, SimdLevel};
         let n = 40_000;
         let round = Danmaku::new(DanmakuConfig::new(n));
+        // Grouped: the same bullets, each side in one block.
+        let grouped = Danmaku::new(DanmakuConfig::new(n).with_sides_grouped());
+        let sides = |s: &Danmaku| {
+            let bullets = (0..s.store.len()).filter(|&i| s.store.responses()[i] == 2);
+            let layers: Vec<u32> = bullets.map(|i| s.store.layers()[i]).collect();
+            layers.windows(2).filter(|w| w[0] != w[1]).count()
+        };
+        assert_eq!(sides(&grouped), 1);
+        assert!(sides(&round) > n / 100);
+        assert_eq!(grouped.player_bullets, round.player_bullets);
         let square = Danmaku::new(
             DanmakuConfig::new(n)
                 .with_square_bullets()
