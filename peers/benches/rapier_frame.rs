@@ -83,6 +83,8 @@ struct HanteiSide {
     frame: Frame,
     /// Each bullet slot's box (replaced on respawn).
     bullets: Vec<BoxHandle>,
+    /// Each bullet slot's motion this frame (the game's buffer for `set_motions`).
+    motions: Vec<Vec2>,
     enemies: Vec<BoxHandle>,
     player: BoxHandle,
 }
@@ -136,6 +138,7 @@ impl HanteiSide {
             store,
             frame,
             bullets,
+            motions: Vec::new(),
             enemies,
             player,
         }
@@ -148,13 +151,15 @@ impl HanteiSide {
             store,
             frame,
             bullets,
+            motions,
             enemies,
             player,
         } = self;
-        // (1) Motions: the bullets' (constant, set anyway), the enemies' and the player's.
-        for (h, b) in bullets.iter().zip(&scene.bullets) {
-            store.set_motion(*h, b.vel).expect("a live bullet");
-        }
+        // (1) Motions: the bullets' (constant, set anyway) in one call, the enemies' and
+        // the player's.
+        motions.clear();
+        motions.extend(scene.bullets.iter().map(|b| b.vel));
+        store.set_motions(bullets, motions).expect("live bullets");
         for (h, m) in enemies.iter().zip(&scene.enemies) {
             store.set_motion(*h, m.motion()).expect("a live enemy");
         }

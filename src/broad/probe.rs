@@ -366,14 +366,18 @@ impl Masks {
             if a.validate().is_err() {
                 return Err(());
             }
+            // A bullet reaches one or two slabs: both ends' masks without a branch; the
+            // slabs between only for a box wider than a slab.
             let reach = |axis: usize, lo: f32, hi: f32| {
                 let row = &self.rows[axis];
-                (self.slab(axis, lo)..=self.slab(axis, hi)).fold(0u64, |m, s| m | row[s])
+                let (s0, s1) = (self.slab(axis, lo), self.slab(axis, hi));
+                let mut m = row[s0] | row[s1];
+                if s1 > s0 + 1 {
+                    m = row[s0 + 1..s1].iter().fold(m, |m, r| m | r);
+                }
+                m
             };
-            let mut c = reach(0, a.min.x, a.max.x);
-            if c != 0 {
-                c &= reach(1, a.min.y, a.max.y);
-            }
+            let mut c = reach(0, a.min.x, a.max.x) & reach(1, a.min.y, a.max.y);
             while c != 0 {
                 let j = c.trailing_zeros() as usize;
                 c &= c - 1;

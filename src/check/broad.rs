@@ -180,12 +180,13 @@ struct Case {
 }
 
 /// The sizes of the two sets in bipartite mode: an arbitrary split, or a lopsided one
-/// (1 to 4 boxes against the rest, either way round) that takes the grid path.
+/// (1 to 6 boxes against the rest, either way round) that takes the grid path: up to
+/// four in lanes, five and six through the slab masks where they pay.
 fn split(n: usize, s: u8) -> usize {
     if s & 1 == 1 {
         usize::from(s >> 1) % (n + 1)
     } else {
-        let small = (usize::from(s >> 1) % 4 + 1).min(n);
+        let small = (usize::from(s >> 1) % 6 + 1).min(n);
         if s & 0x10 == 0 { small } else { n - small }
     }
 }

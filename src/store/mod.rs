@@ -549,6 +549,60 @@ impl BoxStore {
         Ok(())
     }
 
+    /// Sets the displacement of each box of `handles` to the motion at the same
+    /// position, all or nothing: what a game that keeps its bullets' handles in its own
+    /// order calls once a frame instead of [`BoxStore::set_motion`] per bullet. Each
+    /// handle's slot and its motion are asked for a few handles ahead, so the random
+    /// reads of a large store overlap. A handle given twice gets its last motion.
+    ///
+    /// ```
+    /// use hantei::{Aabb, BoxStore};
+    /// use glam::Vec2;
+    /// let mut store = BoxStore::new();
+    /// let a = store.insert(Aabb::from_coords(0.0, 0.0, 1.0, 1.0))?;
+    /// let b = store.insert(Aabb::from_coords(5.0, 0.0, 6.0, 1.0))?;
+    /// store.set_motions(&[b, a], &[Vec2::new(0.0, 2.0), Vec2::new(1.0, 0.0)])?;
+    /// assert_eq!(store.props(a).unwrap().motion, Vec2::new(1.0, 0.0));
+    /// // A NaN anywhere: an error, and no motion changes.
+    /// assert!(store.set_motions(&[a, b], &[Vec2::ZERO, Vec2::NAN]).is_err());
+    /// assert_eq!(store.props(a).unwrap().motion, Vec2::new(1.0, 0.0));
+    /// # Ok::<(), hantei::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`Error::LengthMismatch`], [`Error::StaleHandle`] for a removed box, or
+    /// [`Error::InvalidMotion`] naming the first non-finite motion's position; nothing
+    /// changes then.
+    pub fn set_motions(&mut self, handles: &[BoxHandle], motions: &[Vec2]) -> Result<(), Error> {
+        check_len("set_motions motions", handles.len(), motions.len())?;
+        const AHEAD: usize = 16;
+        let ask_slot = |k: usize| {
+            if let Some(h) = handles.get(k) {
+                crate::lanes::prefetch(self.slots.as_ptr().wrapping_add(h.slot as usize));
+            }
+        };
+        (0..AHEAD).for_each(ask_slot);
+        for (k, (&h, m)) in handles.iter().zip(motions).enumerate() {
+            ask_slot(k + AHEAD);
+            self.dense(h)?;
+            check_motion(*m, k)?;
+        }
+        // Every handle is alive: their slots were just read, their columns asked for
+        // ahead of the writes.
+        for (k, (&h, m)) in handles.iter().zip(motions).enumerate() {
+            if let Some(ahead) = handles.get(k + AHEAD)
+                && let Ok(j) = self.dense(*ahead)
+            {
+                crate::lanes::prefetch(self.motion_x.as_ptr().wrapping_add(j));
+                crate::lanes::prefetch(self.motion_y.as_ptr().wrapping_add(j));
+            }
+            let i = self.dense(h)?;
+            self.motion_x[i] = m.x;
+            self.motion_y[i] = m.y;
+        }
+        Ok(())
+    }
+
     /// Sets every box's displacement, in dense order, all or nothing.
     ///
     /// # Errors

@@ -447,3 +447,71 @@ fn apply_motion_moves_discs_and_rectangles_as_their_shapes_say() {
         }
     }
 }
+
+/// `set_motions` gives each handle's box its motion as `set_motion` one by one would
+/// (in any handle order, a handle twice getting its last motion), and on any bad input
+/// (a length mismatch, a removed box, a NaN) changes nothing and names the defect.
+#[test]
+fn set_motions_equals_set_motion_one_by_one_and_is_all_or_nothing() {
+    let mut rng = crate::rng::Rng::new(0x5e7);
+    let mut store = BoxStore::new();
+    let handles: Vec<BoxHandle> = (0..3000)
+        .map(|k| {
+            let c = Vec2::new(rng.range_f32(0.0, 500.0), rng.range_f32(0.0, 500.0));
+            store.insert(Aabb::from_center_half_extents(
+                c,
+                Vec2::splat(1.0 + (k % 3) as f32),
+            ))
+        })
+        .collect::<Result<_, _>>()
+        .unwrap();
+    // Some removed, so that slots and dense order disagree.
+    for h in handles.iter().step_by(7) {
+        store.remove(*h).unwrap();
+    }
+    let mut live: Vec<BoxHandle> = handles
+        .iter()
+        .copied()
+        .filter(|h| store.contains(*h))
+        .collect();
+    for k in (1..live.len()).rev() {
+        live.swap(k, rng.below(k as u32 + 1) as usize);
+    }
+    live.push(live[3]); // a handle twice
+    let motions: Vec<Vec2> = (0..live.len())
+        .map(|_| Vec2::new(rng.range_f32(-9.0, 9.0), rng.range_f32(-9.0, 9.0)))
+        .collect();
+    let mut one_by_one = store.clone();
+    for (&h, &m) in live.iter().zip(&motions) {
+        one_by_one.set_motion(h, m).unwrap();
+    }
+    let before = store.clone();
+    store.set_motions(&live, &motions).unwrap();
+    assert_eq!(store.motion_x(), one_by_one.motion_x());
+    assert_eq!(store.motion_y(), one_by_one.motion_y());
+    // Bad input: nothing changes.
+    let unchanged =
+        |s: &BoxStore| s.motion_x() == store.motion_x() && s.motion_y() == store.motion_y();
+    let mut bad = store.clone();
+    let stale = handles[0];
+    let mut with_stale = live.clone();
+    with_stale[1000] = stale;
+    assert_eq!(
+        bad.set_motions(&with_stale, &motions),
+        Err(Error::StaleHandle)
+    );
+    assert!(unchanged(&bad));
+    let mut nan = motions.clone();
+    nan[1234] = Vec2::new(0.0, f32::NAN);
+    assert_eq!(
+        bad.set_motions(&live, &nan),
+        Err(Error::InvalidMotion { index: 1234 })
+    );
+    assert!(unchanged(&bad));
+    assert!(matches!(
+        bad.set_motions(&live, &motions[1..]),
+        Err(Error::LengthMismatch { .. })
+    ));
+    assert!(unchanged(&bad));
+    assert!(before.motion_x() != store.motion_x());
+}
