@@ -209,10 +209,23 @@ impl Chunk {
             let end = (i + 64).min(n);
             let (l, m) = (&layers[i..end], &masks[i..end]);
             let (pl, pm) = (&layers[i - 1..end - 1], &masks[i - 1..end - 1]);
+            // Most blocks of a long run hold no change: one vectorised `or` says so.
+            let any = (0..end - i).fold(0, |d, k| d | (l[k] ^ pl[k]) | (m[k] ^ pm[k]));
+            if any == 0 {
+                i = end;
+                continue;
+            }
+            // Eight at a time: a change is a few boxes in twenty or fewer.
             let mut bits = 0u64;
-            for k in 0..end - i {
-                let differs = ((l[k] ^ pl[k]) | (m[k] ^ pm[k])) != 0;
-                bits |= u64::from(differs) << k;
+            for e in (0..end - i).step_by(8) {
+                let to = (e + 8).min(end - i);
+                let d8 = (e..to).fold(0, |d, k| d | (l[k] ^ pl[k]) | (m[k] ^ pm[k]));
+                if d8 != 0 {
+                    for k in e..to {
+                        let differs = ((l[k] ^ pl[k]) | (m[k] ^ pm[k])) != 0;
+                        bits |= u64::from(differs) << k;
+                    }
+                }
             }
             while bits != 0 {
                 let to = i + bits.trailing_zeros() as usize;
