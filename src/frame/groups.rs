@@ -127,11 +127,20 @@ fn copy_run(to: &mut [Aabb], from: &[Aabb]) {
     }
 }
 
-/// `start, start + 1, ...` into `d`.
+/// `start, start + 1, ...` into `d` (a run of one to four written in place).
 #[inline]
 fn iota(d: &mut [u32], start: u32) {
-    for (k, d) in d.iter_mut().enumerate() {
-        *d = start + k as u32;
+    let s = start;
+    match d {
+        [a] => *a = s,
+        [a, b] => (*a, *b) = (s, s + 1),
+        [a, b, c] => (*a, *b, *c) = (s, s + 1, s + 2),
+        [a, b, c, e] => (*a, *b, *c, *e) = (s, s + 1, s + 2, s + 3),
+        d => {
+            for (k, d) in d.iter_mut().enumerate() {
+                *d = start + k as u32;
+            }
+        }
     }
 }
 
@@ -195,11 +204,13 @@ impl Chunk {
         }
         let (layers, masks) = (&layers[..n], &masks[..n]);
         self.by_box = false;
-        // Filters that change at nearly every box: one filter per box, not runs.
-        let changes = (1..n)
+        // Filters that change at nearly every box (judged on the first boxes): one
+        // filter per box, not runs.
+        let probe = n.min(256);
+        let changes = (1..probe)
             .filter(|&k| ((layers[k] ^ layers[k - 1]) | (masks[k] ^ masks[k - 1])) != 0)
             .count();
-        if changes * TINY_RUN > n && self.scan_by_box(layers, masks, max) {
+        if changes * TINY_RUN > probe && self.scan_by_box(layers, masks, max) {
             return;
         }
         let mut from = 0;
