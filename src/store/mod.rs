@@ -539,6 +539,11 @@ impl BoxStore {
 
     /// Sets a box's displacement for this frame.
     ///
+    /// It costs one read of the handle's slot and two writes to the motion columns.
+    /// In a large store these land on random cache lines once removals have moved
+    /// boxes around. To set many motions each frame, [`BoxStore::set_motions`] takes
+    /// them in one call and overlaps those reads.
+    ///
     /// # Errors
     /// [`Error::StaleHandle`] or [`Error::InvalidMotion`] (and nothing changes).
     pub fn set_motion(&mut self, h: BoxHandle, motion: Vec2) -> Result<(), Error> {
