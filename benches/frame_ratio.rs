@@ -30,8 +30,9 @@
 //! `FRAME_SIZES` (default `10000,100000,1000000`), `FRAME_THREADS` (default one and all
 //! cores), `FRAME_SCENES` (default all five, comma-separated), `FRAME_ROUNDS` (default:
 //! 400 at 10k, 150 at 100k, 40 at 1M; the static level as 100k, one thread),
-//! `FRAME_STATIC=0` (skip the static level). Not a criterion bench: `cargo bench` runs it with the
-//! others.
+//! `FRAME_STATIC=0` (skip the static level). Not a criterion bench: `cargo bench` runs
+//! it with the others; run by hand, it times only with `--bench` (what `cargo bench`
+//! passes), so `cargo test --benches` runs nothing of it.
 
 use hantei::BoxStore;
 use hantei::frame::{Danmaku, DanmakuConfig, Frame, FrameConfig, Level};
@@ -123,8 +124,10 @@ fn env_list(name: &str) -> Option<Vec<usize>> {
 }
 
 fn main() {
-    if std::env::args().any(|a| a == "--list" || a == "--test") {
-        return; // `cargo test --benches` / `--list`: nothing to check here
+    // `cargo bench` passes `--bench`; `cargo test --benches` passes nothing (and
+    // `--list` lists): time only when asked to.
+    if !std::env::args().any(|a| a == "--bench") {
+        return;
     }
     let sizes = env_list("FRAME_SIZES").unwrap_or(vec![10_000, 100_000, 1_000_000]);
     let rounds = |n: usize| {
