@@ -4,6 +4,7 @@
 //! pair of slices whose lengths disagree or a malformed scene file each come back as one of
 //! the values below, and whatever was being updated is left exactly as it was.
 
+use crate::store::BoxHandle;
 use core::fmt;
 
 /// What is wrong with one box (see [`crate::Aabb::validate`]).
@@ -77,11 +78,17 @@ pub enum Error {
         /// The number of shapes (columns or records) that this side indexes.
         len: usize,
     },
-    /// A box, grown by its motion, reaches beyond the range a computation supports
-    /// (the frame pipeline: [`crate::frame::MAX_COORDINATE`], where relative motions
-    /// could overflow `f32`; the tile map: `f32::MAX`, where no end position exists).
+    /// A shape, or the place its motion takes it to, lies beyond the range a
+    /// computation supports.
+    ///
+    /// For a store, a frame, a static level and the casts the limit is
+    /// [`crate::MAX_COORDINATE`]. For a tile map's own calls it is `f32::MAX`, where no
+    /// end position exists.
     OutOfRange {
-        /// The box's position in the input (its dense index in a store).
+        /// The box's handle, when the box is in a store.
+        handle: Option<BoxHandle>,
+        /// The box's position in the caller's input. For a box in a store this is its
+        /// dense index.
         index: usize,
         /// The largest magnitude allowed.
         limit: f32,
@@ -140,9 +147,23 @@ impl fmt::Display for Error {
                 f,
                 "pair {pair}: {side} = {index} is out of range of its shapes (length {len})"
             ),
-            Error::OutOfRange { index, limit } => write!(
+            Error::OutOfRange {
+                handle: Some(h),
+                limit,
+                ..
+            } => write!(
                 f,
-                "box {index} with its motion reaches beyond ±{limit:e}, the supported range"
+                "box {h} reaches beyond ±{limit:e}, the supported range, where it is or where \
+                 its motion takes it"
+            ),
+            Error::OutOfRange {
+                handle: None,
+                index,
+                limit,
+            } => write!(
+                f,
+                "box {index} of the input reaches beyond ±{limit:e}, the supported range, \
+                 where it is or where its motion takes it"
             ),
             Error::StaleHandle => f.write_str("stale handle: its box was removed"),
             Error::TooManyBoxes { requested } => {

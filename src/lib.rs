@@ -61,6 +61,13 @@
 //! - **Coordinates**: 2D, `f32`, any y direction (nothing here depends on y pointing up or
 //!   down; the tile map's "grounded" flag takes the direction of gravity from
 //!   [`tilemap::SlideOptions::down`]).
+//! - **One coordinate limit**: every shape in a store lies within
+//!   `±`[`MAX_COORDINATE`] on both axes, and so does every place its motion takes it.
+//!   The store, the frame, the static level and the casts refuse anything further with
+//!   [`Error::OutOfRange`]. Below the limit every answer is exact up to rounding. A
+//!   region or a point query may reach beyond it and finds nothing there. The broad
+//!   phase on slices and a tile map's own calls only compare and add coordinates, so
+//!   they take any finite value.
 //! - **Valid boxes** have finite coordinates and `min <= max`. Every entry point checks
 //!   and answers a NaN, an infinity or an inverted box with [`Error::InvalidBox`].
 //! - **Store boxes are closed**: boxes `a` and `b` overlap iff
@@ -193,7 +200,7 @@ pub mod tilemap;
 pub use broad::{BandOrder, BoxSet, BroadConfig, BroadPhase, BroadStats, Pair, StaticGrid};
 pub use error::{BoxDefect, Error};
 pub use lanes::{LANES, SimdLevel};
-pub use math::{Aabb, Circle, Obb2, Obb3, Ray, Shape, ShapeKind};
+pub use math::{Aabb, Circle, MAX_COORDINATE, Obb2, Obb3, Ray, Shape, ShapeKind};
 pub use narrow::{NarrowConfig, NarrowPhase};
 pub use query::CastHit;
 pub use store::{BoxHandle, BoxProps, BoxStore, Filter, Owner, Response};

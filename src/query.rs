@@ -16,7 +16,7 @@
 
 use crate::error::Error;
 use crate::lanes::{F32W, LANES, MaskW, SimdLevel, SimdTask, dispatch};
-use crate::math::{Aabb, Ray, Shape};
+use crate::math::{Aabb, MAX_COORDINATE, Ray, Shape, within_limit};
 use crate::narrow::SweepStatus;
 use crate::narrow::scalar::{
     cast_point_aabb, overlap_aabb_circle, sweep_aabb_circle, sweep_aabb_obb2, sweep_shapes,
@@ -116,6 +116,9 @@ impl BoxStore {
     /// # Ok::<(), hantei::Error>(())
     /// ```
     ///
+    /// A region may reach beyond [`MAX_COORDINATE`]. No shape lies there, so the part
+    /// beyond adds nothing.
+    ///
     /// # Errors
     /// [`Error::InvalidBox`] when `region` is not a valid box (`out` is untouched).
     pub fn query_region(
@@ -139,6 +142,13 @@ impl BoxStore {
         out: &mut Vec<BoxHandle>,
     ) -> Result<(), Error> {
         region.check(0)?;
+        // Every shape lies within the limit: clip the region to it. The exact tests
+        // below then work on sizes they cannot overflow.
+        let limit = Vec2::splat(MAX_COORDINATE);
+        let region = Aabb::new(region.min.max(-limit), region.max.min(limit));
+        if region.validate().is_err() {
+            return Ok(());
+        }
         let (layers, masks, handles) = (self.layers(), self.masks(), self.handles());
         scan_region(self, region, level.supported(), |i| {
             if filter.pairs_with(Filter::new(layers[i], masks[i])) && self.shape_touches(i, &region)
@@ -163,7 +173,8 @@ impl BoxStore {
     }
 
     /// Appends to `out` the handle of every box that contains `point` (boundary
-    /// included) and whose filter agrees with `filter`, in dense order.
+    /// included) and whose filter agrees with `filter`, in dense order. A point beyond
+    /// [`MAX_COORDINATE`] finds nothing.
     ///
     /// # Errors
     /// [`Error::InvalidShape`] when `point` is not finite (`out` is untouched).
@@ -205,7 +216,8 @@ impl BoxStore {
     /// ```
     ///
     /// # Errors
-    /// [`Error::InvalidShape`] when the ray is not finite (`out` is untouched).
+    /// [`Error::InvalidShape`] when the ray is not finite. [`Error::OutOfRange`] when
+    /// its start or its end lies beyond [`MAX_COORDINATE`]. `out` is untouched then.
     pub fn ray_cast_all(
         &self,
         ray: Ray,
@@ -219,6 +231,7 @@ impl BoxStore {
             });
         }
         let region = Aabb::new(ray.origin, ray.origin).swept(ray.motion);
+        check_cast(&region)?;
         let start = out.len();
         self.cast_candidates(
             region,
@@ -247,7 +260,7 @@ impl BoxStore {
     /// The first box a moving point meets (see [`BoxStore::ray_cast_all`]).
     ///
     /// # Errors
-    /// [`Error::InvalidShape`] when the ray is not finite.
+    /// As [`BoxStore::ray_cast_all`].
     pub fn ray_cast(&self, ray: Ray, filter: Filter) -> Result<Option<CastHit>, Error> {
         let mut all = Vec::new();
         self.ray_cast_all(ray, filter, &mut all)?;
@@ -273,7 +286,8 @@ impl BoxStore {
     ///
     /// # Errors
     /// [`Error::InvalidBox`] or [`Error::InvalidShape`] for an invalid `shape` (see
-    /// [`Shape::validate`]), [`Error::InvalidMotion`] for a non-finite `motion`.
+    /// [`Shape::validate`]), [`Error::InvalidMotion`] for a non-finite `motion`,
+    /// [`Error::OutOfRange`] when the shape or its end lies beyond [`MAX_COORDINATE`].
     pub fn shape_cast(
         &self,
         shape: impl Into<Shape>,
@@ -285,9 +299,11 @@ impl BoxStore {
         if !motion.is_finite() {
             return Err(Error::InvalidMotion { index: 0 });
         }
+        let region = shape.bounds().swept(motion);
+        check_cast(&region)?;
         let mut hits = Vec::new();
         self.cast_candidates(
-            shape.bounds().swept(motion),
+            region,
             filter,
             |i, stored| {
                 let s = sweep_shapes(&shape, motion, &stored, Vec2::ZERO);
@@ -308,14 +324,6 @@ impl BoxStore {
         mut test: impl FnMut(usize, Shape) -> Option<(usize, crate::narrow::Sweep)>,
         out: &mut Vec<CastHit>,
     ) {
-        // A finite cast whose swept bounds overflow f32 (near ±3.4e38): clamp them to
-        // the finite range; the exact kernel below decides.
-        let clamp =
-            |v: glam::Vec2| v.clamp(glam::Vec2::splat(f32::MIN), glam::Vec2::splat(f32::MAX));
-        let region = Aabb::new(clamp(region.min), clamp(region.max));
-        if region.validate().is_err() {
-            return;
-        }
         let (layers, masks, handles) = (self.layers(), self.masks(), self.handles());
         scan_region(self, region, SimdLevel::best(), |i| {
             if !filter.pairs_with(Filter::new(layers[i], masks[i])) {
@@ -331,6 +339,19 @@ impl BoxStore {
                 });
             }
         });
+    }
+}
+
+/// `Err(OutOfRange)` unless a cast's swept bounds lie within [`MAX_COORDINATE`].
+fn check_cast(region: &Aabb) -> Result<(), Error> {
+    if within_limit(region) {
+        Ok(())
+    } else {
+        Err(Error::OutOfRange {
+            handle: None,
+            index: 0,
+            limit: MAX_COORDINATE,
+        })
     }
 }
 
@@ -473,29 +494,32 @@ mod tests {
     }
 
     #[test]
-    fn casts_near_the_end_of_f32_still_hit() {
+    fn casts_reach_the_limit_and_no_further() {
+        let l = MAX_COORDINATE;
         let mut store = BoxStore::new();
         let h = store
-            .insert(Aabb::from_coords(3.1e38, -1.0, 3.2e38, 1.0))
+            .insert(Aabb::from_coords(0.9 * l, -1.0, l, 1.0))
             .unwrap();
-        // The swept bounds overflow (3e38 + 3e38), the cast itself is fine.
+        // From one end of the world to the other: a hit near the far end.
+        let across = Ray::new(Vec2::new(-l, 0.0), Vec2::new(2.0 * l, 0.0));
+        let hit = store.ray_cast(across, Filter::ALL).unwrap().unwrap();
+        assert_eq!((hit.handle, hit.t), (h, 0.95));
+        let body = Aabb::from_coords(-l, 0.0, -l + 1.0, 0.5);
         let hit = store
-            .ray_cast(
-                Ray::new(Vec2::new(3.0e38, 0.0), Vec2::new(3.0e38, 0.0)),
-                Filter::ALL,
-            )
+            .shape_cast(body, Vec2::new(2.0 * l - 1.0, 0.0), Filter::ALL)
             .unwrap()
             .unwrap();
         assert_eq!(hit.handle, h);
-        let hit = store
-            .shape_cast(
-                Aabb::from_coords(3.0e38, 0.0, 3.0e38, 0.5),
-                Vec2::new(3.0e38, 0.0),
-                Filter::ALL,
-            )
-            .unwrap()
-            .unwrap();
-        assert_eq!(hit.handle, h);
+        // A cast that would leave the world is refused.
+        let beyond = Ray::new(Vec2::new(-l, 0.0), Vec2::new(2.1 * l, 0.0));
+        assert!(matches!(
+            store.ray_cast(beyond, Filter::ALL),
+            Err(Error::OutOfRange { handle: None, .. })
+        ));
+        assert!(matches!(
+            store.shape_cast(body, Vec2::new(0.0, 3.0 * l), Filter::ALL),
+            Err(Error::OutOfRange { handle: None, .. })
+        ));
     }
 
     #[test]

@@ -159,9 +159,21 @@ fn store_empty_inputs_and_extreme_valid_boxes() {
     store.clear();
     store.reserve(0);
     assert!(store.is_empty() && store.iter().next().is_none());
-    // Valid even when the extent overflows f32, or the box is a point or a -0.0 box.
+    // A box beyond the coordinate limit is refused, and the store is unchanged.
+    let huge = Aabb::from_coords(f32::MIN, f32::MIN, f32::MAX, f32::MAX);
+    assert!(matches!(
+        store.insert(huge),
+        Err(Error::OutOfRange {
+            handle: None,
+            index: 0,
+            ..
+        })
+    ));
+    assert!(store.is_empty());
+    // Valid up to the limit, or when the box is a point or a -0.0 box.
+    let l = hantei::MAX_COORDINATE;
     for b in [
-        Aabb::from_coords(f32::MIN, f32::MIN, f32::MAX, f32::MAX),
+        Aabb::from_coords(-l, -l, l, l),
         Aabb::from_coords(1e-45, -1e-45, 1e-45, 1e-45),
         Aabb::from_coords(-0.0, 0.0, 0.0, -0.0),
     ] {

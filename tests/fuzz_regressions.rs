@@ -273,6 +273,7 @@ fn a_motion_that_carries_a_face_beyond_f32_is_out_of_range() {
     let body = Aabb::from_coords(8.095_910_5e34, -3.316_085e38, 8.095_977e34, 8.095_910_5e34);
     let motion = Vec2::new(-3.316_085e38, -3.316_112_1e38);
     let out = Error::OutOfRange {
+        handle: None,
         index: 0,
         limit: f32::MAX,
     };
@@ -285,6 +286,7 @@ fn a_motion_that_carries_a_face_beyond_f32_is_out_of_range() {
     assert_eq!(
         map.move_and_slide_all(&bodies, &motions, &Default::default(), &mut out),
         Err(Error::OutOfRange {
+            handle: None,
             index: 1,
             limit: f32::MAX
         })

@@ -477,7 +477,7 @@ fn corrupted_store_snapshots_are_refused() {
         postcard::from_bytes(&postcard::to_allocvec(&churned()).unwrap()).unwrap();
     read(&good).expect("the unedited snapshot reads");
     type Edit = fn(&mut StoreMirror);
-    let cases: [(&str, Edit, &str); 18] = [
+    let cases: [(&str, Edit, &str); 19] = [
         (
             "short column",
             |m| {
@@ -516,6 +516,11 @@ fn corrupted_store_snapshots_are_refused() {
             "inverted box",
             |m| m.max_y[2] = -1.0,
             "box at dense index 2: min_y > max_y",
+        ),
+        (
+            "box beyond the coordinate limit",
+            |m| m.max_x[2] = 2.0e8,
+            "box at dense index 2 lies beyond ±1e8",
         ),
         (
             "infinite motion",

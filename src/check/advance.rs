@@ -959,7 +959,7 @@ pub(crate) fn advance_check(data: &[u8], tamper: &dyn Fn(&mut BoxStore)) -> Resu
             let mut s = store.clone();
             let got = pool(*threads).install(|| frame.advance(&mut s, &level).map(|x| x.stopped));
             match (got, want.out_of_range) {
-                (Err(Error::OutOfRange { index, limit }), Some(w))
+                (Err(Error::OutOfRange { index, limit, .. }), Some(w))
                     if index == w && limit == MAX_COORDINATE =>
                 {
                     if fingerprint(&s) != before {

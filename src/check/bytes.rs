@@ -6,11 +6,12 @@
 //! (boxes that touch, nest and coincide exactly) and the rest on the special values
 //! below, on values scaled to huge and tiny magnitudes, and on raw bit patterns.
 
+use crate::MAX_COORDINATE;
 use crate::{Aabb, Filter};
 use glam::Vec2;
 
 /// The values every float reader favours.
-pub(crate) const SPECIAL_F32: [f32; 20] = [
+pub(crate) const SPECIAL_F32: [f32; 24] = [
     0.0,
     -0.0,
     1.0,
@@ -31,11 +32,25 @@ pub(crate) const SPECIAL_F32: [f32; 20] = [
     1.0e6,
     f32::EPSILON,
     3.0e38,
+    // The coordinate limit, on it and one f32 step beyond.
+    MAX_COORDINATE,
+    -MAX_COORDINATE,
+    100_000_008.0,
+    -100_000_008.0,
 ];
 
-/// Scales applied to grid values: from denormal steps to near overflow.
-const SCALES: [f32; 8] = [
-    1.0e-40, 1.0e-20, 1.0e-3, 1.0e3, 1.0e6, 1.0e12, 1.0e30, 1.0e37,
+/// Scales applied to grid values: from denormal steps to near overflow. The grid's
+/// values times `MAX_COORDINATE / 32` reach three quarters of the coordinate limit.
+const SCALES: [f32; 9] = [
+    1.0e-40,
+    1.0e-20,
+    1.0e-3,
+    1.0e3,
+    1.0e6,
+    MAX_COORDINATE / 32.0,
+    1.0e12,
+    1.0e30,
+    1.0e37,
 ];
 
 /// A cursor over fuzz bytes; reads past the end give zeros.

@@ -283,7 +283,7 @@ pub(crate) fn frame_check(data: &[u8], tamper: &dyn Fn(&mut Vec<Contact>)) -> Re
                 })
             });
             match got {
-                Err(Error::OutOfRange { index, limit })
+                Err(Error::OutOfRange { index, limit, .. })
                     if Some(index) == expect_error && limit == MAX_COORDINATE => {}
                 Err(e) => return Err(format!("step {step} {cfg:?}: unexpected error {e}")),
                 Ok(_) if expect_error.is_some() => {

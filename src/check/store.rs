@@ -20,7 +20,9 @@
 //! into an [`Op`].
 
 use super::bytes::{Bytes, filter_from, same_bits};
-use crate::{Aabb, BoxDefect, BoxHandle, BoxProps, BoxStore, Error, Filter, Owner, SimdLevel};
+use crate::{
+    Aabb, BoxDefect, BoxHandle, BoxProps, BoxStore, Error, Filter, MAX_COORDINATE, Owner, SimdLevel,
+};
 use glam::Vec2;
 use std::collections::HashMap;
 
@@ -277,6 +279,28 @@ fn motion_err(m: Vec2, index: usize) -> Option<Error> {
     (!m.is_finite()).then_some(Error::InvalidMotion { index })
 }
 
+/// `OutOfRange` when box `b`, or `b` moved by `m` (as `f32` adds it), reaches beyond
+/// [`MAX_COORDINATE`]; nothing when `b` or `m` is invalid (their own errors come first).
+fn reach_err(b: &Aabb, m: Vec2, handle: Option<BoxHandle>, index: usize) -> Option<Error> {
+    if b.validate().is_err() || !m.is_finite() {
+        return None;
+    }
+    let s = b.swept(m);
+    let l = MAX_COORDINATE;
+    let inside = s.min.x >= -l && s.min.y >= -l && s.max.x <= l && s.max.y <= l;
+    (!inside).then_some(Error::OutOfRange {
+        handle,
+        index,
+        limit: l,
+    })
+}
+
+/// The first box of `bs` (paired with its motion and handle) that reaches too far.
+fn first_reach_err(bs: impl Iterator<Item = (Aabb, Vec2, Option<BoxHandle>)>) -> Option<Error> {
+    bs.enumerate()
+        .find_map(|(i, (b, m, h))| reach_err(&b, m, h, i))
+}
+
 /// Compares a result with the errors the model allows (any of `allowed`; none: success).
 fn expect<T: core::fmt::Debug>(
     got: &Result<T, Error>,
@@ -346,7 +370,8 @@ pub fn apply(store: &mut BoxStore, model: &mut Model, op: &Op) -> Result<(), Str
     let ok = match op {
         Op::Insert(b, p) => {
             let got = store.insert_with(*b, *p);
-            let ok = expect(&got, &[box_err(b), motion_err(p.motion, 0)])?;
+            let reach = reach_err(b, p.motion, None, 0);
+            let ok = expect(&got, &[box_err(b), motion_err(p.motion, 0), reach])?;
             if let Ok(h) = got {
                 model.push(h, *b, *p)?;
             }
@@ -354,7 +379,9 @@ pub fn apply(store: &mut BoxStore, model: &mut Model, op: &Op) -> Result<(), Str
         }
         Op::InsertMany(bs, p) => {
             let got = store.insert_many(bs, *p);
-            let ok = expect(&got, &[first_bad_box(bs), motion_err(p.motion, 0)])?;
+            let reach = first_reach_err(bs.iter().map(|&b| (b, p.motion, None)));
+            let bad = [first_bad_box(bs), motion_err(p.motion, 0), reach];
+            let ok = expect(&got, &bad)?;
             if let Ok(hs) = got {
                 if hs.len() != bs.len() {
                     return Err(format!("{} handles for {} boxes", hs.len(), bs.len()));
@@ -369,7 +396,11 @@ pub fn apply(store: &mut BoxStore, model: &mut Model, op: &Op) -> Result<(), Str
             None => true,
             Some(h) => {
                 let stale = (!model.live.contains_key(&h)).then_some(Error::StaleHandle);
-                let ok = expect(&store.update(h, *b), &[stale, box_err(b)])?;
+                let reach = model.live.get(&h).and_then(|(_, p)| {
+                    let i = model.dense.iter().position(|d| *d == h)?;
+                    reach_err(b, p.motion, Some(h), i)
+                });
+                let ok = expect(&store.update(h, *b), &[stale, box_err(b), reach])?;
                 if ok {
                     model.live.get_mut(&h).expect("live").0 = *b;
                 }
@@ -383,7 +414,18 @@ pub fn apply(store: &mut BoxStore, model: &mut Model, op: &Op) -> Result<(), Str
                 expected: n,
                 found: bs.len(),
             });
-            let ok = expect(&store.update_all(bs), &[mismatch, first_bad_box(bs)])?;
+            let reach = if mismatch.is_none() && first_bad_box(bs).is_none() {
+                let motion = |h: &BoxHandle| model.live[h].1.motion;
+                first_reach_err(
+                    bs.iter()
+                        .zip(&model.dense)
+                        .map(|(&b, h)| (b, motion(h), Some(*h))),
+                )
+            } else {
+                None
+            };
+            let bad = [mismatch, first_bad_box(bs), reach];
+            let ok = expect(&store.update_all(bs), &bad)?;
             if ok {
                 for (h, b) in model.dense.iter().zip(bs) {
                     model.live.get_mut(h).expect("live").0 = *b;
@@ -412,7 +454,12 @@ pub fn apply(store: &mut BoxStore, model: &mut Model, op: &Op) -> Result<(), Str
             None => true,
             Some(h) => {
                 let stale = (!model.live.contains_key(&h)).then_some(Error::StaleHandle);
-                let ok = expect(&store.set_motion(h, *m), &[stale, motion_err(*m, 0)])?;
+                let reach = model.live.get(&h).and_then(|(b, _)| {
+                    let i = model.dense.iter().position(|d| *d == h)?;
+                    reach_err(b, *m, Some(h), i)
+                });
+                let bad = [stale, motion_err(*m, 0), reach];
+                let ok = expect(&store.set_motion(h, *m), &bad)?;
                 if ok {
                     model.live.get_mut(&h).expect("live").1.motion = *m;
                 }
@@ -427,7 +474,19 @@ pub fn apply(store: &mut BoxStore, model: &mut Model, op: &Op) -> Result<(), Str
                 found: ms.len(),
             });
             let bad = ms.iter().enumerate().find_map(|(i, m)| motion_err(*m, i));
-            let ok = expect(&store.set_motion_all(ms), &[mismatch, bad])?;
+            let reach = if mismatch.is_none() && bad.is_none() {
+                let bounds = |h: &BoxHandle| model.live[h].0;
+                first_reach_err(
+                    model
+                        .dense
+                        .iter()
+                        .zip(ms)
+                        .map(|(h, &m)| (bounds(h), m, Some(*h))),
+                )
+            } else {
+                None
+            };
+            let ok = expect(&store.set_motion_all(ms), &[mismatch, bad, reach])?;
             if ok {
                 for (h, m) in model.dense.iter().zip(ms) {
                     model.live.get_mut(h).expect("live").1.motion = *m;

@@ -425,15 +425,25 @@ impl Frame {
     /// ```
     ///
     /// # Errors
-    /// As [`Frame::step`] ([`Error::OutOfRange`] for a box whose motion carries it
-    /// beyond [`super::MAX_COORDINATE`]); then nothing has moved and the events are as
-    /// they were.
+    /// As [`Frame::step`]: [`Error::OutOfRange`] for a box whose motion carries it
+    /// beyond [`MAX_COORDINATE`](crate::MAX_COORDINATE). [`Error::InvalidShape`] when
+    /// the level's tile map reaches beyond that limit. Nothing has moved then, and the
+    /// events are as they were.
     pub fn advance(
         &mut self,
         store: &mut BoxStore,
         level: &Level<'_>,
     ) -> Result<StepSummary, Error> {
         let start = Stamp::now();
+        if level
+            .walls
+            .is_some_and(|map| !crate::math::within_limit(&map.bounds()))
+        {
+            return Err(Error::InvalidShape {
+                index: 0,
+                reason: "the tile map reaches beyond MAX_COORDINATE",
+            });
+        }
         let walls = level.walls.map(|map| Walls {
             map,
             filter: level.wall_filter,

@@ -62,10 +62,7 @@ use groups::{Grouping, Walls};
 use kinds::KindBatches;
 use std::time::Duration;
 
-/// The largest coordinate a box may reach with its motion in a frame (`±10³⁷`). Beyond
-/// it the difference of two motions could overflow `f32`; [`Frame::step`] answers
-/// [`Error::OutOfRange`]. (Game worlds live many orders of magnitude below.)
-pub const MAX_COORDINATE: f32 = 1.0e37;
+pub use crate::math::MAX_COORDINATE;
 
 /// The default [`FrameConfig::parallel_threshold`]: below this many boxes, rayon's
 /// hand-offs cost more than a second core gains. Measured with `FRAME_SIZES=2000,5000,
@@ -591,6 +588,7 @@ impl Frame {
         self.grouping
             .build(store, self.config.max_groups, parallel, walls)
             .map_err(|index| Error::OutOfRange {
+                handle: store.handle_at(index),
                 index,
                 limit: MAX_COORDINATE,
             })

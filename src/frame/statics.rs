@@ -109,6 +109,7 @@ impl StaticLevel {
                 && b.max.y <= MAX_COORDINATE)
         }) {
             return Err(Error::OutOfRange {
+                handle: s.handle_at(index),
                 index,
                 limit: MAX_COORDINATE,
             });

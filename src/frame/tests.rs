@@ -309,34 +309,41 @@ fn bullets_ignore_bullets_unless_asked() {
 
 #[test]
 fn out_of_range_boxes_are_an_error_naming_the_box() {
+    let l = MAX_COORDINATE;
     let mut store = BoxStore::new();
     store.insert(Aabb::from_coords(0.0, 0.0, 1.0, 1.0)).unwrap();
+    // The store refuses a box whose motion leaves the range.
+    let far = BoxProps {
+        motion: Vec2::new(0.6 * l, 0.0),
+        ..Default::default()
+    };
+    let out = store.insert_with(Aabb::from_coords(0.5 * l, 0.0, 0.5 * l, 1.0), far);
+    assert!(matches!(out, Err(Error::OutOfRange { handle: None, .. })));
+    // A box that reaches the edge this frame is fine; the frame moves it there and
+    // keeps its motion, so the next frame would leave the range.
     let h = store
-        .insert_with(
-            Aabb::from_coords(3.0e38, 0.0, 3.0e38, 1.0),
-            BoxProps {
-                motion: Vec2::new(3.0e38, 0.0),
-                ..Default::default()
-            },
-        )
+        .insert_with(Aabb::from_coords(0.2 * l, 0.0, 0.2 * l, 1.0), far)
         .unwrap();
     let mut frame = Frame::new();
+    assert!(frame.step(&store).is_ok());
+    frame.advance(&mut store, &Level::none()).unwrap();
     let err = frame.step(&store).unwrap_err();
     assert_eq!(
         err,
         Error::OutOfRange {
+            handle: Some(h),
             index: store.index_of(h).unwrap(),
             limit: MAX_COORDINATE
         }
     );
-    // Just inside the range is fine; a motion pushing past it is not.
-    store
-        .update(h, Aabb::from_coords(1.0e36, 0.0, 2.0e36, 1.0))
-        .unwrap();
-    store.set_motion(h, Vec2::new(8.0e36, 0.0)).unwrap();
+    assert!(err.to_string().contains(&h.to_string()), "{err}");
+    // A new motion must keep it in range; a motion back is accepted.
+    assert!(matches!(
+        store.set_motion(h, Vec2::new(0.3 * l, 0.0)),
+        Err(Error::OutOfRange { handle: Some(e), .. }) if e == h
+    ));
+    store.set_motion(h, Vec2::new(-l, 0.0)).unwrap();
     assert!(frame.step(&store).is_ok());
-    store.set_motion(h, Vec2::new(-3.0e37, 0.0)).unwrap();
-    assert!(matches!(frame.step(&store), Err(Error::OutOfRange { .. })));
 }
 
 /// One group: its filter, dense indices and swept boxes.
@@ -501,11 +508,13 @@ fn grouping_in_chunks_on_any_thread_count_equals_one_box_at_a_time() {
 fn out_of_range_names_the_lowest_box_whatever_the_chunks() {
     let mut store = store_with_runs(2000, 31, 5);
     let handles: Vec<BoxHandle> = store.handles().to_vec();
+    // Carried near the edge with their motions kept: the next frame leaves the range.
     for &k in &[1500, 700, 1999] {
         store
-            .set_motion(handles[k], Vec2::new(0.0, -2.0e37))
+            .set_motion(handles[k], Vec2::new(0.0, -0.6 * MAX_COORDINATE))
             .unwrap();
     }
+    store.apply_motion(&[], false, SimdLevel::Scalar);
     for chunk in [1, 64, 0] {
         for threads in [1, 2] {
             let pool = &crate::check::broad::pools()[threads - 1];

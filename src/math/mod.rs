@@ -19,6 +19,35 @@ pub(crate) use shape::{down2_finite, grow, up2_finite};
 
 use crate::error::Error;
 
+/// How far from the origin any shape may reach, on either axis, in world units.
+///
+/// Every box, disc and rectangle in a [`crate::BoxStore`] lies within
+/// `-MAX_COORDINATE ..= MAX_COORDINATE` on both axes. So does the place its motion
+/// takes it to in a frame. The store refuses a shape or a motion that reaches further
+/// with [`Error::OutOfRange`]. So do [`crate::frame::Frame::step`], the static level,
+/// the tile map given to a frame and the casts.
+///
+/// Below the limit every test is exact up to rounding. The disc tests square products
+/// of two lengths, and a much larger limit would overflow `f32`. A game world lives far
+/// inside it: at this distance from the origin, `f32` steps are already 8 units apart.
+///
+/// ```
+/// use hantei::{Aabb, BoxStore, Error, MAX_COORDINATE};
+/// let mut store = BoxStore::new();
+/// let far = Aabb::from_coords(0.0, 0.0, 2.0 * MAX_COORDINATE, 1.0);
+/// assert!(matches!(store.insert(far), Err(Error::OutOfRange { .. })));
+/// ```
+pub const MAX_COORDINATE: f32 = 1.0e8;
+
+/// Whether `b` lies within `±MAX_COORDINATE` on both axes (false for NaN).
+#[inline(always)]
+pub(crate) fn within_limit(b: &Aabb) -> bool {
+    (b.min.x >= -MAX_COORDINATE)
+        & (b.min.y >= -MAX_COORDINATE)
+        & (b.max.x <= MAX_COORDINATE)
+        & (b.max.y <= MAX_COORDINATE)
+}
+
 /// `v / |v|`, computed in `f64` so that no finite `v` overflows or underflows on the way
 /// (`|v|²` of `(3e38, 3e38)` or of a subnormal is out of `f32`'s range); `None` when `v`
 /// is zero or not finite.

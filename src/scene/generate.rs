@@ -305,6 +305,9 @@ fn fill_huge_and_tiny(out: &mut Vec<Aabb>, n: usize, seed: u64) {
 /// one axis, the other coordinate anywhere along the field): what a game does with
 /// objects it hides instead of removing. Parked boxes on the same spot overlap.
 ///
+/// The parked boxes lie beyond [`crate::MAX_COORDINATE`]. The broad phase on slices
+/// takes them, as it takes any finite box; a [`crate::BoxStore`] refuses them.
+///
 #[doc = panics!()]
 #[must_use]
 pub fn parked(n: usize, seed: u64) -> Vec<Aabb> {

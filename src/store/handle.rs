@@ -27,6 +27,13 @@ impl BoxHandle {
     }
 }
 
+/// Writes the handle as `slot 5 (generation 0)`, as error messages name a box.
+impl core::fmt::Display for BoxHandle {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "slot {} (generation {})", self.slot, self.generation)
+    }
+}
+
 /// Which boxes may pair: layer membership and the layers a box pairs with.
 ///
 /// Two boxes `a` and `b` are allowed to pair iff `a.layers & b.mask != 0` and

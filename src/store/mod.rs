@@ -48,7 +48,10 @@ pub use handle::{BoxHandle, Filter, Owner, Response};
 
 use crate::error::{Error, check_len};
 use crate::lanes::{F32W, SimdLevel, SimdTask, dispatch};
-use crate::math::{Aabb, Circle, Obb2, Shape, ShapeKind, down2_finite, grow, up2_finite};
+use crate::math::{
+    Aabb, Circle, MAX_COORDINATE, Obb2, Shape, ShapeKind, down2_finite, grow, up2_finite,
+    within_limit,
+};
 use glam::Vec2;
 
 #[derive(Debug, Clone, Copy)]
@@ -390,6 +393,7 @@ impl BoxStore {
     pub fn insert_with(&mut self, aabb: Aabb, props: BoxProps) -> Result<BoxHandle, Error> {
         aabb.check(0)?;
         check_motion(props.motion, 0)?;
+        check_reach(aabb, props.motion, None, 0)?;
         self.check_room(1)?;
         Ok(self.push(aabb, props))
     }
@@ -426,6 +430,7 @@ impl BoxStore {
         let shape = shape.into();
         shape.check(0)?;
         check_motion(props.motion, 0)?;
+        check_reach(shape.bounds(), props.motion, None, 0)?;
         self.check_room(1)?;
         self.check_shape_room(shape.kind())?;
         let h = self.push(shape.bounds(), props);
@@ -443,6 +448,7 @@ impl BoxStore {
         let shape = shape.into();
         let i = self.dense(h)?;
         shape.check(0)?;
+        check_reach(shape.bounds(), self.motion(i), Some(h), i)?;
         if kind_of(self.shape[i]) != shape.kind() {
             self.check_shape_room(shape.kind())?;
         }
@@ -499,6 +505,9 @@ impl BoxStore {
     ) -> Result<Vec<BoxHandle>, Error> {
         validate_all(boxes)?;
         check_motion(props.motion, 0)?;
+        for (i, &b) in boxes.iter().enumerate() {
+            check_reach(b, props.motion, None, i)?;
+        }
         self.check_room(boxes.len())?;
         self.reserve(boxes.len());
         Ok(boxes.iter().map(|&b| self.push(b, props)).collect())
@@ -514,6 +523,7 @@ impl BoxStore {
         let i = self.dense(h)?;
         self.check_plain(i, 0)?;
         aabb.check(0)?;
+        check_reach(aabb, self.motion(i), Some(h), i)?;
         self.write(i, aabb);
         Ok(())
     }
@@ -532,6 +542,9 @@ impl BoxStore {
         }
         validate_all(boxes)?;
         for (i, &b) in boxes.iter().enumerate() {
+            check_reach(b, self.motion(i), Some(self.handle[i]), i)?;
+        }
+        for (i, &b) in boxes.iter().enumerate() {
             self.write(i, b);
         }
         Ok(())
@@ -549,6 +562,7 @@ impl BoxStore {
     pub fn set_motion(&mut self, h: BoxHandle, motion: Vec2) -> Result<(), Error> {
         let i = self.dense(h)?;
         check_motion(motion, 0)?;
+        check_reach(self.bounds(i), motion, Some(h), i)?;
         self.motion_x[i] = motion.x;
         self.motion_y[i] = motion.y;
         Ok(())
@@ -589,8 +603,9 @@ impl BoxStore {
         (0..AHEAD).for_each(ask_slot);
         for (k, (&h, m)) in handles.iter().zip(motions).enumerate() {
             ask_slot(k + AHEAD);
-            self.dense(h)?;
+            let i = self.dense(h)?;
             check_motion(*m, k)?;
+            check_reach(self.bounds(i), *m, Some(h), i)?;
         }
         // Every handle is alive: their slots were just read, their columns asked for
         // ahead of the writes.
@@ -616,6 +631,7 @@ impl BoxStore {
         check_len("set_motion_all motions", self.len(), motions.len())?;
         for (i, m) in motions.iter().enumerate() {
             check_motion(*m, i)?;
+            check_reach(self.bounds(i), *m, Some(self.handle[i]), i)?;
         }
         for (i, m) in motions.iter().enumerate() {
             self.motion_x[i] = m.x;
@@ -1094,6 +1110,16 @@ impl BoxStore {
         Ok(())
     }
 
+    /// The bounds of the box at dense index `i` (in range).
+    fn bounds(&self, i: usize) -> Aabb {
+        Aabb::from_coords(self.min_x[i], self.min_y[i], self.max_x[i], self.max_y[i])
+    }
+
+    /// The motion of the box at dense index `i` (in range).
+    fn motion(&self, i: usize) -> Vec2 {
+        Vec2::new(self.motion_x[i], self.motion_y[i])
+    }
+
     fn write(&mut self, i: usize, b: Aabb) {
         self.min_x[i] = b.min.x;
         self.min_y[i] = b.min.y;
@@ -1163,6 +1189,25 @@ pub(crate) fn validate_all(boxes: &[Aabb]) -> Result<(), Error> {
         b.check(i)?;
     }
     Ok(())
+}
+
+/// `Err(OutOfRange)` unless `bounds`, and `bounds` moved by `motion`, lie within
+/// [`MAX_COORDINATE`] (see there).
+fn check_reach(
+    bounds: Aabb,
+    motion: Vec2,
+    handle: Option<BoxHandle>,
+    index: usize,
+) -> Result<(), Error> {
+    if within_limit(&bounds.swept(motion)) {
+        Ok(())
+    } else {
+        Err(Error::OutOfRange {
+            handle,
+            index,
+            limit: MAX_COORDINATE,
+        })
+    }
 }
 
 fn check_motion(m: Vec2, index: usize) -> Result<(), Error> {

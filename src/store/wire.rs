@@ -21,7 +21,7 @@
 //! store read back never panics and never hands out a handle twice.
 
 use super::{BoxHandle, BoxStore, KIND_SHIFT, NO_SLOT, PLAIN, SHAPE_INDEX, Slot};
-use crate::math::{Circle, Obb2, Shape, box_defect};
+use crate::math::{Aabb, Circle, Obb2, Shape, box_defect};
 use serde::de::Error as _;
 use serde::ser::SerializeSeq;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
@@ -174,7 +174,7 @@ impl Serialize for BoxStore {
 /// # Errors
 /// A serde error naming the first defect: columns of different lengths, more than
 /// [`crate::MAX_BOXES`] boxes or `u32::MAX` slots, an invalid box (NaN, infinite,
-/// inverted) or a non-finite motion, a handle naming no slot, a slot named twice or
+/// inverted), a box beyond [`crate::MAX_COORDINATE`] or a non-finite motion, a handle naming no slot, a slot named twice or
 /// with another generation, a free list entry that is out of range, alive, retired or
 /// repeated, or a free slot missing from the free list.
 ///
@@ -292,6 +292,14 @@ impl StoreFields {
             let c = (self.min_x[i], self.min_y[i], self.max_x[i], self.max_y[i]);
             if let Some(defect) = box_defect(c.0, c.1, c.2, c.3) {
                 return Err(format!("box at dense index {i}: {defect}"));
+            }
+            // Not its motion: a frame moves a box and keeps its motion, so a store may
+            // hold a box whose next motion would carry it out (the next frame refuses).
+            if !crate::math::within_limit(&Aabb::from_coords(c.0, c.1, c.2, c.3)) {
+                return Err(format!(
+                    "box at dense index {i} lies beyond ±{:e} (MAX_COORDINATE)",
+                    crate::MAX_COORDINATE
+                ));
             }
             if !(self.motion_x[i].is_finite() && self.motion_y[i].is_finite()) {
                 return Err(format!("motion at dense index {i} is NaN or infinite"));

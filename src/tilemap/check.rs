@@ -172,6 +172,7 @@ fn expected_error(body: Aabb, motion: Vec2) -> Option<Error> {
         .any(|p| !p.is_finite())
     {
         Some(Error::OutOfRange {
+            handle: None,
             index: 0,
             limit: f32::MAX,
         })

@@ -373,6 +373,7 @@ pub(crate) fn check_input(body: Aabb, motion: Vec2, index: usize) -> Result<(), 
     }
     if leaves_f32(body, motion) {
         return Err(Error::OutOfRange {
+            handle: None,
             index,
             limit: f32::MAX,
         });
