@@ -162,12 +162,23 @@ impl BoxStore {
     /// Whether the shape of the box at dense index `i`, whose bounds overlap `region`,
     /// overlaps it too (closed): a plain box does; a disc by the closest point of the
     /// region; a rectangle by the separating axes of both (a still sweep).
+    ///
+    /// The exact tests see only the part of `region` within the shape's bounds. The
+    /// shape lies inside its bounds, so the answer is the same. A rectangle's test
+    /// works from centres and half sizes, and a region much larger than the shape
+    /// would round them at the region's scale: a thin rectangle near the edge of a
+    /// world-sized region was missed.
     fn shape_touches(&self, i: usize, region: &Aabb) -> bool {
-        match self.shape_at(i) {
-            Some(Shape::Aabb(_)) | None => true,
-            Some(Shape::Circle(c)) => overlap_aabb_circle(region, &c),
-            Some(Shape::Obb2(o)) => {
-                sweep_aabb_obb2(region, Vec2::ZERO, &o, Vec2::ZERO).status != SweepStatus::Miss
+        let Some(shape) = self.shape_at(i) else {
+            return true;
+        };
+        let b = shape.bounds();
+        let near = Aabb::new(region.min.max(b.min), region.max.min(b.max));
+        match shape {
+            Shape::Aabb(_) => true,
+            Shape::Circle(c) => overlap_aabb_circle(&near, &c),
+            Shape::Obb2(o) => {
+                sweep_aabb_obb2(&near, Vec2::ZERO, &o, Vec2::ZERO).status != SweepStatus::Miss
             }
         }
     }

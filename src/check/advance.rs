@@ -949,6 +949,26 @@ pub(crate) fn advance_check(data: &[u8], tamper: &dyn Fn(&mut BoxStore)) -> Resu
     chunked.set_group_chunk(3);
     frames.push((chunked, 2));
     let mut store = input.store.clone();
+    // A frame refuses a tile map that reaches beyond the coordinate limit.
+    let map_too_far = input.map.as_ref().is_some_and(|m| {
+        let b = m.bounds();
+        let l = MAX_COORDINATE;
+        !(b.min.x >= -l && b.min.y >= -l && b.max.x <= l && b.max.y <= l)
+    });
+    if map_too_far {
+        let before = fingerprint(&store);
+        for (frame, threads) in &mut frames {
+            let mut s = store.clone();
+            let got = pool(*threads).install(|| frame.advance(&mut s, &level).map(|_| ()));
+            if !matches!(got, Err(Error::InvalidShape { .. })) {
+                return Err(format!("a tile map beyond the limit gave {got:?}"));
+            }
+            if fingerprint(&s) != before {
+                return Err("the store changed when the tile map was refused".into());
+            }
+        }
+        return Ok(());
+    }
     for step in 0..2 {
         let want = oracle(&store, input.map.as_ref(), input.wall_filter);
         let before = fingerprint(&store);

@@ -202,6 +202,70 @@ fn out_of_range(store: &BoxStore) -> Option<usize> {
     })
 }
 
+/// Region and point queries on the decoded shapes: a region that covers a shape's
+/// bounds finds it, whatever its kind and however far the region reaches (up to
+/// `±f32::MAX`, beyond the coordinate limit); a point at a disc's centre or a
+/// rectangle's centre finds that shape.
+fn queries_find_every_shape(store: &BoxStore) -> Result<(), String> {
+    let n = store.len();
+    // Filter::ALL pairs with every box that has a layer and a mask.
+    let all: Vec<_> = (0..n)
+        .filter(|&i| store.layers()[i] != 0 && store.masks()[i] != 0)
+        .map(|i| store.handles()[i])
+        .collect();
+    let mut union: Option<Aabb> = None;
+    for i in 0..n {
+        let b = store.aabb_at(i).ok_or("dense index")?;
+        union = Some(union.map_or(b, |u| u.union(&b)));
+    }
+    let Some(u) = union else {
+        return Ok(());
+    };
+    let wide = |lo: f32, hi: f32| Aabb::from_coords(lo, lo, hi, hi);
+    let regions = [
+        u,
+        wide(f32::MIN, f32::MAX),
+        Aabb::from_coords(f32::MIN, u.min.y, u.max.x, f32::MAX),
+        Aabb::from_coords(u.min.x, f32::MIN, f32::MAX, u.max.y),
+        wide(-MAX_COORDINATE, MAX_COORDINATE),
+    ];
+    for region in regions {
+        for &level in SimdLevel::available() {
+            let mut out = Vec::new();
+            store
+                .query_region_with(region, Filter::ALL, level, &mut out)
+                .map_err(|e| format!("query_region {region:?}: {e}"))?;
+            if out != all {
+                let missed: Vec<_> = all
+                    .iter()
+                    .filter(|h| !out.contains(h))
+                    .map(|&h| store.shape(h))
+                    .collect();
+                return Err(format!(
+                    "query_region {region:?} at {level:?} found {} of {n} shapes, missed \
+                     {missed:?}",
+                    out.len()
+                ));
+            }
+        }
+    }
+    for &h in &all {
+        let centre = match store.shape(h) {
+            Some(Shape::Circle(c)) => c.center,
+            Some(Shape::Obb2(o)) => o.center,
+            _ => continue,
+        };
+        let mut out = Vec::new();
+        store
+            .query_point(centre, Filter::ALL, &mut out)
+            .map_err(|e| format!("query_point {centre:?}: {e}"))?;
+        if !out.contains(&h) {
+            return Err(format!("query_point at the centre of {h:?} missed it"));
+        }
+    }
+    Ok(())
+}
+
 fn same_bits(a: &[Contact], b: &[Contact]) -> bool {
     a.len() == b.len()
         && a.iter().zip(b).all(|(x, y)| {
@@ -237,6 +301,7 @@ pub fn frame_vs_oracle_with(data: &[u8]) -> Result<(), String> {
 /// (tests plant bugs through it).
 pub(crate) fn frame_check(data: &[u8], tamper: &dyn Fn(&mut Vec<Contact>)) -> Result<(), String> {
     let mut store = decode(data);
+    queries_find_every_shape(&store)?;
     let mut frames: Vec<(Frame, usize)> = Vec::new();
     for &simd in SimdLevel::available() {
         for threads in [1, 2] {
