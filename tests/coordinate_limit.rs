@@ -246,3 +246,24 @@ fn a_scene_scaled_to_the_limit_keeps_every_contact() {
         assert_eq!(a, b, "round {round}");
     }
 }
+
+/// Found by the frame fuzz check: a region as wide as the world, one edge flush with the
+/// bottom of a thin rectangle, missed it. The rectangle's test rounded at the region's
+/// scale; it now sees only the part of the region within the rectangle's bounds.
+#[test]
+fn a_world_wide_region_finds_a_thin_rectangle_at_its_edge() {
+    let mut store = BoxStore::new();
+    let segment = Obb2::new(
+        Vec2::new(16.0, -2.5),
+        Vec2::new(-0.801_143_6, 0.598_472_1),
+        Vec2::new(0.0, 0.5),
+    );
+    let h = store.insert_shape(segment, BoxProps::default()).unwrap();
+    let bottom = store.get(h).unwrap().min.y;
+    for top in [f32::MAX, L] {
+        let region = Aabb::from_coords(-top, bottom, 22.0, top);
+        let mut out = Vec::new();
+        store.query_region(region, Filter::ALL, &mut out).unwrap();
+        assert_eq!(out, [h], "{region:?}");
+    }
+}
