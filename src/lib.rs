@@ -191,13 +191,10 @@ mod store;
 pub mod tilemap;
 
 pub use broad::{BandOrder, BoxSet, BroadConfig, BroadPhase, BroadStats, Pair, StaticGrid};
-pub use error::{BoxDefect, Error};
+pub use error::{BoxDefect, Error, MAX_BOXES};
 pub use lanes::{LANES, SimdLevel};
 pub use math::{Aabb, Circle, Obb2, Obb3, Ray, Shape, ShapeKind};
 pub use narrow::{NarrowConfig, NarrowPhase};
 pub use query::CastHit;
 pub use store::{BoxHandle, BoxProps, BoxStore, Filter, Owner, Response};
 pub use tilemap::TileMap;
-
-/// The most boxes one store or one broad-phase call can hold (`2^31 - 1`).
-pub const MAX_BOXES: usize = i32::MAX as usize;
