@@ -183,6 +183,7 @@ pub mod frame;
 mod lanes;
 mod math;
 pub mod narrow;
+mod pair;
 mod query;
 #[doc(hidden)]
 pub mod rng;
@@ -190,11 +191,12 @@ pub mod scene;
 mod store;
 pub mod tilemap;
 
-pub use broad::{BandOrder, BoxSet, BroadConfig, BroadPhase, BroadStats, Pair, StaticGrid};
+pub use broad::{BandOrder, BoxSet, BroadConfig, BroadPhase, BroadStats, StaticGrid};
 pub use error::{BoxDefect, Error, MAX_BOXES};
 pub use lanes::{LANES, SimdLevel};
 pub use math::{Aabb, Circle, Obb2, Obb3, Ray, Shape, ShapeKind};
 pub use narrow::{NarrowConfig, NarrowPhase};
+pub use pair::Pair;
 pub use query::CastHit;
 pub use store::{BoxHandle, BoxProps, BoxStore, Filter, Owner, Response};
 pub use tilemap::TileMap;

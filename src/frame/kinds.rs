@@ -19,7 +19,7 @@
 //!
 //! A store of plain boxes never comes here (one branch in the step).
 
-use crate::broad::Pair;
+use crate::pair::Pair;
 use crate::error::Error;
 use crate::math::ShapeKind;
 use crate::narrow::columns::{AabbColumns, CircleColumns, MotionColumns};

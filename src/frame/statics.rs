@@ -13,7 +13,8 @@
 use super::advance::keep_earliest;
 use super::groups::Grouping;
 use super::{Body, MAX_COORDINATE, radix};
-use crate::broad::{BoxSet, Pair, StaticGrid};
+use crate::broad::{BoxSet, StaticGrid};
+use crate::pair::Pair;
 use crate::error::Error;
 use crate::lanes::SimdLevel;
 use crate::math::{Aabb, Shape};

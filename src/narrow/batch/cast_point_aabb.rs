@@ -4,7 +4,7 @@ use super::PairSweep;
 use super::chunk::HitLanes;
 use super::shapes::PairTest;
 use super::sweep::{SWEEPS_AVX512, sweep_hits};
-use crate::broad::Pair;
+use crate::pair::Pair;
 use crate::lanes::{F32W, LANES};
 use crate::math::{Aabb, Ray};
 use crate::narrow::wide::{AabbW, RayW};

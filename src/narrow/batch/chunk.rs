@@ -3,7 +3,7 @@
 //! pairs (in parallel, merged in order), in blocks when a batch streams from memory.
 
 use super::{CHUNK, NarrowConfig};
-use crate::broad::Pair;
+use crate::pair::Pair;
 use crate::error::Error;
 use crate::lanes::{F32W, LANES, SimdLevel, SimdTask, dispatch, max_indices};
 use rayon::prelude::*;

@@ -3,7 +3,7 @@
 use super::PairMtv2;
 use super::chunk::HitLanes;
 use super::shapes::PairTest;
-use crate::broad::Pair;
+use crate::pair::Pair;
 use crate::lanes::{F32W, LANES, MaskW};
 use crate::math::Obb2;
 use crate::narrow::wide::Obb2W;

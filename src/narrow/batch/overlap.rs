@@ -2,7 +2,7 @@
 
 use super::chunk::HitLanes;
 use super::shapes::PairTest;
-use crate::broad::Pair;
+use crate::pair::Pair;
 use crate::lanes::{F32W, LANES, MaskW};
 use crate::math::{Aabb, Circle};
 use crate::narrow::wide::{AabbW, CircleW};

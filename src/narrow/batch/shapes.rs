@@ -4,7 +4,7 @@
 
 use super::chunk::{HitLanes, PairKernel};
 use super::side::{Side, len};
-use crate::broad::Pair;
+use crate::pair::Pair;
 use crate::lanes::{F32W, LANES};
 use crate::narrow::columns::ShapeInput;
 use core::marker::PhantomData;

@@ -3,7 +3,7 @@
 
 use super::PairSweep;
 use super::chunk::HitLanes;
-use crate::broad::Pair;
+use crate::pair::Pair;
 use crate::lanes::{F32W, LANES, MaskW};
 use crate::narrow::{Sweep, SweepStatus, wide};
 

@@ -7,7 +7,7 @@ use super::PairSweep;
 use super::chunk::{HitLanes, PairKernel};
 use super::side::{SideWith, len};
 use super::sweep::{SWEEPS_AVX512, sweep_hits};
-use crate::broad::Pair;
+use crate::pair::Pair;
 use crate::lanes::{F32W, LANES};
 use crate::math::{Aabb, Circle, Obb2};
 use crate::narrow::columns::{MotionInput, ShapeInput};
