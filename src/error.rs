@@ -156,11 +156,7 @@ impl fmt::Display for Error {
             ),
             Error::StaleHandle => f.write_str("stale handle: its box was removed"),
             Error::TooManyBoxes { requested } => {
-                write!(
-                    f,
-                    "too many boxes: {requested} (at most {})",
-                    MAX_BOXES
-                )
+                write!(f, "too many boxes: {requested} (at most {})", MAX_BOXES)
             }
             Error::InvalidConfig { reason } => write!(f, "invalid configuration: {reason}"),
             Error::InvalidEvents { index, reason } => {

@@ -48,7 +48,10 @@ pub use handle::{BoxHandle, Filter, Owner, Response};
 
 use crate::error::{Error, check_len};
 use crate::lanes::{F32W, SimdLevel, SimdTask, dispatch};
-use crate::math::{Aabb, Circle, Obb2, Shape, ShapeKind, down2_finite, grow, up2_finite};
+use crate::math::{
+    Aabb, AabbColumns, Circle, MotionColumns, Obb2, Shape, ShapeKind, down2_finite, grow,
+    up2_finite,
+};
 use glam::Vec2;
 
 #[derive(Debug, Clone, Copy)]
@@ -1153,6 +1156,32 @@ impl BoxStore {
         } else {
             s.link = self.free_head;
             self.free_head = slot;
+        }
+    }
+}
+
+// The store hands out its columns as the views the narrow phase's batches read (the
+// views are plain data in `math`, so the narrow phase needs no store).
+impl<'a> AabbColumns<'a> {
+    /// The box columns of a store (dense indices, as the broad phase's pairs).
+    #[must_use]
+    pub fn from_store(store: &'a BoxStore) -> Self {
+        Self {
+            min_x: store.min_x(),
+            min_y: store.min_y(),
+            max_x: store.max_x(),
+            max_y: store.max_y(),
+        }
+    }
+}
+
+impl<'a> MotionColumns<'a> {
+    /// The motion columns of a store.
+    #[must_use]
+    pub fn from_store(store: &'a BoxStore) -> Self {
+        Self {
+            x: store.motion_x(),
+            y: store.motion_y(),
         }
     }
 }
