@@ -267,7 +267,8 @@ impl BroadPhase {
         crate::error::check_count(sets[l].len())?;
         // Errors name the box as `index` in the first set, `first.len() + index` in the
         // second.
-        let offset = |set: usize, (i, d): (usize, crate::BoxDefect)| (i + set * sets[0].len(), d);
+        let offset =
+            |set: usize, (i, d): (usize, crate::error::BoxDefect)| (i + set * sets[0].len(), d);
         let small_err = self.probe.build(&sets[s]).err().map(|e| offset(s, e));
         if s == 0
             && let Some((index, defect)) = small_err

@@ -65,7 +65,9 @@ pub fn decode(bytes: &[u8]) -> Result<Cow<'_, [Aabb]>, SceneError> {
     for (i, b) in boxes.iter().enumerate() {
         if let Err(d) = b.validate() {
             return Err(match d {
-                crate::BoxDefect::Inverted { axis } => SceneError::Inverted { record: i, axis },
+                crate::error::BoxDefect::Inverted { axis } => {
+                    SceneError::Inverted { record: i, axis }
+                }
                 _ => SceneError::NonFinite { record: i },
             });
         }
@@ -114,7 +116,7 @@ pub fn encode(boxes: &[Aabb]) -> Result<Vec<u8>, SceneError> {
     for (i, b) in boxes.iter().enumerate() {
         match b.validate() {
             Ok(()) => {}
-            Err(crate::BoxDefect::Inverted { axis }) => {
+            Err(crate::error::BoxDefect::Inverted { axis }) => {
                 return Err(SceneError::Inverted { record: i, axis });
             }
             Err(_) => return Err(SceneError::NonFinite { record: i }),

@@ -321,7 +321,7 @@ impl BoxStore {
     /// in all, or one the allocator refuses, reserves nothing (inserting later grows the
     /// columns as needed, or reports [`Error::TooManyBoxes`]). Never panics.
     pub fn reserve(&mut self, n: usize) {
-        if self.len().saturating_add(n) > crate::MAX_BOXES {
+        if self.len().saturating_add(n) > crate::error::MAX_BOXES {
             return;
         }
         // All or nothing is not needed here: capacity is only a hint.
@@ -1091,7 +1091,7 @@ impl BoxStore {
     fn check_room(&self, extra: usize) -> Result<(), Error> {
         let total = self.len().saturating_add(extra);
         // Room in dense indices, and in slots when none is free (retired slots are lost).
-        if total > crate::MAX_BOXES {
+        if total > crate::error::MAX_BOXES {
             return Err(Error::TooManyBoxes { requested: total });
         }
         Ok(())

@@ -278,8 +278,8 @@ impl StoreFields {
                 ));
             }
         }
-        if n > crate::MAX_BOXES {
-            return Err(format!("{n} boxes, more than {}", crate::MAX_BOXES));
+        if n > crate::error::MAX_BOXES {
+            return Err(format!("{n} boxes, more than {}", crate::error::MAX_BOXES));
         }
         // Slot indices are u32 and u32::MAX is the "no slot" link.
         if self.generations.len() >= NO_SLOT as usize {
