@@ -4,8 +4,18 @@
 //! pair of slices whose lengths disagree or a malformed scene file each come back as one of
 //! the values below, and whatever was being updated is left exactly as it was.
 
-use crate::store::BoxHandle;
+use crate::handle::BoxHandle;
 use core::fmt;
+
+/// The most boxes one store or one broad-phase call can hold (`2^31 - 1`).
+pub const MAX_BOXES: usize = i32::MAX as usize;
+
+/// The scene format's version, which [`SceneError`]'s messages name (the value of
+/// [`crate::scene::VERSION`]).
+pub(crate) const SCENE_VERSION: u32 = 1;
+/// The scene format's header length in bytes, which [`SceneError`]'s messages name
+/// (the value of [`crate::scene::HEADER_LEN`]).
+pub(crate) const SCENE_HEADER_LEN: usize = 16;
 
 /// What is wrong with one box (see [`crate::Aabb::validate`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -97,7 +107,7 @@ pub enum Error {
     /// when its slot and generation happen to be alive here: handles carry no store
     /// identity.)
     StaleHandle,
-    /// More boxes than the store or broad phase can index ([`crate::MAX_BOXES`]).
+    /// More boxes than the store or broad phase can index ([`MAX_BOXES`]).
     TooManyBoxes {
         /// How many were asked for.
         requested: usize,
@@ -117,7 +127,7 @@ pub enum Error {
         reason: &'static str,
     },
     /// A scene file is malformed.
-    Scene(crate::scene::SceneError),
+    Scene(SceneError),
 }
 
 impl fmt::Display for Error {
@@ -167,11 +177,7 @@ impl fmt::Display for Error {
             ),
             Error::StaleHandle => f.write_str("stale handle: its box was removed"),
             Error::TooManyBoxes { requested } => {
-                write!(
-                    f,
-                    "too many boxes: {requested} (at most {})",
-                    crate::MAX_BOXES
-                )
+                write!(f, "too many boxes: {requested} (at most {})", MAX_BOXES)
             }
             Error::InvalidConfig { reason } => write!(f, "invalid configuration: {reason}"),
             Error::InvalidEvents { index, reason } => {
@@ -191,17 +197,120 @@ impl std::error::Error for Error {
     }
 }
 
-impl From<crate::scene::SceneError> for Error {
-    fn from(e: crate::scene::SceneError) -> Self {
+impl From<SceneError> for Error {
+    fn from(e: SceneError) -> Self {
         Error::Scene(e)
     }
 }
 
+/// Why a scene file was rejected.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum SceneError {
+    /// Fewer than 16 bytes: no complete header.
+    TruncatedHeader {
+        /// The file's length.
+        len: usize,
+    },
+    /// The first 8 bytes are not `AABB2D\0\0`.
+    BadMagic {
+        /// The bytes found.
+        found: [u8; 8],
+    },
+    /// A version other than 1.
+    UnsupportedVersion {
+        /// The version found.
+        version: u32,
+    },
+    /// The file length is not `16 + 16·N`.
+    SizeMismatch {
+        /// The count `N` in the header.
+        count: u32,
+        /// `16 + 16·N`.
+        expected: u64,
+        /// The file's length.
+        found: usize,
+    },
+    /// Record `record` has a NaN or infinite coordinate.
+    NonFinite {
+        /// The record index (0-based).
+        record: usize,
+    },
+    /// Record `record` has `min > max` on `axis` (0 = x, 1 = y).
+    Inverted {
+        /// The record index (0-based).
+        record: usize,
+        /// 0 for x, 1 for y.
+        axis: u8,
+    },
+    /// More boxes than the format's `u32` count can hold.
+    TooManyBoxes {
+        /// How many there were.
+        count: usize,
+    },
+    /// Reading or writing the file failed.
+    Io {
+        /// The kind of failure.
+        kind: std::io::ErrorKind,
+        /// The operating system's message.
+        message: String,
+    },
+}
+
+impl fmt::Display for SceneError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SceneError::TruncatedHeader { len } => {
+                write!(
+                    f,
+                    "truncated header: {len} bytes, need at least {SCENE_HEADER_LEN}"
+                )
+            }
+            SceneError::BadMagic { found } => {
+                write!(f, "bad magic {found:02x?}, expected \"AABB2D\\0\\0\"")
+            }
+            SceneError::UnsupportedVersion { version } => {
+                write!(f, "unsupported version {version}, expected {SCENE_VERSION}")
+            }
+            SceneError::SizeMismatch {
+                count,
+                expected,
+                found,
+            } => write!(
+                f,
+                "size mismatch: header says {count} boxes ({expected} bytes), file has {found} bytes"
+            ),
+            SceneError::NonFinite { record } => {
+                write!(f, "record {record}: a coordinate is NaN or infinite")
+            }
+            SceneError::Inverted { record, axis } => {
+                let a = if *axis == 0 { 'x' } else { 'y' };
+                write!(f, "record {record}: min_{a} > max_{a}")
+            }
+            SceneError::TooManyBoxes { count } => {
+                write!(f, "{count} boxes do not fit the format's u32 count")
+            }
+            SceneError::Io { kind, message } => write!(f, "i/o error ({kind:?}): {message}"),
+        }
+    }
+}
+
+impl std::error::Error for SceneError {}
+
+impl From<std::io::Error> for SceneError {
+    fn from(e: std::io::Error) -> Self {
+        SceneError::Io {
+            kind: e.kind(),
+            message: e.to_string(),
+        }
+    }
+}
+
 /// Returns `Err(LengthMismatch)` unless `found == expected`.
-/// [`Error::TooManyBoxes`] when `count` is more than [`crate::MAX_BOXES`]: the one limit
+/// [`Error::TooManyBoxes`] when `count` is more than [`MAX_BOXES`]: the one limit
 /// every entry point applies, at every SIMD level, before it reads anything.
 pub(crate) fn check_count(count: usize) -> Result<(), Error> {
-    if count > crate::MAX_BOXES {
+    if count > MAX_BOXES {
         Err(Error::TooManyBoxes { requested: count })
     } else {
         Ok(())

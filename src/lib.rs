@@ -214,9 +214,11 @@ pub mod broad;
 pub mod check;
 mod error;
 pub mod frame;
+mod handle;
 mod lanes;
 mod math;
 pub mod narrow;
+mod pair;
 mod query;
 #[doc(hidden)]
 pub mod rng;
@@ -224,14 +226,12 @@ pub mod scene;
 mod store;
 pub mod tilemap;
 
-pub use broad::{BandOrder, BoxSet, BroadConfig, BroadPhase, BroadStats, Pair, StaticGrid};
-pub use error::{BoxDefect, Error};
+pub use broad::{BandOrder, BoxSet, BroadConfig, BroadPhase, BroadStats, StaticGrid};
+pub use error::{BoxDefect, Error, MAX_BOXES};
 pub use lanes::{LANES, SimdLevel};
 pub use math::{Aabb, Circle, MAX_COORDINATE, Obb2, Obb3, Ray, Shape, ShapeKind};
 pub use narrow::{NarrowConfig, NarrowPhase};
+pub use pair::Pair;
 pub use query::CastHit;
 pub use store::{BoxHandle, BoxProps, BoxStore, Filter, Owner, Response};
 pub use tilemap::TileMap;
-
-/// The most boxes one store or one broad-phase call can hold (`2^31 - 1`).
-pub const MAX_BOXES: usize = i32::MAX as usize;

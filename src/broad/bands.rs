@@ -781,10 +781,10 @@ mod tests {
     /// The s0 column of a band of `n` unit boxes whose minima fall from `n` to 1, ordered
     /// with buckets over the sweep range `range`.
     fn ordered_s0(n: usize, range: (f32, f32)) -> Vec<f32> {
-        let boxes: Vec<crate::Aabb> = (0..n)
+        let boxes: Vec<crate::math::Aabb> = (0..n)
             .map(|i| {
                 let x = (n - i) as f32;
-                crate::Aabb::from_coords(x, 0.0, x + 1.0, 1.0)
+                crate::math::Aabb::from_coords(x, 0.0, x + 1.0, 1.0)
             })
             .collect();
         let mut chunk = Chunk {

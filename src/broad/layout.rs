@@ -430,7 +430,7 @@ fn crowding(st: &Stats, scale: [f64; 2]) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Aabb;
+    use crate::math::Aabb;
     use crate::scene::generate;
 
     fn layout_of(boxes: &[Aabb]) -> Layout {

@@ -45,6 +45,7 @@ mod sort;
 mod statics;
 mod sweep;
 
+pub use crate::pair::Pair;
 pub use brute::{brute_force_bipartite, brute_force_pairs};
 pub use set::BoxSet;
 pub use statics::StaticGrid;
@@ -52,31 +53,8 @@ pub use statics::StaticGrid;
 use crate::error::Error;
 use crate::lanes::SimdLevel;
 use bands::{BandSoa, Chunk, OrderScratch};
-use bytemuck::{Pod, Zeroable};
 use layout::Layout;
 use probe::Probe;
-
-/// Two overlapping boxes, by their indices in the input.
-///
-/// Self mode: `a < b`. Bipartite mode: `a` indexes the first set, `b` the second.
-/// Ordered by `(a, b)`, which is the canonical listing order of the scene format.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default, Pod, Zeroable)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[repr(C)]
-pub struct Pair {
-    /// The first box.
-    pub a: u32,
-    /// The second box.
-    pub b: u32,
-}
-
-impl Pair {
-    /// A pair from two indices, as given.
-    #[must_use]
-    pub const fn new(a: u32, b: u32) -> Self {
-        Self { a, b }
-    }
-}
 
 /// What one broad-phase call did (see [`BroadPhase::last_stats`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -289,7 +267,8 @@ impl BroadPhase {
         crate::error::check_count(sets[l].len())?;
         // Errors name the box as `index` in the first set, `first.len() + index` in the
         // second.
-        let offset = |set: usize, (i, d): (usize, crate::BoxDefect)| (i + set * sets[0].len(), d);
+        let offset =
+            |set: usize, (i, d): (usize, crate::error::BoxDefect)| (i + set * sets[0].len(), d);
         let small_err = self.probe.build(&sets[s]).err().map(|e| offset(s, e));
         if s == 0
             && let Some((index, defect)) = small_err

@@ -2,9 +2,11 @@
 //! several thread counts; the order contract; bad input.
 
 use super::*;
+use crate::error::BoxDefect;
+use crate::math::Aabb;
 use crate::rng::Rng;
 use crate::scene::generate::{self, Shape};
-use crate::{Aabb, BoxDefect, BoxStore, Filter};
+use crate::store::{BoxStore, Filter};
 use glam::Vec2;
 
 fn sorted(p: &[Pair]) -> Vec<Pair> {

@@ -759,7 +759,7 @@ impl Moves {
         &mut self,
         store: &mut BoxStore,
         parallel: bool,
-        simd: crate::SimdLevel,
+        simd: crate::lanes::SimdLevel,
     ) -> std::time::Duration {
         self.destroyed.clear();
         radix::sort_by_key(&mut self.doomed, &mut self.doomed_scratch, |d| {

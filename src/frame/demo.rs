@@ -475,7 +475,8 @@ mod tests {
     #[test]
     fn danmaku_scenes_have_what_they_say() {
         use crate::frame::{Frame, FrameConfig, Level};
-        use crate::{ShapeKind, SimdLevel};
+        use crate::lanes::SimdLevel;
+        use crate::math::ShapeKind;
         let n = 40_000;
         let round = Danmaku::new(DanmakuConfig::new(n));
         // Grouped: the same bullets, each side in one block.

@@ -19,11 +19,11 @@
 //!
 //! A store of plain boxes never comes here (one branch in the step).
 
-use crate::broad::Pair;
 use crate::error::Error;
 use crate::math::ShapeKind;
 use crate::narrow::columns::{AabbColumns, CircleColumns, MotionColumns};
 use crate::narrow::{NarrowPhase, PairSweep, Sweep};
+use crate::pair::Pair;
 use crate::store::{BoxStore, SHAPE_INDEX, kind_of};
 use glam::Vec2;
 

@@ -50,11 +50,12 @@ pub use demo::{Danmaku, DanmakuConfig, DemoFrame};
 pub use snapshot::FrameEvents;
 pub use statics::{StaticHit, StaticLevel};
 
-use crate::broad::{BroadConfig, BroadPhase, Pair};
+use crate::broad::{BroadConfig, BroadPhase};
 use crate::error::Error;
 use crate::lanes::SimdLevel;
 use crate::narrow::columns::{AabbColumns, MotionColumns};
 use crate::narrow::{NarrowConfig, NarrowPhase, Sweep, SweepStatus};
+use crate::pair::Pair;
 use crate::store::{BoxHandle, BoxStore, Owner};
 use clock::Stamp;
 use glam::Vec2;

@@ -13,12 +13,13 @@
 use super::advance::keep_earliest;
 use super::groups::Grouping;
 use super::{Body, MAX_COORDINATE, radix};
-use crate::broad::{BoxSet, Pair, StaticGrid};
+use crate::broad::{BoxSet, StaticGrid};
 use crate::error::Error;
 use crate::lanes::SimdLevel;
 use crate::math::{Aabb, Shape};
 use crate::narrow::scalar::sweep_shapes;
 use crate::narrow::{Sweep, SweepStatus};
+use crate::pair::Pair;
 use crate::store::{BoxHandle, BoxStore, PLAIN};
 use glam::Vec2;
 

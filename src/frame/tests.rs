@@ -2,9 +2,10 @@
 //! hitboxes, layers, determinism.
 
 use super::*;
+use crate::math::Aabb;
 use crate::rng::Rng;
+use crate::store::BoxProps;
 use crate::store::Filter;
-use crate::{Aabb, BoxProps};
 
 /// A scene of moving boxes with random layers and owners.
 fn random_store(n: usize, seed: u64, owners: u32) -> BoxStore {

@@ -2,6 +2,7 @@
 
 mod aabb;
 mod circle;
+mod columns;
 mod obb2;
 mod obb3;
 mod ray;
@@ -11,6 +12,10 @@ mod wire;
 pub use aabb::Aabb;
 pub(crate) use aabb::box_defect;
 pub use circle::Circle;
+pub use columns::{
+    AabbColumns, AabbSoa, CircleColumns, CircleSoa, MotionColumns, MotionSoa, Obb2Columns, Obb2Soa,
+    Obb3Columns, Obb3Soa, RayColumns, RaySoa,
+};
 pub use obb2::Obb2;
 pub use obb3::Obb3;
 pub use ray::Ray;

@@ -12,7 +12,7 @@
 //! ```
 //!
 //! Each shape has a borrowed view (`*Columns`: one `&[f32]` per field, e.g. straight from
-//! a [`BoxStore`]) and an owned twin (`*Soa`, built from a slice of shapes). A view's
+//! a [`BoxStore`](crate::BoxStore)) and an owned twin (`*Soa`, built from a slice of shapes). A view's
 //! columns must all have the same length: [`AabbColumns::new`] and friends check it, and
 //! the batch entry points check it again (the fields are public), answering
 //! [`Error::LengthMismatch`].
@@ -25,14 +25,21 @@
 //! already live in an array of structs: the SIMD gather loads a whole record at once
 //! instead of one `f32` per field (with AVX2, an [`Aabb`] or a [`Ray`] is one 16-byte
 //! load per lane instead of four 4-byte ones); columns are the faster input where the
-//! data already lives in columns, such as a [`BoxStore`], since converting first would
+//! data already lives in columns, such as a [`BoxStore`](crate::BoxStore), since converting first would
 //! cost a pass over the shapes.
 
-use crate::error::{Error, check_count, check_len};
+use crate::error::{Error, check_count};
 use crate::lanes::{F32W, LANES};
 use crate::math::{Aabb, Circle, Obb2, Obb3, Ray};
-use crate::store::BoxStore;
-use glam::{Vec2, Vec3};
+use glam::Vec2;
+
+// The views and their owned twins are plain data a level down (`math::columns`), so
+// that the store can hand out its columns as views without the narrow phase knowing
+// the store; their public paths are these.
+pub use crate::math::{
+    AabbColumns, AabbSoa, CircleColumns, CircleSoa, MotionColumns, MotionSoa, Obb2Columns, Obb2Soa,
+    Obb3Columns, Obb3Soa, RayColumns, RaySoa,
+};
 
 mod sealed {
     /// Only this crate implements [`ShapeInput`](super::ShapeInput).
@@ -162,234 +169,33 @@ records!(Vec2, 2);
 records!(Obb2, 6);
 records!(Obb3, 15);
 
+/// A column view as an input: shape `i` is [`get`](AabbColumns::get)`(i)`, and eight
+/// shapes' fields are gathered from one column each.
 macro_rules! columns {
-    (
-        $(#[$cdoc:meta])* $cols:ident,
-        $(#[$sdoc:meta])* $soa:ident,
-        $shape:ty,
-        { $($f:ident),+ $(,)? },
-        |$s:ident| [$($get:expr),+ $(,)?],
-        |$($g:ident),+| $build:expr
-    ) => {
-        $(#[$cdoc])*
-        #[derive(Debug, Clone, Copy, PartialEq)]
-        pub struct $cols<'a> {
-            $(
-                #[doc = concat!("The `", stringify!($f), "` column.")]
-                pub $f: &'a [f32],
-            )+
-        }
-
-        impl<'a> $cols<'a> {
-            /// A view over the given columns.
-            ///
-            /// # Errors
-            /// [`Error::LengthMismatch`] when a column's length differs from the first
-            /// one's; [`Error::TooManyBoxes`] for more than [`crate::MAX_BOXES`] shapes.
-            #[allow(clippy::too_many_arguments)]
-            pub fn new($($f: &'a [f32]),+) -> Result<Self, Error> {
-                let c = Self { $($f),+ };
-                c.checked_len()?;
-                Ok(c)
-            }
-
-            /// The number of shapes (the length of the first column).
-            #[must_use]
-            pub fn len(&self) -> usize {
-                [$(self.$f.len()),+][0]
-            }
-
-            /// Every column, in field order (the order of the lane type's `from_lanes`).
-            #[must_use]
-            #[inline(always)]
-            pub(crate) fn slices(&self) -> [&'a [f32]; [$(stringify!($f)),+].len()] {
-                [$(self.$f),+]
-            }
-
-            /// Whether there are no shapes.
-            #[must_use]
-            pub fn is_empty(&self) -> bool {
-                self.len() == 0
-            }
-
-            /// The shape at index `i`.
-            ///
-            /// # Panics
-            /// If `i` is out of range of a column.
-            #[must_use]
-            #[inline]
-            pub fn get(&self, i: usize) -> $shape {
-                let ($($g),+) = ($(self.$f[i]),+);
-                $build
-            }
-        }
-
+    ($cols:ident, $n:literal, $shape:ty) => {
         impl sealed::Sealed for $cols<'_> {}
 
-        impl ShapeInput<{ [$(stringify!($f)),+].len() }> for $cols<'_> {
+        impl ShapeInput<$n> for $cols<'_> {
             type Shape = $shape;
             fn checked_len(&self) -> Result<usize, Error> {
-                let lens = [$((concat!(stringify!($cols), ".", stringify!($f)), self.$f.len())),+];
-                for &(what, len) in &lens[1..] {
-                    check_len(what, lens[0].1, len)?;
-                }
-                check_count(lens[0].1)?;
-                Ok(lens[0].1)
+                self.lengths()
             }
             #[inline]
             fn shape(&self, i: usize) -> $shape {
                 self.get(i)
             }
             #[inline(always)]
-            unsafe fn gather_unchecked<W: F32W>(
-                &self,
-                idx: &[u32; LANES],
-            ) -> [W; [$(stringify!($f)),+].len()] {
+            unsafe fn gather_unchecked<W: F32W>(&self, idx: &[u32; LANES]) -> [W; $n] {
                 // SAFETY: every index is in range of every column (the caller's contract).
                 unsafe { W::gather_columns_unchecked(self.slices(), idx) }
-            }
-        }
-
-        $(#[$sdoc])*
-        #[derive(Debug, Clone, Default, PartialEq)]
-        pub struct $soa {
-            $(
-                #[doc = concat!("The `", stringify!($f), "` column.")]
-                pub $f: Vec<f32>,
-            )+
-        }
-
-        impl $soa {
-            /// Appends one shape.
-            pub fn push(&mut self, shape: &$shape) {
-                let $s = shape;
-                $(self.$f.push($get);)+
-            }
-
-            /// The borrowed view of every column.
-            #[must_use]
-            pub fn columns(&self) -> $cols<'_> {
-                $cols { $($f: &self.$f),+ }
-            }
-        }
-
-        impl From<&[$shape]> for $soa {
-            fn from(shapes: &[$shape]) -> Self {
-                let mut soa = Self::default();
-                for s in shapes {
-                    soa.push(s);
-                }
-                soa
             }
         }
     };
 }
 
-columns! {
-    /// Boxes as four columns: `min_x`, `min_y`, `max_x`, `max_y` (the [`BoxStore`]
-    /// layout).
-    AabbColumns,
-    /// Owned [`AabbColumns`].
-    AabbSoa,
-    Aabb,
-    { min_x, min_y, max_x, max_y },
-    |s| [s.min.x, s.min.y, s.max.x, s.max.y],
-    |min_x, min_y, max_x, max_y| Aabb::from_coords(min_x, min_y, max_x, max_y)
-}
-
-columns! {
-    /// Per-frame displacements as two columns, `x` and `y` (the [`BoxStore`] motion
-    /// columns).
-    MotionColumns,
-    /// Owned [`MotionColumns`].
-    MotionSoa,
-    Vec2,
-    { x, y },
-    |s| [s.x, s.y],
-    |x, y| Vec2::new(x, y)
-}
-
-columns! {
-    /// Circles as three columns: `x`, `y` (the center) and `radius`.
-    CircleColumns,
-    /// Owned [`CircleColumns`].
-    CircleSoa,
-    Circle,
-    { x, y, radius },
-    |s| [s.center.x, s.center.y, s.radius],
-    |x, y, radius| Circle::new(Vec2::new(x, y), radius)
-}
-
-columns! {
-    /// Moving points as four columns: `origin_x`, `origin_y`, `motion_x`, `motion_y`.
-    RayColumns,
-    /// Owned [`RayColumns`].
-    RaySoa,
-    Ray,
-    { origin_x, origin_y, motion_x, motion_y },
-    |s| [s.origin.x, s.origin.y, s.motion.x, s.motion.y],
-    |ox, oy, mx, my| Ray::new(Vec2::new(ox, oy), Vec2::new(mx, my))
-}
-
-columns! {
-    /// 2D oriented boxes as six columns: center, unit x axis, half extents.
-    Obb2Columns,
-    /// Owned [`Obb2Columns`].
-    Obb2Soa,
-    Obb2,
-    { center_x, center_y, axis_x, axis_y, half_x, half_y },
-    |s| [s.center.x, s.center.y, s.axis.x, s.axis.y, s.half_extents.x, s.half_extents.y],
-    |cx, cy, ax, ay, hx, hy| Obb2::new(Vec2::new(cx, cy), Vec2::new(ax, ay), Vec2::new(hx, hy))
-}
-
-columns! {
-    /// 3D oriented boxes as fifteen columns: center, the three axes (`axis0_x` is the x
-    /// component of `axes[0]`), half extents.
-    Obb3Columns,
-    /// Owned [`Obb3Columns`].
-    Obb3Soa,
-    Obb3,
-    {
-        center_x, center_y, center_z,
-        axis0_x, axis0_y, axis0_z,
-        axis1_x, axis1_y, axis1_z,
-        axis2_x, axis2_y, axis2_z,
-        half_x, half_y, half_z,
-    },
-    |s| [
-        s.center.x, s.center.y, s.center.z,
-        s.axes[0].x, s.axes[0].y, s.axes[0].z,
-        s.axes[1].x, s.axes[1].y, s.axes[1].z,
-        s.axes[2].x, s.axes[2].y, s.axes[2].z,
-        s.half_extents.x, s.half_extents.y, s.half_extents.z,
-    ],
-    |cx, cy, cz, a0x, a0y, a0z, a1x, a1y, a1z, a2x, a2y, a2z, hx, hy, hz| Obb3::new(
-        Vec3::new(cx, cy, cz),
-        [Vec3::new(a0x, a0y, a0z), Vec3::new(a1x, a1y, a1z), Vec3::new(a2x, a2y, a2z)],
-        Vec3::new(hx, hy, hz),
-    )
-}
-
-impl<'a> AabbColumns<'a> {
-    /// The box columns of a store (dense indices, as the broad phase's pairs).
-    #[must_use]
-    pub fn from_store(store: &'a BoxStore) -> Self {
-        Self {
-            min_x: store.min_x(),
-            min_y: store.min_y(),
-            max_x: store.max_x(),
-            max_y: store.max_y(),
-        }
-    }
-}
-
-impl<'a> MotionColumns<'a> {
-    /// The motion columns of a store.
-    #[must_use]
-    pub fn from_store(store: &'a BoxStore) -> Self {
-        Self {
-            x: store.motion_x(),
-            y: store.motion_y(),
-        }
-    }
-}
+columns!(AabbColumns, 4, Aabb);
+columns!(MotionColumns, 2, Vec2);
+columns!(CircleColumns, 3, Circle);
+columns!(RayColumns, 4, Ray);
+columns!(Obb2Columns, 6, Obb2);
+columns!(Obb3Columns, 15, Obb3);

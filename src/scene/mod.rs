@@ -16,122 +16,22 @@
 
 pub mod generate;
 
+// The error type lives with the crate's other errors (`error` is a leaf that every
+// module may use, `Error::Scene` holds it); its public path is this one.
+pub use crate::error::SceneError;
+
 use crate::math::Aabb;
-use core::fmt;
 use std::borrow::Cow;
 use std::path::Path;
 
 /// The 8 magic bytes that open a scene file.
 pub const MAGIC: [u8; 8] = *b"AABB2D\0\0";
 /// The only version this crate reads and writes.
-pub const VERSION: u32 = 1;
+pub const VERSION: u32 = crate::error::SCENE_VERSION;
 /// Size of the header in bytes.
-pub const HEADER_LEN: usize = 16;
+pub const HEADER_LEN: usize = crate::error::SCENE_HEADER_LEN;
 /// Size of one record in bytes.
 pub const RECORD_LEN: usize = 16;
-
-/// Why a scene file was rejected.
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum SceneError {
-    /// Fewer than 16 bytes: no complete header.
-    TruncatedHeader {
-        /// The file's length.
-        len: usize,
-    },
-    /// The first 8 bytes are not `AABB2D\0\0`.
-    BadMagic {
-        /// The bytes found.
-        found: [u8; 8],
-    },
-    /// A version other than 1.
-    UnsupportedVersion {
-        /// The version found.
-        version: u32,
-    },
-    /// The file length is not `16 + 16·N`.
-    SizeMismatch {
-        /// The count `N` in the header.
-        count: u32,
-        /// `16 + 16·N`.
-        expected: u64,
-        /// The file's length.
-        found: usize,
-    },
-    /// Record `record` has a NaN or infinite coordinate.
-    NonFinite {
-        /// The record index (0-based).
-        record: usize,
-    },
-    /// Record `record` has `min > max` on `axis` (0 = x, 1 = y).
-    Inverted {
-        /// The record index (0-based).
-        record: usize,
-        /// 0 for x, 1 for y.
-        axis: u8,
-    },
-    /// More boxes than the format's `u32` count can hold.
-    TooManyBoxes {
-        /// How many there were.
-        count: usize,
-    },
-    /// Reading or writing the file failed.
-    Io {
-        /// The kind of failure.
-        kind: std::io::ErrorKind,
-        /// The operating system's message.
-        message: String,
-    },
-}
-
-impl fmt::Display for SceneError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            SceneError::TruncatedHeader { len } => {
-                write!(
-                    f,
-                    "truncated header: {len} bytes, need at least {HEADER_LEN}"
-                )
-            }
-            SceneError::BadMagic { found } => {
-                write!(f, "bad magic {found:02x?}, expected \"AABB2D\\0\\0\"")
-            }
-            SceneError::UnsupportedVersion { version } => {
-                write!(f, "unsupported version {version}, expected {VERSION}")
-            }
-            SceneError::SizeMismatch {
-                count,
-                expected,
-                found,
-            } => write!(
-                f,
-                "size mismatch: header says {count} boxes ({expected} bytes), file has {found} bytes"
-            ),
-            SceneError::NonFinite { record } => {
-                write!(f, "record {record}: a coordinate is NaN or infinite")
-            }
-            SceneError::Inverted { record, axis } => {
-                let a = if *axis == 0 { 'x' } else { 'y' };
-                write!(f, "record {record}: min_{a} > max_{a}")
-            }
-            SceneError::TooManyBoxes { count } => {
-                write!(f, "{count} boxes do not fit the format's u32 count")
-            }
-            SceneError::Io { kind, message } => write!(f, "i/o error ({kind:?}): {message}"),
-        }
-    }
-}
-
-impl std::error::Error for SceneError {}
-
-impl From<std::io::Error> for SceneError {
-    fn from(e: std::io::Error) -> Self {
-        SceneError::Io {
-            kind: e.kind(),
-            message: e.to_string(),
-        }
-    }
-}
 
 /// Decodes a scene, borrowing the records when the bytes are suitably aligned (on a
 /// little-endian target) and copying them otherwise.
@@ -165,7 +65,9 @@ pub fn decode(bytes: &[u8]) -> Result<Cow<'_, [Aabb]>, SceneError> {
     for (i, b) in boxes.iter().enumerate() {
         if let Err(d) = b.validate() {
             return Err(match d {
-                crate::BoxDefect::Inverted { axis } => SceneError::Inverted { record: i, axis },
+                crate::error::BoxDefect::Inverted { axis } => {
+                    SceneError::Inverted { record: i, axis }
+                }
                 _ => SceneError::NonFinite { record: i },
             });
         }
@@ -214,7 +116,7 @@ pub fn encode(boxes: &[Aabb]) -> Result<Vec<u8>, SceneError> {
     for (i, b) in boxes.iter().enumerate() {
         match b.validate() {
             Ok(()) => {}
-            Err(crate::BoxDefect::Inverted { axis }) => {
+            Err(crate::error::BoxDefect::Inverted { axis }) => {
                 return Err(SceneError::Inverted { record: i, axis });
             }
             Err(_) => return Err(SceneError::NonFinite { record: i }),

@@ -114,6 +114,6 @@ fn files_round_trip_and_io_errors_are_typed() {
 fn errors_display_their_subject() {
     let e = SceneError::Inverted { record: 7, axis: 1 };
     assert_eq!(e.to_string(), "record 7: min_y > max_y");
-    let e: crate::Error = SceneError::NonFinite { record: 3 }.into();
+    let e: crate::error::Error = SceneError::NonFinite { record: 3 }.into();
     assert!(e.to_string().contains("record 3"));
 }

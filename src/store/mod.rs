@@ -49,8 +49,8 @@ pub use handle::{BoxHandle, Filter, Owner, Response};
 use crate::error::{Error, check_len};
 use crate::lanes::{F32W, SimdLevel, SimdTask, dispatch};
 use crate::math::{
-    Aabb, Circle, MAX_COORDINATE, Obb2, Shape, ShapeKind, down2_finite, grow, up2_finite,
-    within_limit,
+    Aabb, AabbColumns, Circle, MAX_COORDINATE, MotionColumns, Obb2, Shape, ShapeKind, down2_finite,
+    grow, up2_finite, within_limit,
 };
 use glam::Vec2;
 
@@ -321,7 +321,7 @@ impl BoxStore {
     /// in all, or one the allocator refuses, reserves nothing (inserting later grows the
     /// columns as needed, or reports [`Error::TooManyBoxes`]). Never panics.
     pub fn reserve(&mut self, n: usize) {
-        if self.len().saturating_add(n) > crate::MAX_BOXES {
+        if self.len().saturating_add(n) > crate::error::MAX_BOXES {
             return;
         }
         // All or nothing is not needed here: capacity is only a hint.
@@ -1104,7 +1104,7 @@ impl BoxStore {
     fn check_room(&self, extra: usize) -> Result<(), Error> {
         let total = self.len().saturating_add(extra);
         // Room in dense indices, and in slots when none is free (retired slots are lost).
-        if total > crate::MAX_BOXES {
+        if total > crate::error::MAX_BOXES {
             return Err(Error::TooManyBoxes { requested: total });
         }
         Ok(())
@@ -1179,6 +1179,32 @@ impl BoxStore {
         } else {
             s.link = self.free_head;
             self.free_head = slot;
+        }
+    }
+}
+
+// The store hands out its columns as the views the narrow phase's batches read (the
+// views are plain data in `math`, so the narrow phase needs no store).
+impl<'a> AabbColumns<'a> {
+    /// The box columns of a store (dense indices, as the broad phase's pairs).
+    #[must_use]
+    pub fn from_store(store: &'a BoxStore) -> Self {
+        Self {
+            min_x: store.min_x(),
+            min_y: store.min_y(),
+            max_x: store.max_x(),
+            max_y: store.max_y(),
+        }
+    }
+}
+
+impl<'a> MotionColumns<'a> {
+    /// The motion columns of a store.
+    #[must_use]
+    pub fn from_store(store: &'a BoxStore) -> Self {
+        Self {
+            x: store.motion_x(),
+            y: store.motion_y(),
         }
     }
 }

@@ -188,7 +188,7 @@ fn rejected_updates_leave_the_store_unchanged() {
         store.update_all(&bad),
         Err(Error::InvalidBox {
             index: 3,
-            defect: crate::BoxDefect::Inverted { axis: 1 }
+            defect: crate::error::BoxDefect::Inverted { axis: 1 }
         })
     );
     assert!(matches!(
@@ -277,8 +277,8 @@ proptest! {
                 .with_user_data(k as u64 * 11);
             let shape = match kind {
                 0 => Shape::Aabb(Aabb::from_center_half_extents(c, Vec2::splat(1.0))),
-                1 => Shape::Circle(crate::Circle::new(c, 1.5)),
-                _ => Shape::Obb2(crate::Obb2::from_angle(c, Vec2::new(2.0, 1.0), 0.3 * k as f32)),
+                1 => Shape::Circle(crate::math::Circle::new(c, 1.5)),
+                _ => Shape::Obb2(crate::math::Obb2::from_angle(c, Vec2::new(2.0, 1.0), 0.3 * k as f32)),
             };
             store.insert_shape(shape, props).unwrap();
         }

@@ -174,7 +174,7 @@ impl Serialize for BoxStore {
 /// # Errors
 /// A serde error naming the first defect: columns of different lengths, more than
 /// [`crate::MAX_BOXES`] boxes or `u32::MAX` slots, an invalid box (NaN, infinite,
-/// inverted), a box beyond [`crate::MAX_COORDINATE`] or a non-finite motion, a handle naming no slot, a slot named twice or
+/// inverted), a box beyond [`crate::math::MAX_COORDINATE`] or a non-finite motion, a handle naming no slot, a slot named twice or
 /// with another generation, a free list entry that is out of range, alive, retired or
 /// repeated, or a free slot missing from the free list.
 ///
@@ -278,8 +278,8 @@ impl StoreFields {
                 ));
             }
         }
-        if n > crate::MAX_BOXES {
-            return Err(format!("{n} boxes, more than {}", crate::MAX_BOXES));
+        if n > crate::error::MAX_BOXES {
+            return Err(format!("{n} boxes, more than {}", crate::error::MAX_BOXES));
         }
         // Slot indices are u32 and u32::MAX is the "no slot" link.
         if self.generations.len() >= NO_SLOT as usize {
@@ -298,7 +298,7 @@ impl StoreFields {
             if !crate::math::within_limit(&Aabb::from_coords(c.0, c.1, c.2, c.3)) {
                 return Err(format!(
                     "box at dense index {i} lies beyond ±{:e} (MAX_COORDINATE)",
-                    crate::MAX_COORDINATE
+                    crate::math::MAX_COORDINATE
                 ));
             }
             if !(self.motion_x[i].is_finite() && self.motion_y[i].is_finite()) {

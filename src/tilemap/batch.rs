@@ -3,9 +3,9 @@
 
 use super::map::TileMap;
 use super::slide::{SlideOptions, SlideResult, TileHit, check_input, leaves_f32};
-use crate::Aabb;
 use crate::error::{Error, check_len};
 use crate::lanes::{F32W, LANES, SimdLevel, SimdTask, dispatch};
+use crate::math::Aabb;
 use glam::Vec2;
 use rayon::prelude::*;
 

@@ -21,8 +21,8 @@
 use super::exact::{advance, follow, round_back};
 use super::map::{Span, TileMap};
 use super::slide::{TileEdge, TileHit, check_input};
-use crate::Aabb;
 use crate::error::Error;
+use crate::math::Aabb;
 use glam::{IVec2, Vec2};
 
 /// What [`TileMap::cast`] found.

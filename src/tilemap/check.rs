@@ -16,8 +16,8 @@ use super::exact::within;
 use super::map::TileMap;
 use super::slide::{AxisOrder, Direction, SlideOptions, SlideResult, TileEdge, TileHit};
 use super::{CastResult, EMPTY};
-use crate::Aabb;
 use crate::error::Error;
+use crate::math::Aabb;
 use core::cmp::Ordering;
 use glam::{IVec2, Vec2};
 

@@ -17,9 +17,9 @@
 //! ```
 
 use super::open::{Coarse, Interior};
-use crate::Aabb;
 use crate::error::Error;
 use crate::lanes::{F32W, LANES, MaskW};
+use crate::math::Aabb;
 use glam::{IVec2, Vec2};
 
 /// The kind of an empty cell. Every other kind is solid.

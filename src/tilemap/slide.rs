@@ -3,8 +3,8 @@
 
 use super::exact::{advance, follow};
 use super::map::{Span, TileMap};
-use crate::Aabb;
 use crate::error::Error;
+use crate::math::Aabb;
 use glam::{IVec2, Vec2};
 
 /// One of the four edges of a tile, named by the coordinate it lies on.

@@ -4,7 +4,7 @@
 
 use super::check::{self, check_cast, check_move_and_slide, input_from_bytes};
 use super::*;
-use crate::Aabb;
+use crate::math::Aabb;
 use crate::rng::Rng;
 use glam::{IVec2, Vec2};
 use proptest::prelude::*;

@@ -1,10 +1,11 @@
 //! The static grid against brute force on random scenes of every kind; errors; rebuilds.
 
 use super::*;
-use crate::BoxDefect;
+use crate::broad::BroadPhase;
 use crate::broad::brute_force_bipartite;
+use crate::error::BoxDefect;
+use crate::math::Aabb;
 use crate::rng::Rng;
-use crate::{Aabb, BroadPhase};
 use glam::Vec2;
 
 /// The chunk counts every scene is queried with (1: the serial path).
@@ -439,9 +440,9 @@ fn columns_and_store_read_the_same() {
     let (cs, cm) = (cols(&statics), cols(&movers));
     let s = BoxSet::from_columns(&cs[0], &cs[1], &cs[2], &cs[3]).unwrap();
     let m = BoxSet::from_columns(&cm[0], &cm[1], &cm[2], &cm[3]).unwrap();
-    let mut store = crate::BoxStore::new();
+    let mut store = crate::store::BoxStore::new();
     store
-        .insert_many(&statics, crate::BoxProps::default())
+        .insert_many(&statics, crate::store::BoxProps::default())
         .unwrap();
     let mut grid = StaticGrid::new();
     grid.build(s).unwrap();

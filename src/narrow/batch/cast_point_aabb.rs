@@ -4,11 +4,11 @@ use super::PairSweep;
 use super::chunk::HitLanes;
 use super::shapes::PairTest;
 use super::sweep::{SWEEPS_AVX512, sweep_hits};
-use crate::broad::Pair;
 use crate::lanes::{F32W, LANES};
 use crate::math::{Aabb, Ray};
 use crate::narrow::wide::{AabbW, RayW};
 use crate::narrow::{SweepStatus, scalar, wide};
+use crate::pair::Pair;
 
 /// Moving point against box ([`NarrowPhase::cast_point_aabb`](super::NarrowPhase::cast_point_aabb)).
 pub(super) struct CastPointAabb;

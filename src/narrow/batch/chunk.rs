@@ -3,9 +3,9 @@
 //! pairs (in parallel, merged in order), in blocks when a batch streams from memory.
 
 use super::{CHUNK, NarrowConfig};
-use crate::broad::Pair;
 use crate::error::Error;
 use crate::lanes::{F32W, LANES, SimdLevel, SimdTask, dispatch, max_indices};
+use crate::pair::Pair;
 use rayon::prelude::*;
 
 /// One kernel over pairs: its scalar and lane forms and what a hit records.

@@ -47,9 +47,9 @@
 
 use super::columns::{AabbInput, CircleInput, MotionInput, Obb2Input, Obb3Input, RayInput};
 use super::{Mtv2, Mtv3, Sweep};
-use crate::broad::Pair;
 use crate::error::{Error, check_len};
 use crate::lanes::SimdLevel;
+use crate::pair::Pair;
 
 mod cast_point_aabb;
 mod chunk;

@@ -3,11 +3,11 @@
 use super::PairMtv2;
 use super::chunk::HitLanes;
 use super::shapes::PairTest;
-use crate::broad::Pair;
 use crate::lanes::{F32W, LANES, MaskW};
 use crate::math::Obb2;
 use crate::narrow::wide::Obb2W;
 use crate::narrow::{Mtv2, scalar, wide};
+use crate::pair::Pair;
 
 /// 2D oriented-box SAT ([`NarrowPhase::overlap_obb2_obb2`](super::NarrowPhase::overlap_obb2_obb2)).
 pub(super) struct Obb2Obb2;

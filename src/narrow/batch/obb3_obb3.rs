@@ -3,11 +3,11 @@
 use super::PairMtv3;
 use super::chunk::HitLanes;
 use super::shapes::PairTest;
-use crate::broad::Pair;
 use crate::lanes::{F32W, LANES, MaskW};
 use crate::math::Obb3;
 use crate::narrow::wide::Obb3W;
 use crate::narrow::{Mtv3, scalar, wide};
+use crate::pair::Pair;
 
 /// 3D oriented-box SAT ([`NarrowPhase::overlap_obb3_obb3`](super::NarrowPhase::overlap_obb3_obb3)).
 pub(super) struct Obb3Obb3;

@@ -2,11 +2,11 @@
 
 use super::chunk::HitLanes;
 use super::shapes::PairTest;
-use crate::broad::Pair;
 use crate::lanes::{F32W, LANES, MaskW};
 use crate::math::{Aabb, Circle};
 use crate::narrow::wide::{AabbW, CircleW};
 use crate::narrow::{scalar, wide};
+use crate::pair::Pair;
 
 /// Declares an overlap test, whose hits are its pairs: `$name` between `$a` (`$n` fields,
 /// lanes `$aw`) and `$b` (`$m` fields, lanes `$bw`), by `scalar::$f` and `wide::$f`.

@@ -4,9 +4,9 @@
 
 use super::chunk::{HitLanes, PairKernel};
 use super::side::{Side, len};
-use crate::broad::Pair;
 use crate::lanes::{F32W, LANES};
 use crate::narrow::columns::ShapeInput;
+use crate::pair::Pair;
 use core::marker::PhantomData;
 
 /// A test between a shape of `N` fields (the one `Pair::a` indexes) and one of `M` fields

@@ -3,9 +3,9 @@
 
 use super::PairSweep;
 use super::chunk::HitLanes;
-use crate::broad::Pair;
 use crate::lanes::{F32W, LANES, MaskW};
 use crate::narrow::{Sweep, SweepStatus, wide};
+use crate::pair::Pair;
 
 /// Eight sweeps' answers, as [`PairSweep`]s.
 pub(super) struct SweepLanes<W: F32W> {

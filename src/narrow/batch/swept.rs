@@ -7,12 +7,12 @@ use super::PairSweep;
 use super::chunk::{HitLanes, PairKernel};
 use super::side::{SideWith, len};
 use super::sweep::{SWEEPS_AVX512, sweep_hits};
-use crate::broad::Pair;
 use crate::lanes::{F32W, LANES};
 use crate::math::{Aabb, Circle, Obb2};
 use crate::narrow::columns::{MotionInput, ShapeInput};
 use crate::narrow::wide::{AabbW, CircleW, Obb2W, SweepW, Vec2W};
 use crate::narrow::{Sweep, SweepStatus, scalar, wide};
+use crate::pair::Pair;
 use core::marker::PhantomData;
 use glam::Vec2;
 
