@@ -274,6 +274,7 @@ struct Tally {
     destroyed_at_bodies: u64,
     /// Destroyed boxes with no contact to show. None in this game.
     destroyed_other: u64,
+    /// Enemies that lost their last hit point, each time one did.
     enemies_downed: u64,
 }
 

@@ -247,3 +247,22 @@ fn a_bad_argument_is_one_line_naming_it_and_exit_code_2() {
         example_cli::check_refused(&bin, args, names);
     }
 }
+
+#[cfg(unix)]
+#[test]
+fn an_argument_that_is_not_utf8_is_refused_without_a_panic() {
+    use std::os::unix::ffi::OsStrExt;
+    let arg = std::ffi::OsStr::from_bytes(b"--svg\xff");
+    let out = std::process::Command::new(example_cli::bin("bullet_hell"))
+        .arg(arg)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.starts_with("error: ") && err.contains("not valid UTF-8"),
+        "{err}"
+    );
+}

@@ -32,14 +32,9 @@ pub struct Args {
 }
 
 impl Args {
-    /// The arguments the program was started with.
+    /// The arguments the program was started with, after its name.
     pub fn from_env() -> Args {
-        Args::new(std::env::args_os().skip(1))
-    }
-
-    /// The given arguments.
-    pub fn new<A: Into<OsString>>(args: impl IntoIterator<Item = A>) -> Args {
-        let rest: Vec<OsString> = args.into_iter().map(Into::into).collect();
+        let rest: Vec<OsString> = std::env::args_os().skip(1).collect();
         Args {
             rest: rest.into_iter(),
             seen: Vec::new(),
