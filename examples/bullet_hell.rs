@@ -16,12 +16,18 @@
 //!
 //! With no arguments: at most 50,000 live bullets (`--bullets` is a cap: the emitters
 //! stop firing while it is reached), 600 frames (10 s of a 60 Hz game), all cores,
-//! seed 1, 50 enemies. Prints progress, then a summary (frames, live bullets, body
-//! contacts and wall hits, destroyed bullets, mean and p99 milliseconds per frame of
-//! `advance` and of its parts), and writes an SVG picture of the last frame with its
-//! contacts and a legend. The same arguments give the same summary apart from its
-//! timing lines (the lines with `ms`). A malformed argument prints one line naming it
-//! and exits with 2.
+//! seed 1, 50 enemies. `--help` lists the options.
+//!
+//! Every 60 frames it prints a progress line: that frame's live bullets, body contacts
+//! and wall hits, then the mean time of `advance` over the last 60 frames. Then a
+//! summary of counts summed over all frames. Each count with parts is written as
+//! `total = part + part`, and each part is named. Body contacts are split into new and
+//! continuing ones, and by the kinds of the two bodies. Wall hits are split by who
+//! hit, and destroyed bullets by where each first touched something. Then the mean and
+//! p99 milliseconds per frame of `advance` and of its parts. Last, it writes an SVG
+//! picture of the last frame with its contacts and a legend. The same arguments give
+//! the same output apart from its timing lines (the lines with `ms`). A malformed
+//! argument prints one line naming it and exits with 2.
 //!
 //! p99: on Linux the summary counts the frames whose `advance` waited for a CPU (the
 //! process's threads runnable but not running, from `/proc/self/task/*/schedstat`) and
@@ -30,8 +36,11 @@
 //! are not slower, since the bullets ramp up to the cap over about two seconds and the
 //! buffers grow by doubling.
 
+mod cli;
+
+use cli::{Command, outln};
 use glam::Vec2;
-use hantei::frame::{Frame, FrameTimings, Level, layers};
+use hantei::frame::{Body, Frame, FrameTimings, HitOther, Level, layers};
 use hantei::rng::Rng;
 use hantei::tilemap::TileMap;
 use hantei::{Aabb, BoxHandle, BoxProps, BoxStore, Circle, Filter, Obb2, Owner, Response};
@@ -81,7 +90,26 @@ struct Args {
     svg: String,
 }
 
-fn parse_args() -> Result<Args, String> {
+/// The help: what the program does, then every option on a line of its own.
+const USAGE: &str = "\
+bullet_hell: a danmaku game's frames on hantei's Frame::advance, timed
+
+usage: bullet_hell [OPTIONS]
+
+  --bullets N           at most N live bullets (default 50000, at most 10000000)
+  --frames F            how many frames to run (default 600)
+  --threads T           rayon pool size (default: all cores; at most 1024)
+  --seed S              the random seed (default 1)
+  --enemies E           how many enemies (default 50, at most 10000)
+  --svg PATH            where to draw the last frame (default target/bullet_hell.svg)
+  -h, --help            print this help and exit
+
+Prints a progress line every 60 frames, then a summary. The same arguments give
+the same output apart from the lines with timings (the lines with ms).
+A bad argument prints one line naming it and exits with 2.
+";
+
+fn parse_args(mut it: cli::Args) -> Result<Command<Args>, String> {
     let mut a = Args {
         bullets: 50_000,
         frames: 600,
@@ -90,43 +118,31 @@ fn parse_args() -> Result<Args, String> {
         enemies: 50,
         svg: "target/bullet_hell.svg".into(),
     };
-    let mut it = std::env::args().skip(1);
-    let num = |flag: &str, v: Option<String>| -> Result<u64, String> {
-        let v = v.ok_or_else(|| format!("{flag} needs a value"))?;
-        v.parse()
-            .map_err(|_| format!("{flag}: '{v}' is not a valid number"))
-    };
-    while let Some(flag) = it.next() {
+    while let Some(flag) = it.next_arg()? {
         match flag.as_str() {
-            "--bullets" => a.bullets = num("--bullets", it.next())? as usize,
-            "--frames" => a.frames = num("--frames", it.next())? as usize,
-            "--threads" => a.threads = Some(num("--threads", it.next())? as usize),
-            "--seed" => a.seed = num("--seed", it.next())?,
-            "--enemies" => a.enemies = num("--enemies", it.next())? as usize,
-            "--svg" => a.svg = it.next().ok_or("--svg needs a path")?,
-            "-h" | "--help" => {
-                return Err(
-                    "usage: bullet_hell [--bullets N (cap on live bullets)] [--frames F] \
-                     [--threads T] [--seed S] [--enemies E] [--svg PATH]"
-                        .into(),
-                );
-            }
-            other => return Err(format!("unknown argument '{other}' (see --help)")),
+            "--bullets" => a.bullets = it.number("--bullets")?,
+            "--frames" => a.frames = it.number("--frames")?,
+            "--threads" => a.threads = Some(it.threads("--threads")?),
+            "--seed" => a.seed = it.number("--seed")?,
+            "--enemies" => a.enemies = it.number("--enemies")?,
+            "--svg" => a.svg = it.value("--svg")?,
+            f if cli::is_help(f) => return Ok(Command::Help),
+            other => return Err(cli::unknown(other)),
         }
     }
     if a.frames == 0 {
         return Err("--frames must be at least 1".into());
     }
-    if a.threads == Some(0) {
-        return Err("--threads must be at least 1".into());
-    }
     if a.bullets > 10_000_000 {
-        return Err("--bullets: at most 10,000,000".into());
+        return Err(format!("--bullets: {} is more than 10000000", a.bullets));
     }
     if a.enemies > 10_000 {
-        return Err("--enemies: at most 10,000".into());
+        return Err(format!("--enemies: {} is more than 10000", a.enemies));
     }
-    Ok(a)
+    if a.svg.is_empty() {
+        return Err("--svg: the path is empty".into());
+    }
+    Ok(Command::Run(a))
 }
 
 /// An enemy: one owner, four boxes of three kinds.
@@ -182,16 +198,83 @@ struct Game {
     tally: Tally,
 }
 
-/// What happened, summed over the frames.
+/// Body contacts counted by what their two bodies are. Each contact counts once.
+#[derive(Default, Clone, Copy)]
+struct PairCounts {
+    player_enemy_bullet: u64,
+    player_laser: u64,
+    player_enemy: u64,
+    enemy_player_bullet: u64,
+    /// Any other pair. This game's filters make none.
+    other: u64,
+}
+
+impl PairCounts {
+    /// Counts the contact of the boxes with these user data.
+    fn add(&mut self, (a, b): (u64, u64)) {
+        let (a, b) = (kind(a).min(kind(b)), kind(a).max(kind(b)));
+        let count = match (a, b) {
+            (PLAYER, ENEMY_BULLET) => &mut self.player_enemy_bullet,
+            (PLAYER, LASER) => &mut self.player_laser,
+            (PLAYER, ENEMY) => &mut self.player_enemy,
+            (ENEMY, PLAYER_BULLET) => &mut self.enemy_player_bullet,
+            _ => &mut self.other,
+        };
+        *count += 1;
+    }
+
+    /// Every contact counted.
+    fn total(&self) -> u64 {
+        self.player_enemy_bullet
+            + self.player_laser
+            + self.player_enemy
+            + self.enemy_player_bullet
+            + self.other
+    }
+
+    /// `total = part + part + ...`, each part named.
+    fn sum(&self) -> String {
+        sum(&[
+            (self.player_enemy_bullet, "player & enemy bullet"),
+            (self.player_laser, "player & laser"),
+            (self.player_enemy, "player & enemy"),
+            (self.enemy_player_bullet, "enemy & player bullet"),
+            (self.other, "other"),
+        ])
+    }
+}
+
+/// `total = n name + n name + ...`. A part named "other" shows only when it is not 0.
+fn sum(parts: &[(u64, &str)]) -> String {
+    let shown: Vec<String> = parts
+        .iter()
+        .filter(|(n, name)| *n > 0 || *name != "other")
+        .map(|(n, name)| format!("{n} {name}"))
+        .collect();
+    let total: u64 = parts.iter().map(|p| p.0).sum();
+    format!("{total} = {}", shown.join(" + "))
+}
+
+/// What happened, summed over the frames. Every total is the sum of its parts.
 #[derive(Default)]
 struct Tally {
-    contacts: u64,
-    wall_hits: u64,
+    /// Every body contact: one for each pair of bodies touching in a frame.
+    contacts: PairCounts,
+    /// The contacts whose bodies did not touch in the frame before. The game's hits.
+    began: PairCounts,
+    /// Wall hits by bullets: one for each bullet touching a wall in a frame.
     bullet_wall_hits: u64,
-    destroyed: u64,
-    player_hit_by_bullets: u64,
-    player_hit_by_lasers: u64,
-    enemies_hit: u64,
+    /// Wall hits by the player.
+    player_wall_hits: u64,
+    /// Wall hits by any other box. This game's filters make none.
+    other_wall_hits: u64,
+    /// Destroyed bullets whose first contact was a wall.
+    destroyed_at_walls: u64,
+    /// Destroyed bullets whose first contact was a body.
+    destroyed_at_bodies: u64,
+    /// Destroyed boxes with no contact to show. None in this game.
+    destroyed_other: u64,
+    /// Enemies that lost their last hit point, each time one did.
     enemies_downed: u64,
 }
 
@@ -409,28 +492,33 @@ impl Game {
     /// The game's reaction to the frame's report: tallies and damage.
     fn react(&mut self, frame: &Frame) {
         let r = frame.report();
-        self.tally.contacts += r.contacts.len() as u64;
-        self.tally.wall_hits += r.wall_hits.len() as u64;
-        self.tally.destroyed += r.destroyed.len() as u64;
-        self.tally.bullet_wall_hits += r
-            .wall_hits
-            .iter()
-            .filter(|w| matches!(kind(w.user_data), PLAYER_BULLET | ENEMY_BULLET))
-            .count() as u64;
+        let t = &mut self.tally;
+        for c in r.contacts {
+            t.contacts.add(c.user_data);
+        }
+        for w in r.wall_hits {
+            match kind(w.user_data) {
+                PLAYER_BULLET | ENEMY_BULLET => t.bullet_wall_hits += 1,
+                PLAYER => t.player_wall_hits += 1,
+                _ => t.other_wall_hits += 1,
+            }
+        }
+        // Each destroyed bullet where it first touched something (a box without an
+        // owner is a body of its own).
+        for d in r.destroyed {
+            match r.hits_of(Body::Box(d.handle)).first().map(|h| h.other) {
+                Some(HitOther::Wall { .. }) => t.destroyed_at_walls += 1,
+                Some(HitOther::Body { .. }) => t.destroyed_at_bodies += 1,
+                _ => t.destroyed_other += 1,
+            }
+        }
         for e in r.began {
+            t.began.add(e.user_data);
             let (a, b) = e.user_data;
-            match (kind(a), kind(b)) {
-                (PLAYER, ENEMY_BULLET) | (ENEMY_BULLET, PLAYER) => {
-                    self.tally.player_hit_by_bullets += 1;
-                }
-                (PLAYER, LASER) | (LASER, PLAYER) => self.tally.player_hit_by_lasers += 1,
-                (ENEMY, PLAYER_BULLET) | (PLAYER_BULLET, ENEMY) => {
-                    self.tally.enemies_hit += 1;
-                    let id = if kind(a) == ENEMY { a } else { b };
-                    let enemy = &mut self.enemies[index(id)];
-                    enemy.hp = enemy.hp.saturating_sub(1);
-                }
-                _ => {}
+            if let (ENEMY, PLAYER_BULLET) | (PLAYER_BULLET, ENEMY) = (kind(a), kind(b)) {
+                let id = if kind(a) == ENEMY { a } else { b };
+                let enemy = &mut self.enemies[index(id)];
+                enemy.hp = enemy.hp.saturating_sub(1);
             }
         }
         // A downed enemy comes back at once as a new body: a new owner generation.
@@ -633,15 +721,17 @@ fn run(args: Args) -> Result<(), String> {
     if let Some(t) = args.threads {
         builder = builder.num_threads(t);
     }
-    let pool = builder.build().map_err(|e| format!("thread pool: {e}"))?;
+    let pool = builder
+        .build()
+        .map_err(|e| format!("cannot start {} threads: {e}", args.threads.unwrap_or(0)))?;
     pool.install(|| simulate(&args))
 }
 
 fn simulate(args: &Args) -> Result<(), String> {
     let mut game = Game::new(args.bullets, args.enemies, args.seed);
     let mut frame = Frame::new();
-    println!(
-        "hantei bullet_hell: at most {} live bullets, {} enemies, {} lasers, arena {}×{} ({}×{} tiles), {} frames, {} threads, simd {}",
+    outln!(
+        "hantei bullet_hell: at most {} live bullets, {} enemies, {} lasers, arena {}×{} ({}×{} tiles), {} frames, threads: {}, simd {}",
         args.bullets,
         args.enemies,
         game.lasers.len(),
@@ -652,9 +742,10 @@ fn simulate(args: &Args) -> Result<(), String> {
         args.frames,
         rayon::current_num_threads(),
         SimdLevel::best().name()
-    );
-    let mut times: Vec<FrameTimings> = Vec::with_capacity(args.frames);
-    let mut disturbed: Vec<Option<bool>> = Vec::with_capacity(args.frames);
+    )?;
+    // The lists grow as the frames go; a huge --frames does not reserve it all at once.
+    let mut times: Vec<FrameTimings> = Vec::with_capacity(args.frames.min(1 << 16));
+    let mut disturbed: Vec<Option<bool>> = Vec::with_capacity(args.frames.min(1 << 16));
     let mut bullets_sum = 0u64;
     let start = Instant::now();
     for f in 0..args.frames {
@@ -664,7 +755,7 @@ fn simulate(args: &Args) -> Result<(), String> {
         // The collision part of the frame: one call.
         let step = frame
             .advance(&mut game.store, &Level::walls(&game.map))
-            .map_err(|e| e.to_string())?;
+            .map_err(|e| format!("frame {}: {e}", f + 1))?;
         times.push(step.timings);
         disturbed.push(match (waited, cpu_wait()) {
             (Some(a), Some(b)) => Some(b.saturating_sub(a) >= DISTURBED),
@@ -672,53 +763,70 @@ fn simulate(args: &Args) -> Result<(), String> {
         });
         game.react(&frame);
         if (f + 1) % 60 == 0 || f + 1 == args.frames {
-            let recent = &times[times.len().saturating_sub(60)..];
-            let (mean, _) = stats(&recent.iter().map(|t| t.total).collect::<Vec<_>>());
-            println!(
-                "frame {:>5}: {:>8} live bullets, {:>4} contacts, {:>4} wall hits, advance {mean:.3} ms/frame (last 60)",
+            // The counts are this frame's; the time is the mean of the last 60 frames.
+            let first = times.len().saturating_sub(60);
+            let (mean, _) = stats(&times[first..].iter().map(|t| t.total).collect::<Vec<_>>());
+            outln!(
+                "frame {:>5}: {:>8} live bullets, {:>4} body contacts, {:>4} wall hits (this frame); advance {mean:.3} ms a frame (mean of frames {}-{})",
                 f + 1,
                 game.bullets(),
                 step.contacts,
                 step.wall_hits,
-            );
+                first + 1,
+                f + 1,
+            )?;
         }
     }
     let wall = start.elapsed();
     let t = &game.tally;
     let mean_bullets = bullets_sum as f64 / args.frames as f64;
-    println!("\nsummary");
-    println!("  frames:                {}", args.frames);
-    println!(
-        "  live bullets:          {} at the end (cap {}), {mean_bullets:.0} on average",
+    outln!("\nsummary (counts summed over all {} frames)", args.frames)?;
+    outln!("  frames:                {}", args.frames)?;
+    outln!(
+        "  live bullets:          {} at the end (cap {}), {mean_bullets:.0} a frame on average",
         game.bullets(),
         game.cap
-    );
-    println!(
-        "  body contacts:         {} (began: player hit by {} bullets and {} lasers, enemies hit by {} player bullets, {} enemies downed)",
-        t.contacts,
-        t.player_hit_by_bullets,
-        t.player_hit_by_lasers,
-        t.enemies_hit,
+    )?;
+    let continuing = t.contacts.total() - t.began.total();
+    outln!(
+        "  body contacts:         {} (one for each pair of bodies touching in a frame)",
+        sum(&[(t.began.total(), "new"), (continuing, "continuing")])
+    )?;
+    outln!("    by pair:             {}", t.contacts.sum())?;
+    outln!(
+        "    new ones by pair:    {} (each new contact is a hit)",
+        t.began.sum()
+    )?;
+    outln!(
+        "  enemies downed:        {} (each after {ENEMY_HP} hits by player bullets)",
         t.enemies_downed
-    );
-    println!(
-        "  wall hits:             {} ({} by bullets)",
-        t.wall_hits, t.bullet_wall_hits
-    );
-    println!(
-        "  destroyed bullets:     {} ({} at walls, the rest at enemies or the player)",
-        t.destroyed, t.bullet_wall_hits
-    );
+    )?;
+    outln!(
+        "  wall hits:             {} (one for each box touching a wall in a frame)",
+        sum(&[
+            (t.bullet_wall_hits, "by bullets"),
+            (t.player_wall_hits, "by the player"),
+            (t.other_wall_hits, "other"),
+        ])
+    )?;
+    outln!(
+        "  destroyed bullets:     {} (where each first touched something)",
+        sum(&[
+            (t.destroyed_at_walls, "at a wall"),
+            (t.destroyed_at_bodies, "at a body"),
+            (t.destroyed_other, "other"),
+        ])
+    )?;
     let row = |name: &str, part: fn(&FrameTimings) -> Duration| {
         let (mean, p99) = stats(&times.iter().map(part).collect::<Vec<_>>());
-        println!("  {name:<22} mean {mean:.3} ms, p99 {p99:.3} ms");
+        outln!("  {name:<22} mean {mean:.3} ms, p99 {p99:.3} ms")
     };
-    println!("  per frame (all {} frames):", args.frames);
-    row("advance total:", |t| t.total);
-    row("  broad phase:", |t| t.broad);
-    row("  narrow + walls:", |t| t.narrow);
-    row("  responses, moves:", |t| t.events);
-    row("  on one thread:", |t| t.serial);
+    outln!("  time per frame, over all {} frames:", args.frames)?;
+    row("advance total:", |t| t.total)?;
+    row("  broad phase:", |t| t.broad)?;
+    row("  narrow + walls:", |t| t.narrow)?;
+    row("  responses, moves:", |t| t.events)?;
+    row("  on one thread:", |t| t.serial)?;
     // Where the p99 spikes come from: frames whose advance waited for a CPU.
     if disturbed.iter().any(Option::is_some) {
         let calm: Vec<Duration> = (times.iter().zip(&disturbed))
@@ -726,33 +834,26 @@ fn simulate(args: &Args) -> Result<(), String> {
             .map(|(t, _)| t.total)
             .collect();
         let (_, p99) = stats(&calm);
-        println!(
+        outln!(
             "  p99 spikes:            {} frames waited >= {:.1} ms for a CPU (other processes); advance p99 of the other {}: {p99:.3} ms",
             times.len() - calm.len(),
             DISTURBED.as_secs_f64() * 1e3,
             calm.len()
-        );
+        )?;
     }
     let (total, _) = stats(&times.iter().map(|t| t.total).collect::<Vec<_>>());
-    println!(
-        "  throughput:            {:.1} M bullets/s (live bullets / advance ms)",
+    outln!(
+        "  throughput:            {:.1} M bullets/s (mean live bullets / mean advance time, ms)",
         mean_bullets / (total / 1e3) / 1e6
-    );
-    println!(
+    )?;
+    outln!(
         "  wall time:             {:.0} ms (including the game's own part)",
         wall.as_secs_f64() * 1e3
-    );
+    )?;
     write_svg(&game, &frame, &args.svg).map_err(|e| format!("writing {}: {e}", args.svg))?;
-    println!("  picture of the last frame: {}", args.svg);
-    Ok(())
+    outln!("  picture of the last frame: {}", args.svg)
 }
 
 fn main() -> ExitCode {
-    match parse_args().and_then(run) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("error: {e}");
-            ExitCode::from(2)
-        }
-    }
+    cli::main(USAGE, parse_args(cli::Args::from_env()), run)
 }

@@ -1,5 +1,11 @@
 //! A complete minimal bullet-hell loop: spawn, move, collide with enemies and walls,
 //! damage, despawn, events. Copy it and grow it: `cargo run --release --example game_loop`
+//!
+//! It has no options but `--help`, which says what it prints.
+
+mod cli;
+
+use cli::{Command, outln};
 use glam::Vec2;
 use hantei::frame::{Body, Frame, Level, layers};
 use hantei::tilemap::TileMap;
@@ -121,24 +127,53 @@ impl Game {
     }
 }
 
-fn main() -> Result<(), Error> {
-    let mut game = Game::new()?;
+/// The help: what the program does and prints.
+const USAGE: &str = "\
+game_loop: a minimal bullet-hell game loop on hantei, 600 frames
+
+usage: game_loop [OPTIONS]
+
+  -h, --help            print this help and exit
+
+It has no other options. It prints two summary lines. They give the boxes still live
+and the player's hit points at the end. They give the body contacts, wall hits,
+destroyed bullets and enemy respawns summed over the 600 frames. Each run prints
+the same lines.
+An unknown argument prints one line naming it and exits with 2.
+";
+
+/// Only the help flags are known. The first argument decides.
+fn parse_args(mut it: cli::Args) -> Result<Command<()>, String> {
+    match it.next_arg()? {
+        None => Ok(Command::Run(())),
+        Some(arg) if cli::is_help(&arg) => Ok(Command::Help),
+        Some(arg) => Err(cli::unknown(&arg)),
+    }
+}
+
+fn main() -> std::process::ExitCode {
+    cli::main(USAGE, parse_args(cli::Args::from_env()), |()| run())
+}
+
+/// Runs the 600 frames and prints the summary.
+fn run() -> Result<(), String> {
+    let mut game = Game::new().map_err(|e| e.to_string())?;
     let (mut contacts, mut walls, mut destroyed) = (0, 0, 0);
     for tick in 0..600 {
-        game.update(tick)?;
+        game.update(tick)
+            .map_err(|e| format!("frame {}: {e}", tick + 1))?;
         let r = game.frame.report();
         contacts += r.contacts.len();
         walls += r.wall_hits.len();
         destroyed += r.destroyed.len();
     }
     let respawns: u32 = game.enemies.iter().map(|e| e.owner.generation()).sum();
-    println!(
+    outln!(
         "600 frames: {} boxes live, {contacts} contacts, {walls} wall hits",
         game.store.len()
-    );
-    println!(
+    )?;
+    outln!(
         "{destroyed} bullets destroyed, {respawns} enemy respawns, player hp {}",
         game.player_hp
-    );
-    Ok(())
+    )
 }

@@ -32,6 +32,9 @@
 //! other, as do SCENE and `--gen`; an option given twice is refused. A malformed file or
 //! argument prints one line naming the problem and exits with 2.
 
+mod cli;
+
+use cli::Command;
 use hantei::scene::{self, generate::Shape};
 use hantei::{Aabb, BroadPhase, Pair, SimdLevel};
 use std::fmt::Write as _;
@@ -60,14 +63,6 @@ struct Args {
     output: Output,
     repeat: Option<usize>,
     gap_ms: Option<f64>,
-}
-
-/// What the command line asked for.
-enum Command {
-    /// Print the help.
-    Help,
-    /// Run.
-    Run(Args),
 }
 
 /// The help text: the usage line, then every option on a line of its own.
@@ -121,14 +116,8 @@ fn help() -> String {
     h
 }
 
-fn parse_num<T: std::str::FromStr>(flag: &str, v: Option<String>) -> Result<T, String> {
-    let v = v.ok_or_else(|| format!("{flag} needs a value"))?;
-    v.parse()
-        .map_err(|_| format!("{flag}: '{v}' is not a valid number"))
-}
-
-fn parse_gen(v: Option<String>) -> Result<(Shape, usize, u64), String> {
-    let v = v.ok_or("--gen needs SHAPE:N[:SEED]")?;
+/// `--gen`'s value: `SHAPE:N[:SEED]`.
+fn parse_gen(v: &str) -> Result<(Shape, usize, u64), String> {
     let mut parts = v.split(':');
     let name = parts.next().unwrap_or_default();
     let shape = Shape::from_name(name).ok_or_else(|| {
@@ -138,9 +127,12 @@ fn parse_gen(v: Option<String>) -> Result<(Shape, usize, u64), String> {
             names.join(", ")
         )
     })?;
-    let n = parse_num("--gen N", parts.next().map(str::to_owned))?;
+    let n = match parts.next() {
+        Some(n) => cli::parse_number("--gen N", n)?,
+        None => return Err(format!("--gen: '{v}' has no N (SHAPE:N[:SEED])")),
+    };
     let seed = match parts.next() {
-        Some(s) => parse_num("--gen SEED", Some(s.to_owned()))?,
+        Some(s) => cli::parse_number("--gen SEED", s)?,
         None => 1,
     };
     if parts.next().is_some() {
@@ -155,7 +147,7 @@ fn parse_gen(v: Option<String>) -> Result<(Shape, usize, u64), String> {
     Ok((shape, n, seed))
 }
 
-fn parse_args(argv: impl IntoIterator<Item = String>) -> Result<Command, String> {
+fn parse_args(mut it: cli::Args) -> Result<Command<Args>, String> {
     let mut args = Args {
         scene: None,
         generate: None,
@@ -167,34 +159,21 @@ fn parse_args(argv: impl IntoIterator<Item = String>) -> Result<Command, String>
     };
     // The output options given, in order, to name the conflicting ones.
     let mut outputs: Vec<&str> = Vec::new();
-    let mut seen: Vec<String> = Vec::new();
-    let mut it = argv.into_iter();
-    while let Some(a) = it.next() {
-        if a.starts_with('-') && a != "-h" && a != "--help" {
-            if seen.contains(&a) {
-                return Err(format!("{a} given twice"));
-            }
-            seen.push(a.clone());
-        }
+    // A flag given twice is refused by `next_arg`.
+    while let Some(a) = it.next_arg()? {
         match a.as_str() {
-            "--threads" => {
-                let n: usize = parse_num("--threads", it.next())?;
-                if n == 0 {
-                    return Err("--threads must be at least 1".into());
-                }
-                args.threads = Some(n);
-            }
+            "--threads" => args.threads = Some(it.threads("--threads")?),
             "--repeat" => {
-                let r: usize = parse_num("--repeat", it.next())?;
+                let r: usize = it.number("--repeat")?;
                 if r == 0 {
                     return Err("--repeat must be at least 1".into());
                 }
                 args.repeat = Some(r);
             }
             "--gap-ms" => {
-                let g: f64 = parse_num("--gap-ms", it.next())?;
+                let g: f64 = it.number("--gap-ms")?;
                 if !(0.0..=10_000.0).contains(&g) {
-                    return Err("--gap-ms must be between 0 and 10000".into());
+                    return Err(format!("--gap-ms: {g} is not between 0 and 10000"));
                 }
                 args.gap_ms = Some(g);
             }
@@ -210,10 +189,10 @@ fn parse_args(argv: impl IntoIterator<Item = String>) -> Result<Command, String>
                 outputs.push("--json");
                 args.output = Output::Json;
             }
-            "--gen" => args.generate = Some(parse_gen(it.next())?),
-            "--save" => args.save = Some(it.next().ok_or("--save needs a path")?),
-            "-h" | "--help" => return Ok(Command::Help),
-            s if s.starts_with('-') => return Err(format!("unknown option '{s}' (see --help)")),
+            "--gen" => args.generate = Some(parse_gen(&it.value("--gen")?)?),
+            "--save" => args.save = Some(it.value("--save")?),
+            h if cli::is_help(h) => return Ok(Command::Help),
+            s if s.starts_with('-') => return Err(cli::unknown(s)),
             s => {
                 if args.scene.replace(s.to_owned()).is_some() {
                     return Err("more than one scene given (see --help)".into());
@@ -268,7 +247,8 @@ fn time_runs(
     repeat: usize,
     gap_ms: f64,
 ) -> Result<Timing, String> {
-    let mut ms = Vec::with_capacity(repeat);
+    // The list grows as the runs go; a huge --repeat does not reserve it all at once.
+    let mut ms = Vec::with_capacity(repeat.min(1 << 16));
     let mut reported = Instant::now();
     for k in 0..repeat {
         if gap_ms > 0.0 {
@@ -432,7 +412,7 @@ fn run(args: Args) -> Result<(), String> {
             .to_vec();
         let stdout = std::io::stdout();
         let mut out = std::io::BufWriter::new(stdout.lock());
-        let io = |e: std::io::Error| format!("writing the output: {e}");
+        let io = cli::output_error;
         let what = match (&args.scene, args.generate) {
             (Some(path), _) => path.clone(),
             (None, Some((shape, n, seed))) => format!("generated {}:{n}:{seed}", shape.name()),
@@ -482,21 +462,5 @@ fn run(args: Args) -> Result<(), String> {
 }
 
 fn main() -> ExitCode {
-    let result = parse_args(std::env::args().skip(1)).and_then(|c| match c {
-        Command::Help => {
-            print!("{}", help());
-            Ok(())
-        }
-        Command::Run(args) => run(args),
-    });
-    match result {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            // A closed pipe (`pairs scene | head`) is not an error worth a message.
-            if !e.contains("Broken pipe") {
-                eprintln!("error: {e}");
-            }
-            ExitCode::from(2)
-        }
-    }
+    cli::main(&help(), parse_args(cli::Args::from_env()), run)
 }

@@ -1,29 +1,15 @@
 //! `examples/bullet_hell.rs` end to end: it runs, its summary is the same on every run
-//! apart from the timing lines (determinism, on one thread too), it draws the last
-//! frame's shapes, contacts and a legend, and a bad argument is one line and exit code 2.
+//! apart from the timing lines (determinism, on one thread too), the parts of each of
+//! its counts add up to the count, it draws the last frame's shapes, contacts and a
+//! legend, `--help` prints the usage, and a bad argument is one line and exit code 2.
+
+mod example_cli;
 
 use std::path::PathBuf;
-use std::process::{Command, Output};
-
-/// The example binary `cargo test` built next to this test.
-fn bullet_hell_bin() -> PathBuf {
-    let mut p = std::env::current_exe().unwrap();
-    p.pop(); // deps
-    if p.ends_with("deps") {
-        p.pop();
-    }
-    p.push("examples");
-    p.push(format!("bullet_hell{}", std::env::consts::EXE_SUFFIX));
-    assert!(
-        p.exists(),
-        "{} not built (cargo test builds examples)",
-        p.display()
-    );
-    p
-}
+use std::process::Output;
 
 fn run(args: &[&str]) -> Output {
-    Command::new(bullet_hell_bin()).args(args).output().unwrap()
+    example_cli::run(&example_cli::bin("bullet_hell"), args)
 }
 
 fn tmp(name: &str) -> PathBuf {
@@ -95,6 +81,18 @@ fn runs_deterministically_and_draws_the_last_frame() {
     assert!(number_after(out, "destroyed bullets:") > 0, "{out}");
     assert!(number_after(out, "wall hits:") > 0, "{out}");
     assert!(out.contains("advance total:"), "{out}");
+    check_counts_add_up(out);
+    // The progress line of the last frame says which figures are that frame's and
+    // which are means.
+    let progress = out
+        .lines()
+        .find(|l| l.starts_with("frame    30:"))
+        .unwrap_or_else(|| panic!("no progress line for frame 30\n{out}"));
+    assert!(progress.contains("wall hits (this frame);"), "{progress}");
+    assert!(
+        progress.contains("a frame (mean of frames 1-30)"),
+        "{progress}"
+    );
 
     let svg = std::fs::read_to_string(&svgs[0]).unwrap();
     for other in &svgs[1..] {
@@ -123,22 +121,148 @@ fn runs_deterministically_and_draws_the_last_frame() {
     }
 }
 
-#[test]
-fn a_bad_argument_is_one_line_and_exit_code_2() {
-    for args in [
-        &["--frames", "ten"][..],
-        &["--bogus"],
-        &["--bullets"],
-        &["--frames", "0"],
-        &["--threads", "0"],
-    ] {
-        let out = run(args);
-        assert_eq!(out.status.code(), Some(2), "{args:?}");
-        let err = String::from_utf8(out.stderr).unwrap();
-        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
-        assert!(err.starts_with("error: "), "{args:?}: {err}");
-        assert!(out.stdout.is_empty(), "{args:?}");
+/// The counts of a summary line `label: total = n part + n part (comment)`.
+fn total_and_parts(out: &str, label: &str) -> (u64, Vec<(u64, String)>) {
+    let line = out
+        .lines()
+        .find_map(|l| l.trim_start().strip_prefix(label))
+        .unwrap_or_else(|| panic!("no '{label}' line\n{out}"));
+    let sum = line.split(" (").next().unwrap().trim();
+    let (total, parts) = sum
+        .split_once(" = ")
+        .unwrap_or_else(|| panic!("'{label}' is not 'total = parts': {line}"));
+    let parts = parts
+        .split(" + ")
+        .map(|p| {
+            let (n, name) = p.split_once(' ').expect(line);
+            (n.parse().expect(line), name.to_owned())
+        })
+        .collect();
+    (total.parse().expect(line), parts)
+}
+
+/// The part named `name`.
+fn part(parts: &[(u64, String)], name: &str) -> u64 {
+    parts
+        .iter()
+        .find(|p| p.1 == name)
+        .unwrap_or_else(|| panic!("no part '{name}' in {parts:?}"))
+        .0
+}
+
+/// Each count of the summary is the sum of its parts, and the counts agree.
+fn check_counts_add_up(out: &str) {
+    let labels = [
+        "body contacts:",
+        "by pair:",
+        "new ones by pair:",
+        "wall hits:",
+        "destroyed bullets:",
+    ];
+    let [contacts, by_pair, new_by_pair, walls, destroyed] =
+        labels.map(|label| total_and_parts(out, label));
+    for (label, (total, parts)) in
+        labels
+            .iter()
+            .zip([&contacts, &by_pair, &new_by_pair, &walls, &destroyed])
+    {
+        let sum: u64 = parts.iter().map(|p| p.0).sum();
+        assert_eq!(sum, *total, "the parts of '{label}' add up\n{out}");
     }
-    let err = String::from_utf8(run(&["--frames", "ten"]).stderr).unwrap();
-    assert!(err.contains("--frames") && err.contains("ten"), "{err}");
+    // Two splits of the same contacts: new or continuing, and by pair.
+    assert_eq!(by_pair.0, contacts.0, "{out}");
+    assert_eq!(new_by_pair.0, part(&contacts.1, "new"), "{out}");
+    // This run has a laser staying on the player for some frames: contacts that
+    // continue, which are not new. The old summary added new ones only, and its parts
+    // fell short of its total.
+    assert!(part(&contacts.1, "continuing") > 0, "{out}");
+    assert!(part(&by_pair.1, "enemy & player bullet") > 0, "{out}");
+    for name in [
+        "player & enemy bullet",
+        "player & laser",
+        "player & enemy",
+        "enemy & player bullet",
+    ] {
+        assert!(
+            part(&new_by_pair.1, name) <= part(&by_pair.1, name),
+            "new {name} contacts are some of them\n{out}"
+        );
+    }
+    // Every bullet is destroyed at its first contact, and a wall hit after it is not
+    // reported: each bullet's wall hit is where it was destroyed.
+    assert_eq!(
+        part(&walls.1, "by bullets"),
+        part(&destroyed.1, "at a wall"),
+        "{out}"
+    );
+    // A bullet destroyed at a body made a contact (two bodies at once make two).
+    let bullet_contacts =
+        part(&by_pair.1, "player & enemy bullet") + part(&by_pair.1, "enemy & player bullet");
+    assert!(part(&destroyed.1, "at a body") <= bullet_contacts, "{out}");
+    assert!(part(&destroyed.1, "at a body") > 0, "{out}");
+}
+
+#[test]
+fn help_prints_the_usage_and_an_unknown_flag_is_refused() {
+    example_cli::check_help_and_unknown_flag(
+        &example_cli::bin("bullet_hell"),
+        "bullet_hell",
+        &[
+            "--bullets",
+            "--frames",
+            "--threads",
+            "--seed",
+            "--enemies",
+            "--svg",
+            "--help",
+        ],
+    );
+}
+
+#[test]
+fn a_bad_argument_is_one_line_naming_it_and_exit_code_2() {
+    let cases: [(&[&str], &[&str]); 13] = [
+        (
+            &["--frames", "ten"],
+            &["--frames", "'ten'", "not a valid number"],
+        ),
+        (&["--frames", "-1"], &["--frames", "'-1'"]),
+        (
+            &["--seed", "99999999999999999999"],
+            &["--seed", "too large"],
+        ),
+        (&["--bullets"], &["--bullets needs a value"]),
+        (&["--svg"], &["--svg needs a value"]),
+        (&["--svg", ""], &["--svg", "empty"]),
+        (&["--frames", "0"], &["--frames must be at least 1"]),
+        (&["--threads", "0"], &["--threads must be at least 1"]),
+        (&["--threads", "5000"], &["--threads", "5000", "1024"]),
+        (&["--bullets", "20000000"], &["--bullets", "20000000"]),
+        (&["--enemies", "10001"], &["--enemies", "10001"]),
+        (&["--seed", "1", "--seed", "2"], &["--seed given twice"]),
+        (&["extra"], &["unknown argument 'extra'"]),
+    ];
+    let bin = example_cli::bin("bullet_hell");
+    for (args, names) in cases {
+        example_cli::check_refused(&bin, args, names);
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn an_argument_that_is_not_utf8_is_refused_without_a_panic() {
+    use std::os::unix::ffi::OsStrExt;
+    let arg = std::ffi::OsStr::from_bytes(b"--svg\xff");
+    let out = std::process::Command::new(example_cli::bin("bullet_hell"))
+        .arg(arg)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.starts_with("error: ") && err.contains("not valid UTF-8"),
+        "{err}"
+    );
 }

@@ -1,24 +1,10 @@
 //! `examples/game_loop.rs` runs to the end, and its summary is the same on every run
-//! (determinism) and shows every part of the loop at work.
+//! (determinism) and shows every part of the loop at work. `--help` prints the usage,
+//! and an argument it does not know is one line and exit code 2.
 
-use std::path::PathBuf;
+mod example_cli;
+
 use std::process::Command;
-
-fn game_loop_bin() -> PathBuf {
-    let mut p = std::env::current_exe().unwrap();
-    p.pop();
-    if p.ends_with("deps") {
-        p.pop();
-    }
-    p.push("examples");
-    p.push(format!("game_loop{}", std::env::consts::EXE_SUFFIX));
-    assert!(
-        p.exists(),
-        "{} not built (cargo test builds examples)",
-        p.display()
-    );
-    p
-}
 
 /// The numbers of the summary, in order.
 fn numbers(text: &str) -> Vec<i64> {
@@ -30,7 +16,9 @@ fn numbers(text: &str) -> Vec<i64> {
 #[test]
 fn the_game_loop_runs_and_every_part_works() {
     let run = || {
-        let out = Command::new(game_loop_bin()).output().unwrap();
+        let out = Command::new(example_cli::bin("game_loop"))
+            .output()
+            .unwrap();
         assert!(
             out.status.success(),
             "{}",
@@ -54,4 +42,13 @@ fn the_game_loop_runs_and_every_part_works() {
         destroyed >= walls,
         "every wall hit destroys its bullet: {first}"
     );
+}
+
+#[test]
+fn help_prints_the_usage_and_an_unknown_argument_is_refused() {
+    let bin = example_cli::bin("game_loop");
+    // It has no options but the help.
+    example_cli::check_help_and_unknown_flag(&bin, "game_loop", &["--help"]);
+    example_cli::check_refused(&bin, &["600"], &["unknown argument '600'"]);
+    example_cli::check_refused(&bin, &["--frames", "10"], &["'--frames'"]);
 }

@@ -2,30 +2,15 @@
 //! summary, `--json`, `--help`, progress, and a one-line error with exit code 2 for every
 //! malformed input and every conflicting or repeated option.
 
+mod example_cli;
+
 use hantei::scene;
 use hantei::{Aabb, broad::brute_force_pairs};
 use std::path::PathBuf;
-use std::process::{Command, Output};
-
-/// The example binary `cargo test` built next to this test.
-fn pairs_bin() -> PathBuf {
-    let mut p = std::env::current_exe().unwrap();
-    p.pop(); // deps
-    if p.ends_with("deps") {
-        p.pop();
-    }
-    p.push("examples");
-    p.push(format!("pairs{}", std::env::consts::EXE_SUFFIX));
-    assert!(
-        p.exists(),
-        "{} not built (cargo test builds examples)",
-        p.display()
-    );
-    p
-}
+use std::process::Output;
 
 fn run(args: &[&str]) -> Output {
-    Command::new(pairs_bin()).args(args).output().unwrap()
+    example_cli::run(&example_cli::bin("pairs"), args)
 }
 
 fn tmp(name: &str) -> PathBuf {
@@ -183,6 +168,30 @@ fn malformed_input_is_one_line_and_exit_2() {
     }
 }
 
+#[test]
+fn a_bad_value_is_named_with_its_flag() {
+    let cases: [(&[&str], &[&str]); 8] = [
+        (
+            &["--threads", "x"],
+            &["--threads", "'x'", "not a valid number"],
+        ),
+        (&["--threads", "5000"], &["--threads", "5000", "1024"]),
+        (&["--repeat", "-2"], &["--repeat", "'-2'"]),
+        (
+            &["--gap-ms", "nan"],
+            &["--gap-ms", "NaN", "between 0 and 10000"],
+        ),
+        (&["--gap-ms", "20000"], &["--gap-ms", "20000"]),
+        (&["--gen", "uniform"], &["--gen", "'uniform'", "no N"]),
+        (&["--gen", "uniform:abc"], &["--gen N", "'abc'"]),
+        (&["--gen"], &["--gen needs a value"]),
+    ];
+    let bin = example_cli::bin("pairs");
+    for (args, names) in cases {
+        example_cli::check_refused(&bin, args, names);
+    }
+}
+
 /// Every option of the example, as the help names it.
 const OPTIONS: [&str; 10] = [
     "SCENE",
@@ -226,9 +235,9 @@ fn help_names_every_option_on_its_own_line() {
             "the shapes are listed\n{text}"
         );
     }
-    // The help wins over what follows it, not over an error before it.
-    assert_eq!(run(&["--help", "--bogus"]).status.code(), Some(0));
-    assert_eq!(run(&["--bogus", "--help"]).status.code(), Some(2));
+    // The rules every example follows: the help wins over what follows it, not over
+    // an error before it, and an unknown flag is one line naming it.
+    example_cli::check_help_and_unknown_flag(&example_cli::bin("pairs"), "pairs", &OPTIONS);
 }
 
 #[test]
