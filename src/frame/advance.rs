@@ -265,10 +265,11 @@ impl BodyHit {
         body << 32 | u128::from(self.toi.to_bits())
     }
 
-    /// [`BodyHit::key`] in 64 bits, when the body fits in 32: an owner below `2^31`, or
-    /// a box whose slot is (every slot of a store is: [`MAX_BOXES`](crate::MAX_BOXES)). Among one
-    /// frame's hits a slot names one box (they all come from one state of the store),
-    /// so its generation orders nothing: the same order as [`BodyHit::key`].
+    /// [`BodyHit::key`] in 64 bits, when the body fits in 32 bits. It does for an owner
+    /// below `2^31`, and for a box whose slot is below `2^31`, which every slot of a
+    /// store is ([`MAX_BOXES`](crate::MAX_BOXES)). Among one frame's hits a slot names
+    /// one box, because they all come from one state of the store. So the generation
+    /// orders nothing, and the order is the same as [`BodyHit::key`]'s.
     pub(super) fn key64(&self) -> Option<u64> {
         const HALF: u64 = 1 << 31;
         let body = match self.body {
@@ -998,12 +999,14 @@ pub(super) fn keep_earliest<T: Copy>(
     }
 }
 
-/// The box of cell `(c, r)` as a box with swept bounds `swept` meets it: a tile, or
-/// beyond the map's edge (its solid outside, whose cells collapse onto the ring of
-/// indices `-1` and `width` / `height`) the slab from the edge outward, cut a tile's
-/// size beyond where `swept` reaches (at most [`MAX_COORDINATE`](super::MAX_COORDINATE)). A swept shape
-/// inside `swept` meets the cut slab where it meets the whole one; the cut keeps the
-/// swept kernels, which work on centres and half extents, at the scale of the scene.
+/// The box of cell `(c, r)`, as a box with swept bounds `swept` meets it.
+///
+/// Inside the map this is a tile. Beyond the map's edge, the solid outside's cells
+/// collapse onto the ring of indices `-1` and `width` or `height`. There it is the slab
+/// from the edge outward, cut a tile's size beyond where `swept` reaches, and at most
+/// at [`MAX_COORDINATE`](super::MAX_COORDINATE). A swept shape inside `swept` meets the
+/// cut slab where it meets the whole one. The cut keeps the swept kernels, which work on
+/// centres and half extents, at the scale of the scene.
 fn wall_box(map: &TileMap, c: i64, r: i64, swept: &Aabb) -> Aabb {
     let far = super::MAX_COORDINATE;
     let (bounds, tile) = (map.bounds(), map.tile_size());
