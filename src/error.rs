@@ -1,8 +1,8 @@
-//! Typed errors shared by every entry point of the crate.
+//! Typed errors, shared by every entry point of the crate.
 //!
-//! hantei never panics on bad input: a NaN coordinate, an inverted box, a stale handle, a
-//! pair of slices whose lengths disagree or a malformed scene file each come back as one of
-//! the values below, and whatever was being updated is left exactly as it was.
+//! hantei never panics on bad input. A NaN coordinate, an inverted box, a stale handle,
+//! two slices whose lengths disagree and a malformed scene file each come back as one of
+//! the values below. Whatever the call was updating is left exactly as it was.
 
 use crate::handle::BoxHandle;
 use core::fmt;
@@ -17,14 +17,14 @@ pub(crate) const SCENE_VERSION: u32 = 1;
 /// (the value of [`crate::scene::HEADER_LEN`]).
 pub(crate) const SCENE_HEADER_LEN: usize = 16;
 
-/// What is wrong with one box (see [`crate::Aabb::validate`]).
+/// What is wrong with one box, as [`Aabb::validate`](crate::Aabb::validate) finds it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum BoxDefect {
     /// A coordinate is NaN.
     NaN,
     /// A coordinate is `+∞` or `-∞`.
     Infinite,
-    /// `min > max` on the named axis (0 = x, 1 = y).
+    /// `min > max` on the named axis.
     Inverted {
         /// The axis: 0 for x, 1 for y.
         axis: u8,
@@ -48,21 +48,22 @@ impl fmt::Display for BoxDefect {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub enum Error {
-    /// A box (at `index` in the input, where there was one) is not a valid box.
+    /// A box is not valid.
     InvalidBox {
-        /// Position of the box in the caller's input (0 for a single box).
+        /// The box's position in the caller's input, or 0 for a single box.
         index: usize,
         /// What is wrong with it.
         defect: BoxDefect,
     },
-    /// A displacement (per-frame motion) has a NaN or infinite component.
+    /// A motion, the displacement over one frame, has a NaN or infinite component.
     InvalidMotion {
-        /// Position of the motion in the caller's input (0 for a single one).
+        /// The motion's position in the caller's input, or 0 for a single one.
         index: usize,
     },
-    /// A shape other than a box (circle, oriented box, ray, tile map) is not valid.
+    /// A shape other than a box is not valid: a circle, an oriented box, a ray or a tile
+    /// map.
     InvalidShape {
-        /// Position of the shape in the caller's input (0 for a single one).
+        /// The shape's position in the caller's input, or 0 for a single one.
         index: usize,
         /// What is wrong with it.
         reason: &'static str,
@@ -76,38 +77,40 @@ pub enum Error {
         /// The length it had.
         found: usize,
     },
-    /// A candidate pair indexes past the end of the columns it refers to (the narrow
-    /// phase's batch calls).
+    /// A candidate pair indexes past the end of the columns it refers to. The narrow
+    /// phase's batch calls return this.
     PairOutOfRange {
-        /// Position of the pair in the input (the first bad one, in pair order).
+        /// The position of the first bad pair in the input.
         pair: usize,
-        /// Which index of the pair: `"a"` or `"b"`.
+        /// Which index of the pair is bad: `"a"` or `"b"`.
         side: &'static str,
         /// The index.
         index: u32,
         /// The number of shapes (columns or records) that this side indexes.
         len: usize,
     },
-    /// A shape, or the place its motion takes it to, lies beyond the range a
+    /// A shape, or the place its motion takes it to, lies beyond the range that a
     /// computation supports.
     ///
-    /// For a store, a frame, a static level and the casts the limit is
-    /// [`crate::MAX_COORDINATE`]. For a tile map's own calls it is `f32::MAX`, where no
-    /// end position exists.
+    /// For a store, a frame, a static level and the casts, the limit is
+    /// [`MAX_COORDINATE`](crate::MAX_COORDINATE). For a tile map's own calls, the limit
+    /// is `f32::MAX`, because beyond it no end position exists.
     OutOfRange {
         /// The box's handle, when the box is in a store.
         handle: Option<BoxHandle>,
         /// The box's position in the caller's input. For a box in a store this is its
         /// dense index.
         index: usize,
-        /// The largest magnitude allowed.
+        /// The largest coordinate magnitude allowed.
         limit: f32,
     },
-    /// A handle whose box was removed. (A handle from another store is not detected
-    /// when its slot and generation happen to be alive here: handles carry no store
-    /// identity.)
+    /// A handle whose box was removed.
+    ///
+    /// Handles do not record which store they came from. So a handle from another store
+    /// is not detected when its slot and generation happen to be alive here.
     StaleHandle,
-    /// More boxes than the store or broad phase can index ([`MAX_BOXES`]).
+    /// More boxes than the store or the broad phase can index, which is
+    /// [`MAX_BOXES`].
     TooManyBoxes {
         /// How many were asked for.
         requested: usize,
@@ -117,11 +120,13 @@ pub enum Error {
         /// Which setting and why.
         reason: &'static str,
     },
-    /// A list of contacting body pairs given to restore a frame's events
-    /// ([`crate::frame::FrameEvents::from_events`]) is not strictly sorted, or names a
-    /// pair whose bodies are not in order (`a < b`).
+    /// A list of body pairs given to restore a frame's events is not valid.
+    ///
+    /// [`FrameEvents::from_events`](crate::frame::FrameEvents::from_events) returns this
+    /// when the list is not strictly sorted, when a pair's bodies are out of order
+    /// (`a < b` fails), or when a pair is marked `removed`.
     InvalidEvents {
-        /// Position of the first bad pair.
+        /// The position of the first bad pair.
         index: usize,
         /// What is wrong with it.
         reason: &'static str,
@@ -306,9 +311,9 @@ impl From<std::io::Error> for SceneError {
     }
 }
 
-/// Returns `Err(LengthMismatch)` unless `found == expected`.
-/// [`Error::TooManyBoxes`] when `count` is more than [`MAX_BOXES`]: the one limit
-/// every entry point applies, at every SIMD level, before it reads anything.
+/// `Err(TooManyBoxes)` when `count` is more than [`MAX_BOXES`]. This
+/// is the one limit that every entry point applies, at every SIMD level, before it reads
+/// anything.
 pub(crate) fn check_count(count: usize) -> Result<(), Error> {
     if count > MAX_BOXES {
         Err(Error::TooManyBoxes { requested: count })
@@ -317,6 +322,7 @@ pub(crate) fn check_count(count: usize) -> Result<(), Error> {
     }
 }
 
+/// `Err(LengthMismatch)` unless `found == expected`.
 pub(crate) fn check_len(what: &'static str, expected: usize, found: usize) -> Result<(), Error> {
     if expected == found {
         Ok(())

@@ -1,18 +1,21 @@
-//! Scene queries on a [`BoxStore`]: which boxes touch a region or a point, what a ray
-//! or a moving box hits first (or at all).
+//! Scene queries on a [`BoxStore`].
 //!
-//! Each query streams the store's SoA columns eight boxes at a time (the layout the
-//! store keeps anyway) through a region test (for casts: the cast's swept bounds), then
-//! runs the exact narrow-phase kernel ([`crate::narrow::scalar::cast_point_aabb`],
-//! [`crate::narrow::scalar::sweep_aabb_aabb`](fn@crate::narrow::scalar::sweep_aabb_aabb))
-//! on the few boxes that pass. So a query
-//! costs O(N) with a small constant and needs no structure to build or keep in sync:
-//! the right tool for a few queries per frame. Every query answers by the boxes' true
-//! shapes ([`crate::Shape`]): a disc or an oriented rectangle that the region, point,
-//! ray or cast reaches only within its bounds' corners is not reported. Region and point results come in dense
-//! order; casts by time of impact (ties: dense order). Filters follow the broad phase's
-//! rule ([`Filter::pairs_with`]); casts ignore the store boxes' own motions (the scene
-//! is taken as it stands).
+//! They find which boxes touch a region or a point, and what a ray or a moving shape
+//! hits. Every query answers by the boxes' true shapes, as [`Shape`] describes them. A
+//! disc or an oriented rectangle is not reported when the query reaches only the
+//! corners of its bounds, outside the shape itself.
+//!
+//! Region and point queries return boxes in dense order. Casts return hits by time of
+//! impact, and hits at the same time in dense order. A query's filter follows the broad
+//! phase's rule, [`Filter::pairs_with`]. Casts ignore the stored boxes' own motions and
+//! take the scene as it stands.
+//!
+//! # Cost
+//! A query needs no structure to build or keep in sync. It streams the store's columns
+//! eight boxes at a time through a region test. For a cast, the region is the cast's
+//! swept bounds. Then it runs the exact narrow-phase kernel on the few boxes that pass,
+//! such as [`cast_point_aabb`] or [`sweep_shapes`]. So a query costs O(N) with a small
+//! constant. That makes it the right tool for a few queries per frame.
 
 use crate::error::Error;
 use crate::lanes::{F32W, LANES, MaskW, SimdLevel, SimdTask, dispatch};
@@ -24,19 +27,23 @@ use crate::narrow::scalar::{
 use crate::store::{BoxHandle, BoxStore, Filter};
 use glam::Vec2;
 
-/// A box that a ray or a moving box meets.
+/// A box that a ray or a moving shape meets.
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct CastHit {
     /// The box.
     pub handle: BoxHandle,
-    /// When, as a fraction of the cast's motion (`0` when it starts touching or inside).
+    /// When the cast meets the box, as a fraction of the cast's motion. It is `0` when
+    /// the cast starts touching the box or inside it.
     pub t: f32,
-    /// The face hit, pointing back toward the caster (zero when it starts inside; both
-    /// components set for an exact corner hit).
+    /// The normal of the face hit, pointing back toward the caster. It is zero when the
+    /// status is [`SweepStatus::Overlapping`].
+    ///
+    /// Against an axis-aligned box, both components are set at an exact corner hit.
     pub normal: Vec2,
-    /// [`SweepStatus::Hit`], or [`SweepStatus::Overlapping`] when the cast starts in
-    /// contact.
+    /// [`SweepStatus::Hit`] when the cast moves into the box, even from touching at
+    /// `t = 0`. [`SweepStatus::Overlapping`] when the cast starts inside the box, or
+    /// starts touching it without moving into it.
     pub status: SweepStatus,
 }
 
@@ -102,8 +109,10 @@ impl SimdTask for RegionScan<'_> {
 }
 
 impl BoxStore {
-    /// Appends to `out` the handle of every box that overlaps `region` (closed
-    /// intervals: touching counts) and whose filter agrees with `filter`, in dense order.
+    /// Appends to `out` the handle of every box that overlaps `region` and whose filter
+    /// agrees with `filter`. The handles come in dense order.
+    ///
+    /// The test is closed, so a box that only touches `region` counts.
     ///
     /// ```
     /// use hantei::{Aabb, BoxStore, Filter};
@@ -120,7 +129,7 @@ impl BoxStore {
     /// beyond adds nothing.
     ///
     /// # Errors
-    /// [`Error::InvalidBox`] when `region` is not a valid box (`out` is untouched).
+    /// [`Error::InvalidBox`] when `region` is not a valid box. `out` is untouched then.
     pub fn query_region(
         &self,
         region: Aabb,
@@ -130,10 +139,10 @@ impl BoxStore {
         self.query_region_with(region, filter, SimdLevel::best(), out)
     }
 
-    /// [`BoxStore::query_region`] with an explicit SIMD level (for tests and benchmarks).
+    /// [`BoxStore::query_region`] with a given SIMD level, for tests and benchmarks.
     ///
     /// # Errors
-    /// As [`BoxStore::query_region`].
+    /// The errors of [`BoxStore::query_region`].
     pub fn query_region_with(
         &self,
         region: Aabb,
@@ -183,12 +192,14 @@ impl BoxStore {
         }
     }
 
-    /// Appends to `out` the handle of every box that contains `point` (boundary
-    /// included) and whose filter agrees with `filter`, in dense order. A point beyond
-    /// [`MAX_COORDINATE`] finds nothing.
+    /// Appends to `out` the handle of every box that contains `point` and whose filter
+    /// agrees with `filter`. The handles come in dense order.
+    ///
+    /// A point on a box's boundary is inside the box. A point beyond [`MAX_COORDINATE`]
+    /// finds nothing.
     ///
     /// # Errors
-    /// [`Error::InvalidShape`] when `point` is not finite (`out` is untouched).
+    /// [`Error::InvalidShape`] when `point` is not finite. `out` is untouched then.
     pub fn query_point(
         &self,
         point: Vec2,
@@ -206,10 +217,13 @@ impl BoxStore {
 }
 
 impl BoxStore {
-    /// Every box a moving point meets (a ray segment from `ray.origin` to
-    /// `ray.origin + ray.motion`, boundaries included), sorted by `t` then dense order,
-    /// appended to `out`. A point that starts inside or on a box meets it at `t = 0`
-    /// with status [`SweepStatus::Overlapping`].
+    /// Appends to `out` every box that a moving point meets, sorted by `t`, then by
+    /// dense order.
+    ///
+    /// The point moves along the segment from `ray.origin` to `ray.origin + ray.motion`,
+    /// both ends included. It meets a box that it starts inside at `t = 0`, with status
+    /// [`SweepStatus::Overlapping`]. A point that starts on a box's boundary meets the
+    /// box at `t = 0` too.
     ///
     /// ```
     /// use hantei::{Aabb, BoxStore, Filter, Ray};
@@ -227,8 +241,10 @@ impl BoxStore {
     /// ```
     ///
     /// # Errors
-    /// [`Error::InvalidShape`] when the ray is not finite. [`Error::OutOfRange`] when
-    /// its start or its end lies beyond [`MAX_COORDINATE`]. `out` is untouched then.
+    /// - [`Error::InvalidShape`] when the ray is not finite.
+    /// - [`Error::OutOfRange`] when its start or its end lies beyond [`MAX_COORDINATE`].
+    ///
+    /// `out` is untouched after an error.
     pub fn ray_cast_all(
         &self,
         ray: Ray,
@@ -268,37 +284,53 @@ impl BoxStore {
         Ok(())
     }
 
-    /// The first box a moving point meets (see [`BoxStore::ray_cast_all`]).
+    /// The first box that a moving point meets, or `None`. See
+    /// [`BoxStore::ray_cast_all`].
     ///
     /// # Errors
-    /// As [`BoxStore::ray_cast_all`].
+    /// The errors of [`BoxStore::ray_cast_all`].
     pub fn ray_cast(&self, ray: Ray, filter: Filter) -> Result<Option<CastHit>, Error> {
         let mut all = Vec::new();
         self.ray_cast_all(ray, filter, &mut all)?;
         Ok(all.first().copied())
     }
 
-    /// The first box that `shape` (a box, a disc or an oriented rectangle), moving by
-    /// `motion`, meets (closed: touching counts; no tunnelling at any speed), by the
-    /// stored shapes ([`crate::narrow::scalar::sweep_shapes`]), or `None`. A shape that
-    /// starts touching or overlapping a box meets it at `t = 0` with status
-    /// [`SweepStatus::Overlapping`].
+    /// The first box that `shape` meets as it moves by `motion`, or `None`.
+    ///
+    /// `shape` can be an axis-aligned box, a disc or an oriented rectangle. The cast
+    /// tests it against the stored shapes with [`sweep_shapes`]. The test is closed, so
+    /// touching counts, and nothing tunnels at any speed.
+    ///
+    /// A shape that starts inside a box meets it at `t = 0` with status
+    /// [`SweepStatus::Overlapping`]. A shape that starts touching a box and moves into
+    /// it hits it at `t = 0`.
     ///
     /// ```
     /// use hantei::{Aabb, BoxStore, Filter};
+    /// use hantei::narrow::SweepStatus;
     /// use glam::Vec2;
     /// let mut store = BoxStore::new();
     /// let wall = store.insert(Aabb::from_coords(10.0, -5.0, 11.0, 5.0))?;
     /// let player = Aabb::from_coords(0.0, 0.0, 2.0, 2.0);
     /// let hit = store.shape_cast(player, Vec2::new(100.0, 0.0), Filter::ALL)?.unwrap();
     /// assert_eq!((hit.handle, hit.t), (wall, 0.08)); // flush after 8 of 100 units
+    ///
+    /// // Flush against the wall and moving into it: a hit at once.
+    /// let flush = Aabb::from_coords(8.0, 0.0, 10.0, 2.0);
+    /// let hit = store.shape_cast(flush, Vec2::new(1.0, 0.0), Filter::ALL)?.unwrap();
+    /// assert_eq!((hit.status, hit.t), (SweepStatus::Hit, 0.0));
+    /// // Flush and moving along it: it only touches.
+    /// let hit = store.shape_cast(flush, Vec2::new(0.0, 1.0), Filter::ALL)?.unwrap();
+    /// assert_eq!(hit.status, SweepStatus::Overlapping);
     /// # Ok::<(), hantei::Error>(())
     /// ```
     ///
     /// # Errors
-    /// [`Error::InvalidBox`] or [`Error::InvalidShape`] for an invalid `shape` (see
-    /// [`Shape::validate`]), [`Error::InvalidMotion`] for a non-finite `motion`,
-    /// [`Error::OutOfRange`] when the shape or its end lies beyond [`MAX_COORDINATE`].
+    /// - [`Error::InvalidBox`] or [`Error::InvalidShape`] for an invalid `shape`, as
+    ///   [`Shape::validate`] finds it.
+    /// - [`Error::InvalidMotion`] when `motion` is NaN or infinite.
+    /// - [`Error::OutOfRange`] when the shape, where it starts or where it ends, lies
+    ///   beyond [`MAX_COORDINATE`].
     pub fn shape_cast(
         &self,
         shape: impl Into<Shape>,

@@ -6,8 +6,11 @@
 use super::{BoxSet, Pair};
 use crate::error::Error;
 
-/// Every overlapping pair by testing all `N(N-1)/2`, in canonical order (sorted by
-/// `(a, b)`, `a < b`), honouring filters.
+/// Every overlapping pair, found by testing all `N(N-1)/2` pairs. This is the
+/// reference that the broad phase is tested against.
+///
+/// The pairs come in canonical order: sorted by `(a, b)`, with `a < b`. When the set has
+/// filters, only pairs whose filters agree are returned.
 ///
 /// ```
 /// use hantei::{Aabb, broad::brute_force_pairs};
@@ -17,7 +20,9 @@ use crate::error::Error;
 /// ```
 ///
 /// # Errors
-/// [`Error::InvalidBox`] naming the lowest invalid index.
+/// - [`Error::TooManyBoxes`] when the set has more than [`MAX_BOXES`](crate::MAX_BOXES)
+///   boxes.
+/// - [`Error::InvalidBox`] naming the lowest invalid index.
 pub fn brute_force_pairs<'b>(boxes: impl Into<BoxSet<'b>>) -> Result<Vec<Pair>, Error> {
     let set = boxes.into();
     set.validate()?;
@@ -34,12 +39,18 @@ pub fn brute_force_pairs<'b>(boxes: impl Into<BoxSet<'b>>) -> Result<Vec<Pair>, 
     Ok(out)
 }
 
-/// Every overlapping `(a, b)` with `a` in `first` and `b` in `second`, sorted by
-/// `(a, b)`, honouring filters.
+/// Every overlapping pair `(a, b)` with `a` in `first` and `b` in `second`, found by
+/// testing every such pair.
+///
+/// The pairs are sorted by `(a, b)`. When the sets have filters, only pairs whose
+/// filters agree are returned.
 ///
 /// # Errors
-/// [`Error::InvalidBox`] as in [`crate::BroadPhase::find_pairs_bipartite`]: `index`
-/// counts through both sets.
+/// - [`Error::TooManyBoxes`] when a set has more than [`MAX_BOXES`](crate::MAX_BOXES)
+///   boxes.
+/// - [`Error::InvalidBox`] for the first invalid box, as in
+///   [`BroadPhase::find_pairs_bipartite`](crate::BroadPhase::find_pairs_bipartite). Its
+///   `index` counts through both sets.
 pub fn brute_force_bipartite<'b>(
     first: impl Into<BoxSet<'b>>,
     second: impl Into<BoxSet<'b>>,

@@ -1,4 +1,9 @@
-//! Broad phase: banded sweep-and-prune over lanes of eight.
+//! Broad phase: a banded sweep-and-prune over lanes of eight boxes.
+//!
+//! [`BroadPhase`] finds every pair of overlapping boxes in one [`BoxSet`], or between
+//! two sets. The pairs are the same, in the same order, for any thread count and SIMD
+//! level. [`StaticGrid`] indexes boxes that do not move, and [`brute_force_pairs`] is
+//! the O(N²) reference.
 //!
 //! # Data flow
 //! ```text
@@ -11,27 +16,31 @@
 //!    ▼ 6. join the work items' pair lists in band order          (join.rs)
 //!  &[Pair]
 //! ```
-//! Steps 1, 3 and 4–5 run in parallel with rayon (chunks, then groups of consecutive
-//! bands) when [`BroadConfig::parallel`] is set and the pool has more than one thread.
+//! Steps 1, 3, 4 and 5 run in parallel with rayon when [`BroadConfig::parallel`] is set
+//! and the pool has more than one thread. Steps 1 and 3 split the boxes into chunks.
+//! Steps 4 and 5 split the bands into groups of consecutive bands.
 //!
 //! # Determinism contract
-//! The pairs come out in this order, which depends on the boxes alone, never on the
-//! thread count or the [`SimdLevel`]:
-//! 1. by band, in ascending band order (the band layout is a function of the boxes);
-//! 2. within a band, by the sweeping box `i` in ascending order of its minimum on the
-//!    sweep axis, ties in input order;
-//! 3. for one `i`, by the candidate `j` in the same order.
+//! The pairs come out in the following order. It depends only on the boxes, never on
+//! the thread count or the [`SimdLevel`].
+//! 1. By band, in ascending band order. The band layout is a function of the boxes.
+//! 2. Within a band, by the sweeping box `i`, in ascending order of its minimum on the
+//!    sweep axis. Ties keep input order.
+//! 3. For one `i`, by the candidate `j`, in the same order.
 //!
-//! In bipartite mode step 2 is the merge of the two sets' sorted lists (ties: the first
-//! set's box first), and each box scans the other set only. Each pair is `(a, b)` with
-//! `a < b` (self mode) or `a` from the first set and `b` from the second (bipartite).
-//! Sort the slice (`sort_unstable`) for the canonical listing of the scene format.
+//! In bipartite mode, step 2 merges the two sets' sorted lists. At a tie, the first
+//! set's box comes first. Each box scans only the other set.
+//!
+//! Each pair is `(a, b)`. In self mode, `a < b`. In bipartite mode, `a` is from the
+//! first set and `b` from the second. Sort the slice with `sort_unstable` for the
+//! canonical listing of the scene format.
 //!
 //! # Cost
-//! Linear passes for steps 1, 3, 4 and 6; the sweep visits each box's window on the
-//! sweep axis within its band, so it is output-sensitive on every scene shape tried
-//! (uniform, bullet hell, Gaussian clusters, one strip, identical boxes, huge among
-//! tiny): see `benches/broad_phase.rs` and BENCHMARKS.md's tables.
+//! Steps 1, 3, 4 and 6 are linear passes. The sweep visits each box's window on the
+//! sweep axis within its band. So its cost follows the number of pairs found, on every
+//! scene shape tried: uniform, bullet hell, Gaussian clusters, one strip, identical
+//! boxes, and huge boxes among tiny ones. `benches/broad_phase.rs` and the tables in
+//! `BENCHMARKS.md` have the measurements.
 
 mod bands;
 mod brute;
@@ -56,19 +65,19 @@ use bands::{BandSoa, Chunk, OrderScratch};
 use layout::Layout;
 use probe::Probe;
 
-/// What one broad-phase call did (see [`BroadPhase::last_stats`]).
+/// What one broad-phase call did. See [`BroadPhase::last_stats`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct BroadStats {
-    /// Number of bands.
+    /// The number of bands.
     pub bands: usize,
-    /// The axis swept along (0 = x, bands along y; 1 = y, bands along x).
+    /// The axis swept along. `0` is x, with bands along y. `1` is y, with bands along x.
     pub sweep_axis: u8,
-    /// Box copies over all bands (a box reaching `k` bands counts `k` times).
+    /// Box copies over all bands. A box that reaches `k` bands counts `k` times.
     pub entries: usize,
-    /// Pairs found.
+    /// The number of pairs found.
     pub pairs: usize,
-    /// Whether bipartite mode indexed the smaller set in a grid and streamed the larger
-    /// one past it (see [`BroadPhase::find_pairs_bipartite`]) instead of sweeping bands.
+    /// Whether bipartite mode put the smaller set in a grid and streamed the larger set
+    /// past it, instead of sweeping bands. See [`BroadPhase::find_pairs_bipartite`].
     pub grid: bool,
 }
 
@@ -76,33 +85,36 @@ pub struct BroadStats {
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct BroadConfig {
-    /// Which sweep kernel runs (default: the best this CPU supports).
+    /// Which sweep kernel runs. The default is the best level this CPU supports.
     pub simd: SimdLevel,
-    /// Whether to use rayon's current thread pool (default `true`). The result is the
-    /// same either way.
+    /// Whether to use rayon's current thread pool. The default is `true`. The result is
+    /// the same either way.
     pub parallel: bool,
-    /// Inputs with fewer boxes than this run on one thread (default 4096).
+    /// Inputs with fewer boxes than this run on one thread. The default is 4096.
     pub parallel_threshold: usize,
-    /// How each band is ordered along the sweep axis (default [`BandOrder::Buckets`]).
+    /// How each band is ordered along the sweep axis. The default is
+    /// [`BandOrder::Buckets`].
     pub order: BandOrder,
 }
 
 /// How a band is ordered along the sweep axis before the sweep.
 ///
-/// Every choice finds the same pairs; the order of the pairs within a band differs
-/// between choices (each is deterministic). [`BandOrder::Buckets`] is the fastest on
-/// every scene of the `broad_phase` bench; the exact sorts are kept to measure against.
+/// Every choice finds the same pairs. The order of the pairs within a band differs
+/// between choices, and each choice is deterministic. [`BandOrder::Buckets`] is the
+/// fastest on every scene of the `broad_phase` bench. The exact sorts are kept to
+/// measure against.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum BandOrder {
-    /// A stable counting sort on about one bucket per box of the band's minima; the
-    /// sweep's window test tolerates the order inside a bucket.
+    /// A stable counting sort of the band's minima, with about one bucket per box. The
+    /// sweep's window test tolerates any order inside a bucket.
     #[default]
     Buckets,
-    /// An exact sort by `(min, input index)`: LSD radix sort on the float keys mapped to
-    /// order-preserving integers.
+    /// An exact sort by `(min, input index)`. It is an LSD radix sort on the float keys,
+    /// mapped to integers that keep their order.
     Radix,
-    /// The same exact order through `slice::sort_unstable` on packed `(key, index)`.
+    /// The same exact order, through `slice::sort_unstable` on packed `(key, index)`
+    /// values.
     Comparison,
 }
 
@@ -154,8 +166,10 @@ impl Item {
     }
 }
 
-/// Finds every overlapping pair of boxes; keeps its buffers between calls, so a call
-/// per frame allocates nothing once the buffers have grown.
+/// Finds every overlapping pair of boxes.
+///
+/// A broad phase keeps its buffers between calls. So a call per frame allocates nothing
+/// once the buffers have grown.
 ///
 /// ```
 /// use hantei::{Aabb, BroadPhase, Filter, BoxSet};
@@ -192,8 +206,10 @@ impl BroadPhase {
         Self::with_config(BroadConfig::default())
     }
 
-    /// A broad phase with the given settings (an unsupported SIMD level falls back to
-    /// the best supported one below it).
+    /// A broad phase with the given settings.
+    ///
+    /// A SIMD level that this CPU does not support falls back to the best supported
+    /// level below it.
     #[must_use]
     pub fn with_config(config: BroadConfig) -> Self {
         Self {
@@ -216,12 +232,17 @@ impl BroadPhase {
         self.config.parallel = on;
     }
 
-    /// Every overlapping pair among `boxes`, each once with `a < b`, in the order of the
-    /// [determinism contract](self#determinism-contract). With filters, only pairs whose
-    /// filters agree ([`crate::Filter::pairs_with`]).
+    /// Every overlapping pair among `boxes`, each pair once, with `a < b`.
+    ///
+    /// The pairs come in the order of the
+    /// [determinism contract](self#determinism-contract). When the set has filters,
+    /// only pairs whose filters agree are returned, as
+    /// [`Filter::pairs_with`](crate::Filter::pairs_with) decides.
     ///
     /// # Errors
-    /// [`Error::InvalidBox`] naming the lowest invalid index; [`Error::TooManyBoxes`].
+    /// - [`Error::TooManyBoxes`] when the set has more than
+    ///   [`MAX_BOXES`](crate::MAX_BOXES) boxes.
+    /// - [`Error::InvalidBox`] naming the lowest invalid index.
     pub fn find_pairs<'s, 'b>(
         &'s mut self,
         boxes: impl Into<BoxSet<'b>>,
@@ -230,20 +251,26 @@ impl BroadPhase {
         self.run(&[set], false)
     }
 
-    /// Every overlapping `(a, b)` with `a` from `first` and `b` from `second`, without
-    /// ever testing two boxes of the same set.
+    /// Every overlapping pair `(a, b)` with `a` from `first` and `b` from `second`. Two
+    /// boxes of the same set are never tested.
     ///
-    /// When one set has at most 1/16 as many boxes as the other (and at most 65,536),
-    /// and its boxes are a handful (at most 4) or cover at most 1% of the area they span,
-    /// the small set is put in a uniform grid and the large one streams past it in input
-    /// order: no sorting at all, the fast path for bullets × targets. The pairs then
-    /// come by the large set's index first. Otherwise both sets are banded and swept as
-    /// in [`BroadPhase::find_pairs`]. Either way the order is a function of the input.
+    /// The order of the pairs is a function of the input. The call takes one of two
+    /// paths:
+    ///
+    /// - The grid path is the fast path for bullets against targets. One set must have
+    ///   at most 1/16 as many boxes as the other, and at most 65,536. Its boxes must
+    ///   also be few, at most 4, or cover at most 1% of the area they span. The small
+    ///   set goes into a uniform grid, and the large set streams past it in input order,
+    ///   with no sorting at all. The pairs then come ordered by the large set's index
+    ///   first.
+    /// - Otherwise both sets are banded and swept, as in [`BroadPhase::find_pairs`].
     ///
     /// # Errors
-    /// [`Error::InvalidBox`] for the first invalid box of `first`, else of `second`;
-    /// its `index` counts through both sets (a box at position `j` of `second` is
-    /// `first.len() + j`). [`Error::TooManyBoxes`].
+    /// - [`Error::TooManyBoxes`] when a set has more than
+    ///   [`MAX_BOXES`](crate::MAX_BOXES) boxes.
+    /// - [`Error::InvalidBox`] for the first invalid box of `first`, else of `second`.
+    ///   Its `index` counts through both sets, so the box at position `j` of `second`
+    ///   has index `first.len() + j`.
     pub fn find_pairs_bipartite<'s, 'b>(
         &'s mut self,
         first: impl Into<BoxSet<'b>>,
@@ -331,19 +358,19 @@ impl BroadPhase {
         Ok(&self.pairs)
     }
 
-    /// The pairs of the last successful call (empty after an error).
+    /// The pairs of the last successful call. They are empty after an error.
     #[must_use]
     pub fn pairs(&self) -> &[Pair] {
         &self.pairs
     }
 
-    /// Number of bands the last call used (0 before any call).
+    /// The number of bands the last call used, or 0 before any call.
     #[must_use]
     pub fn last_band_count(&self) -> usize {
         self.layout.map_or(0, |l| l.bands as usize)
     }
 
-    /// What the last successful call did: for tuning and diagnostics.
+    /// What the last successful call did, for tuning and diagnostics.
     #[must_use]
     pub fn last_stats(&self) -> BroadStats {
         BroadStats {

@@ -5,11 +5,12 @@ use crate::lanes::{F32W, LANES, MaskW};
 use crate::math::{Aabb, box_defect};
 use crate::store::{BoxStore, Filter};
 
-/// A borrowed set of boxes (and optionally their filters) for the broad phase.
+/// A borrowed set of boxes for the broad phase, with their filters if you give them.
 ///
-/// Build one from a `&[Aabb]` (read in place, no copy), from four coordinate columns, or
-/// from a [`BoxStore`] (its columns and filters). Lengths are checked when the set is
-/// built; coordinates are checked by the call that reads it.
+/// Build a set from a `&[Aabb]`, which is read in place without a copy. You can also
+/// build it from four coordinate columns, or from a [`BoxStore`], which gives its
+/// columns and filters. Lengths are checked when the set is built. Coordinates are
+/// checked by the call that reads the set.
 ///
 /// ```
 /// use hantei::{Aabb, BoxSet, Filter};
@@ -49,10 +50,10 @@ impl<'a> BoxSet<'a> {
         }
     }
 
-    /// Boxes from four coordinate columns (structure of arrays).
+    /// Boxes from four coordinate columns, as a structure of arrays.
     ///
     /// # Errors
-    /// [`Error::LengthMismatch`] unless all four have the same length.
+    /// [`Error::LengthMismatch`] unless all four columns have the same length.
     pub fn from_columns(
         min_x: &'a [f32],
         min_y: &'a [f32],
@@ -68,7 +69,7 @@ impl<'a> BoxSet<'a> {
         })
     }
 
-    /// The same boxes, with a [`Filter`] each.
+    /// The same boxes, with one [`Filter`] for each box.
     ///
     /// # Errors
     /// [`Error::LengthMismatch`] unless there is one filter per box.
@@ -91,7 +92,7 @@ impl<'a> BoxSet<'a> {
     /// The same boxes, with filters given as columns of layers and masks.
     ///
     /// # Errors
-    /// [`Error::LengthMismatch`] unless there is one of each per box.
+    /// [`Error::LengthMismatch`] unless there is one layer value and one mask per box.
     pub fn with_filter_columns(self, layers: &'a [u32], masks: &'a [u32]) -> Result<Self, Error> {
         check_len("layers column", self.len(), layers.len())?;
         check_len("masks column", self.len(), masks.len())?;
@@ -101,7 +102,7 @@ impl<'a> BoxSet<'a> {
         })
     }
 
-    /// Number of boxes.
+    /// The number of boxes.
     #[must_use]
     pub fn len(&self) -> usize {
         match self.bounds {

@@ -1,6 +1,7 @@
-//! Exact sorts of a band by its minima, for [`super::BandOrder::Radix`] (measured
-//! against the default bucket order and against `slice::sort_unstable` in
-//! `benches/broad_phase.rs`, group `band_order`).
+//! Exact sorts of a band by its minima, for [`BandOrder::Radix`](super::BandOrder::Radix).
+//!
+//! `benches/broad_phase.rs`, group `band_order`, measures them against the default
+//! bucket order and against `slice::sort_unstable`.
 //!
 //! Keys are the `f32` minima mapped to `u32` so that integer order is float order
 //! ([`ordered_key`]); ties keep their input order (both sorts below are stable).

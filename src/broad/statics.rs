@@ -27,32 +27,36 @@
 //! max(first row))` of the two boxes, which both reach (cells are a monotone function of
 //! the coordinate), so exactly once.
 //!
-//! The movers are read in input order, so the cells are read at random: each group of
-//! eight movers asks for the cells it reaches (only those) two groups before it is
-//! tested. Before that the group is sifted: a bitmap of fine cells (half a cell wide;
-//! a bit per fine cell, set where a static box reaches it or its right, upper or
-//! upper-right neighbour: half a byte per cell, 101 KB on the bench scene) answers with
-//! one bit whether a mover within two fine cells on each axis may meet anything; one
-//! gather for the eight. Half of the bench scene's movers leave there. Statics that all
-//! share one filter (level geometry usually does) are tested against a mover's filter
-//! once, at its first hit, never per static.
+//! The movers are read in input order, so the cells are read at random. Each group of
+//! eight movers asks for the cells it reaches, and only those, two groups before it is
+//! tested. Before that, the group is sifted. A bitmap of fine cells, half a cell wide,
+//! has one bit per fine cell. The bit is set where a static box reaches that fine cell
+//! or its right, upper or upper-right neighbour, which costs half a byte per cell. One
+//! bit then tells whether a mover within two fine cells on each axis may meet anything,
+//! with one gather for the eight movers. Statics that all share one filter, as level
+//! geometry usually does, are tested against a mover's filter once, at its first hit,
+//! never per static.
 //!
-//! Measured on the `static_level` bench scene (100k statics 2–8 wide, 74k bullets'
-//! swept bounds, one thread, AMD EPYC Zen 5): 3.1 ms a query with four slots a line,
-//! ids apart and the movers one by one; 1.7 with the cells tested in four-lane
-//! compares and the ids in the line; 1.2 with the movers in lanes (callgrind: 347 then
-//! 197 instructions a mover). The movers in spatial order gain under 10%. Sifted (AMD
-//! EPYC Zen 4, in a whole frame, alternated): 1.78 → 1.52 ms a query, the frame 7%
-//! faster; with the bits tested cell by cell over the mover's whole span
-//! (fine cells a quarter of a cell: 78% of the movers out, 404 KB of bits, three
-//! loads a mover) no faster: those loads cost what the cells they spare did.
+//! The measurements behind these choices, and the designs tried and dropped, are in
+//! `BENCHMARKS.md` and in this file's comments.
 //!
-//! Tried and dropped (no gain in a whole frame, medians of 200): eight slots a cell in
-//! two lines with eight-lane compares and half as many cells (1.27 ms a query); a
-//! 16-byte union of each cell's copies tested first, the slots read only past it (0.9
-//! ms a query alone, but no faster in a frame, slower with the unions prefetched);
-//! unchecked indexing (no change).
-//!
+// Measured on the `static_level` bench scene (100k statics 2–8 wide, 74k bullets'
+// swept bounds, one thread, AMD EPYC Zen 5): 3.1 ms a query with four slots a line,
+// ids apart and the movers one by one; 1.7 with the cells tested in four-lane
+// compares and the ids in the line; 1.2 with the movers in lanes (callgrind: 347 then
+// 197 instructions a mover). The movers in spatial order gain under 10%. Sifted (AMD
+// EPYC Zen 4, in a whole frame, alternated): 1.78 → 1.52 ms a query, the frame 7%
+// faster; the bits take 101 KB on the bench scene, and half of its movers leave
+// there. With the bits tested cell by cell over the mover's whole span (fine cells a
+// quarter of a cell: 78% of the movers out, 404 KB of bits, three loads a mover) no
+// faster: those loads cost what the cells they spare did.
+//
+// Tried and dropped (no gain in a whole frame, medians of 200): eight slots a cell in
+// two lines with eight-lane compares and half as many cells (1.27 ms a query); a
+// 16-byte union of each cell's copies tested first, the slots read only past it (0.9
+// ms a query alone, but no faster in a frame, slower with the unions prefetched);
+// unchecked indexing (no change).
+//
 //! # Cell size
 //! About [`CELL_FACTOR`] times the statics' median extent per axis (a sample of at most
 //! [`SAMPLE`] boxes), cells clamped to the bulk of the boxes ([`bulk_bounds`]: a few
@@ -72,13 +76,14 @@ use crate::store::Filter;
 use std::sync::Mutex;
 use wide::f32x4;
 
-/// Cell side in units of the statics' median extent on that axis. 100k statics 2–8
-/// wide against 100k movers 1–7 wide (one thread, a loaded 2-vCPU AMD EPYC VM, best of
-/// 40 queries), factor and cells per box: 1 and 4: 8.4 ms; 1 and 2: 6.6; 1 and 1: 5.2;
-/// 2 and 2: 5.6; 2 and 1: 5.2; 3 and 4: 5.5 (the broad phase's bipartite call 3.5–4.1 ms
-/// in the same runs; measured with four slots a cell). Fewer, larger cells hold the
-/// grid in less memory; with three slots a line, one cell per box instead of two made
-/// no difference on the bench scene in a whole frame.
+/// Cell side in units of the statics' median extent on that axis. Fewer, larger cells
+/// hold the grid in less memory.
+// 100k statics 2–8 wide against 100k movers 1–7 wide (one thread, a loaded 2-vCPU AMD
+// EPYC VM, best of 40 queries), factor and cells per box: 1 and 4: 8.4 ms; 1 and 2:
+// 6.6; 1 and 1: 5.2; 2 and 2: 5.6; 2 and 1: 5.2; 3 and 4: 5.5 (the broad phase's
+// bipartite call 3.5–4.1 ms in the same runs; measured with four slots a cell). With
+// three slots a line, one cell per box instead of two made no difference on the bench
+// scene in a whole frame.
 pub(crate) const CELL_FACTOR: f64 = 2.0;
 /// At most this many cells per axis.
 pub(crate) const MAX_PER_AXIS: u32 = 1 << 14;
@@ -92,12 +97,13 @@ pub(crate) const EXTRA_CELLS: usize = 64;
 pub(crate) const COPIES_PER_BOX: u64 = 16;
 /// At most this many boxes are sampled for the median extent.
 pub(crate) const SAMPLE: usize = 2048;
-/// Fine cells a cell, on each axis, of [`StaticGrid::near`]. On the `static_level` bench
-/// scene (100k statics, 74k bullets' swept bounds) a fine cell is about 8 units wide,
-/// the bits take 101 KB and half of the movers are sifted out. Finer cells sift out
-/// more (4 units with bits for blocks of three cells: 57%; each mover's fine cells
-/// tested one by one: 78%), but with bits four times as many, which stay in cache
-/// less, and the latter with three loads a mover, it was no faster.
+/// Fine cells per cell, on each axis, of [`StaticGrid::near`]. Finer cells sift out
+/// more movers, but need more bits, which stay in cache less.
+// On the `static_level` bench scene (100k statics, 74k bullets' swept bounds) a fine
+// cell is about 8 units wide, the bits take 101 KB and half of the movers are sifted
+// out. Finer cells sift out more (4 units with bits for blocks of three cells: 57%;
+// each mover's fine cells tested one by one: 78%), but with bits four times as many,
+// which stay in cache less, and the latter with three loads a mover, it was no faster.
 const FINE: u32 = 2;
 /// Movers per parallel chunk, at least.
 const MIN_CHUNK: usize = 2048;
@@ -218,12 +224,13 @@ impl Clone for Scratch {
     }
 }
 
-/// A uniform grid over boxes that do not move: built once, queried every frame.
+/// A uniform grid over boxes that do not move. It is built once and queried every
+/// frame.
 ///
-/// [`StaticGrid::build`] indexes the static boxes (level geometry: pillars, rubble,
-/// fixed parts); [`StaticGrid::query`] then finds every `(mover, static)` pair whose
-/// closed bounds overlap, without sorting anything per frame. Pairs come out sorted by
-/// `(mover, static)`: the same for any thread count.
+/// [`StaticGrid::build`] indexes the static boxes, such as the pillars, rubble and fixed
+/// parts of a level. [`StaticGrid::query`] then finds every `(mover, static)` pair whose
+/// bounds overlap, without sorting anything per frame. The pairs come out sorted by
+/// `(mover, static)`, the same for any thread count.
 ///
 /// ```
 /// use hantei::{Aabb, Filter, BoxSet, Pair, StaticGrid};
@@ -280,21 +287,25 @@ pub struct StaticGrid {
 }
 
 impl StaticGrid {
-    /// An empty grid (every query finds nothing).
+    /// An empty grid. Every query on it finds nothing.
     #[must_use]
     pub fn new() -> Self {
         Self::default()
     }
 
-    /// Builds the index over `statics`, replacing what it held. Keeps its buffers, so
-    /// rebuilding allocates nothing once they have grown.
+    /// Builds the index over `statics`, and replaces what the grid held.
     ///
+    /// The grid keeps its buffers, so rebuilding allocates nothing once they have grown.
     /// A set without filters gives every static box [`Filter::ALL`], as everywhere a
     /// [`BoxSet`] is read.
     ///
     /// # Errors
-    /// [`Error::InvalidBox`] naming the lowest invalid box (NaN, infinite or inverted);
-    /// [`Error::TooManyBoxes`]. On error the grid is left as it was.
+    /// - [`Error::TooManyBoxes`] when the set has more than
+    ///   [`MAX_BOXES`](crate::MAX_BOXES) boxes.
+    /// - [`Error::InvalidBox`] naming the lowest invalid box: NaN, infinite or
+    ///   inverted.
+    ///
+    /// After an error, the grid is left as it was.
     pub fn build(&mut self, statics: BoxSet<'_>) -> Result<(), Error> {
         let n = statics.len();
         check_count(n)?;
@@ -347,7 +358,7 @@ impl StaticGrid {
         self.uniform.is_none_or(|all| all.pairs_with(f))
     }
 
-    /// Number of static boxes indexed.
+    /// The number of static boxes indexed.
     #[must_use]
     pub fn len(&self) -> usize {
         self.len
@@ -359,15 +370,20 @@ impl StaticGrid {
         self.len == 0
     }
 
-    /// Every pair `(mover, static)` (`a` indexes `movers`, `b` the statics) whose closed
-    /// bounds overlap (touching counts) and whose filters pair
-    /// ([`Filter::pairs_with`]), sorted by `(a, b)`: the same for any thread count.
-    /// `out` is cleared first. With `parallel`, chunks of movers run on rayon's current
-    /// pool and their pairs are concatenated in chunk order.
+    /// Writes to `out` every `(mover, static)` pair whose bounds overlap and whose
+    /// filters pair, as [`Filter::pairs_with`] decides.
+    ///
+    /// In each pair, `a` indexes `movers` and `b` indexes the statics. The bounds are
+    /// closed, so touching counts. The pairs are sorted by `(a, b)`, the same for any
+    /// thread count. `out` is cleared first. With `parallel`, chunks of movers run on
+    /// rayon's current pool, and their pairs are joined in chunk order.
     ///
     /// # Errors
-    /// [`Error::InvalidBox`] naming the lowest invalid mover; [`Error::TooManyBoxes`].
-    /// `out` is left empty.
+    /// - [`Error::TooManyBoxes`] when `movers` has more than
+    ///   [`MAX_BOXES`](crate::MAX_BOXES) boxes.
+    /// - [`Error::InvalidBox`] naming the lowest invalid mover.
+    ///
+    /// `out` is left empty after an error.
     pub fn query(
         &self,
         movers: BoxSet<'_>,

@@ -24,7 +24,7 @@
 //! `max(first bands)` and `min(last bands)`; the pair is reported only in the first of
 //! those, which is exactly the band where at least one of them has no `CONT` bit.
 //!
-//! **Filtering** ([`crate::Filter`]) runs only on lanes that already hit, so it never
+//! **Filtering** ([`Filter`]) runs only on lanes that already hit, so it never
 //! shortens or lengthens the window.
 //!
 //! [`SimdLevel::Scalar`] runs the same loops one candidate at a time; every level emits

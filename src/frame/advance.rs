@@ -1,25 +1,28 @@
-//! [`Frame::advance`]: the whole collision part of a game frame in one call.
+//! [`Frame::advance`], the whole collision part of a game frame in one call.
 //!
 //! ```text
 //!  BoxStore (&mut)          Level { walls: TileMap, wall_filter }
-//!    │ 1-4. the step's broad and narrow phase: every hit or overlap (raw hits)
-//!    │ 4b.  walls: each box whose filter pairs with the walls, swept against the
-//!    │      solid tiles its swept bounds reach (the same swept kernels, the same
-//!    │      closed rule: touching counts); step 1 lists the boxes not certainly in
-//!    │      open space (eight at a time inside the map's open interior, else one
-//!    │      lookup each, from the swept bounds it just wrote)
-//!    │ 5.   responses, in time order: every hit and wall hit sorted by time of
-//!    │      impact; one is kept while both its boxes still move at that time; a
-//!    │      box's first kept hit stops it (Response::Stop, only a hit its motion
-//!    │      carries it into) or destroys it (Response::Destroy)
-//!    │ 6.   contacts (one per body pair), events, each body's hits in time order
-//!    │ 7.   every box moved by its motion (stopped ones flush at their hit), the
-//!    ▼      destroyed removed
+//!    │ 1-4. Run the broad and narrow phases of the step. They give every hit or
+//!    │      overlap between two boxes (the raw hits).
+//!    │ 4b.  Sweep each box whose filter pairs with the walls against the solid
+//!    │      tiles that its swept bounds reach. This uses the same swept kernels
+//!    │      and the same closed rule as boxes: touching counts. Step 1 already
+//!    │      listed the boxes that may be near a wall, from the swept bounds it
+//!    │      wrote. It tests eight boxes at a time inside the map's open interior.
+//!    │ 5.   Walk every hit and wall hit in order of time of impact. A hit is kept
+//!    │      while both its boxes still move at its time. A box's first kept hit
+//!    │      stops it (Response::Stop) or destroys it (Response::Destroy). Only a
+//!    │      hit that the box's motion carries it into can stop it.
+//!    │ 6.   Build the contacts (one per body pair), the events, and each body's
+//!    │      hits in time order.
+//!    │ 7.   Move every box by its motion. A stopped box ends flush at its hit.
+//!    ▼      Remove the destroyed boxes.
 //!  FrameReport { contacts, began, stayed, ended, wall_hits, destroyed, hits }
 //! ```
 //!
-//! One pass, no re-sweep: a box that stops at `t` keeps the contacts it had up to `t`;
-//! one that would have reached it after it stopped finds it on the next frame.
+//! There is one pass and no second sweep. A box that stops at time `t` keeps the
+//! contacts it had up to `t`. A box that would have reached it after it stopped finds it
+//! on the next frame.
 
 use super::groups::{Grouping, Walls};
 use super::statics::{StaticHit, StaticLevel, StaticPass, StaticRaw};
@@ -33,7 +36,7 @@ use crate::tilemap::{EMPTY, TileMap};
 use glam::{IVec2, Vec2};
 use rayon::prelude::*;
 
-/// What [`Frame::advance`] collides moving boxes with besides each other.
+/// What [`Frame::advance`] collides the moving boxes with, besides each other.
 ///
 /// ```
 /// use hantei::frame::Level;
@@ -47,17 +50,20 @@ use rayon::prelude::*;
 /// ```
 #[derive(Debug, Clone, Copy)]
 pub struct Level<'a> {
-    /// Solid tiles: every non-empty tile is a wall.
+    /// Solid tiles. Every non-empty tile of the map is a wall.
     pub walls: Option<&'a TileMap>,
-    /// The walls' filter: a box is swept against the walls when its filter pairs with
-    /// this one (default [`super::layers::wall()`]: players, enemies and bullets).
+    /// The walls' filter. A box is swept against the walls when its filter pairs with
+    /// this one.
+    ///
+    /// The default is [`layers::wall()`](super::layers::wall), which pairs with the
+    /// player and with every bullet.
     pub wall_filter: Filter,
-    /// Boxes that do not move, indexed once ([`StaticLevel`]).
+    /// Boxes that do not move, indexed once. See [`StaticLevel`].
     pub statics: Option<&'a StaticLevel>,
 }
 
 impl Level<'static> {
-    /// Nothing besides the store's boxes.
+    /// A level with nothing in it. The store's boxes only collide with each other.
     #[must_use]
     pub const fn none() -> Self {
         Level {
@@ -69,7 +75,8 @@ impl Level<'static> {
 }
 
 impl<'a> Level<'a> {
-    /// The solid tiles of `map` as walls, with [`super::layers::wall()`]'s filter.
+    /// A level whose walls are the solid tiles of `map`. The walls get the filter
+    /// [`layers::wall()`](super::layers::wall).
     #[must_use]
     pub const fn walls(map: &'a TileMap) -> Self {
         Level {
@@ -79,7 +86,7 @@ impl<'a> Level<'a> {
         }
     }
 
-    /// This level with `statics`' boxes too.
+    /// This level with the static boxes of `statics` added.
     #[must_use]
     pub const fn with_statics(self, statics: &'a StaticLevel) -> Self {
         Level {
@@ -95,8 +102,10 @@ impl Default for Level<'static> {
     }
 }
 
-/// A box's earliest contact with a solid tile in [`Frame::advance`] (and, when that is
-/// an overlap, its earliest hit too, as a second entry: what may stop it).
+/// A box's earliest contact with a solid tile in [`Frame::advance`].
+///
+/// When that contact is an overlap, the box gets a second entry for its earliest hit.
+/// An overlap never stops a box, but that hit may.
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct WallHit {
@@ -104,53 +113,62 @@ pub struct WallHit {
     pub body: Body,
     /// The box.
     pub handle: BoxHandle,
-    /// The box's [`BoxProps::user_data`](crate::BoxProps).
+    /// The box's [`BoxProps::user_data`](crate::BoxProps::user_data).
     pub user_data: u64,
-    /// The tile (cells outside the map, when its outside is solid, are named by their
-    /// index beyond the edge: `-1` or the width / height).
+    /// The tile's column and row.
+    ///
+    /// When the map's outside is solid, a cell outside the map is named by its index
+    /// beyond the edge. That index is `-1`, or the map's width or height.
     pub tile: IVec2,
-    /// [`SweepStatus::Hit`] or [`SweepStatus::Overlapping`] (touching or inside at the
-    /// start of the frame).
+    /// [`SweepStatus::Hit`], or [`SweepStatus::Overlapping`] when the box touched the
+    /// tile or was inside it as the frame began.
     pub status: SweepStatus,
-    /// Time of impact as a fraction of the frame (`0` when overlapping).
+    /// The time of impact, as a fraction of the frame. It is `0` for an overlap.
     pub toi: f32,
-    /// The tile's face that was hit, pointing toward the box (zero when overlapping).
-    /// Faces shared with a solid neighbour are never hit: a box sliding along a floor of
-    /// many tiles meets no seam.
+    /// The normal of the tile's face that was hit, pointing toward the box. It is zero
+    /// for an overlap.
+    ///
+    /// A face shared with a solid neighbour is never hit. So a box that slides along a
+    /// floor of many tiles meets no seam.
     pub normal: Vec2,
 }
 
-/// A box [`Frame::advance`] removed from the store ([`Response::Destroy`]).
+/// A box that [`Frame::advance`] removed from the store, because its response is
+/// [`Response::Destroy`].
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Destroyed {
-    /// The box's handle (now stale).
+    /// The box's handle, which is now stale.
     pub handle: BoxHandle,
-    /// Its [`BoxProps::user_data`](crate::BoxProps).
+    /// The box's [`BoxProps::user_data`](crate::BoxProps::user_data).
     pub user_data: u64,
-    /// Its shape where it was at its first contact (for the impact effect).
+    /// The box's shape where it was at its first contact, for an impact effect.
     pub shape: Shape,
-    /// The time of that contact.
+    /// The time of that contact, as a fraction of the frame.
     pub toi: f32,
 }
 
-/// What a body touched, seen from the body (see [`super::FrameReport::hits_of`]).
+/// What a body touched, seen from the body.
+///
+/// [`FrameReport::hits_of`](super::FrameReport::hits_of) lists them for one body.
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct BodyHit {
     /// The body.
     pub body: Body,
-    /// Its box that touched.
+    /// The body's box that touched.
     pub handle: BoxHandle,
-    /// That box's [`BoxProps::user_data`](crate::BoxProps).
+    /// That box's [`BoxProps::user_data`](crate::BoxProps::user_data).
     pub user_data: u64,
-    /// What it touched.
+    /// What the box touched.
     pub other: HitOther,
-    /// Hit or already overlapping.
+    /// [`SweepStatus::Hit`], or [`SweepStatus::Overlapping`] when the two sides already
+    /// touched as the frame began.
     pub status: SweepStatus,
-    /// Time of impact as a fraction of the frame.
+    /// The time of impact, as a fraction of the frame. It is `0` for an overlap.
     pub toi: f32,
-    /// The other side's face, pointing toward this body (zero when overlapping).
+    /// The normal of the other side's face, pointing toward this body. It is zero for
+    /// an overlap.
     pub normal: Vec2,
 }
 
@@ -165,7 +183,7 @@ pub enum HitOther {
     },
     /// A box of the level's [`StaticLevel`].
     Static {
-        /// The static box (a handle into [`StaticLevel::store`]).
+        /// The static box, as a handle into [`StaticLevel::store`].
         handle: BoxHandle,
         /// Its user data.
         user_data: u64,
@@ -174,9 +192,9 @@ pub enum HitOther {
     Body {
         /// The body.
         body: Body,
-        /// Its box that touched.
+        /// The other body's box that touched.
         handle: BoxHandle,
-        /// That box's [`BoxProps::user_data`](crate::BoxProps).
+        /// That box's [`BoxProps::user_data`](crate::BoxProps::user_data).
         user_data: u64,
     },
 }
@@ -247,10 +265,11 @@ impl BodyHit {
         body << 32 | u128::from(self.toi.to_bits())
     }
 
-    /// [`BodyHit::key`] in 64 bits, when the body fits in 32: an owner below `2^31`, or
-    /// a box whose slot is (every slot of a store is: [`crate::MAX_BOXES`]). Among one
-    /// frame's hits a slot names one box (they all come from one state of the store),
-    /// so its generation orders nothing: the same order as [`BodyHit::key`].
+    /// [`BodyHit::key`] in 64 bits, when the body fits in 32 bits. It does for an owner
+    /// below `2^31`, and for a box whose slot is below `2^31`, which every slot of a
+    /// store is ([`MAX_BOXES`](crate::MAX_BOXES)). Among one frame's hits a slot names
+    /// one box, because they all come from one state of the store. So the generation
+    /// orders nothing, and the order is the same as [`BodyHit::key`]'s.
     pub(super) fn key64(&self) -> Option<u64> {
         const HALF: u64 = 1 << 31;
         let body = match self.body {
@@ -276,19 +295,26 @@ impl BodyHit {
     }
 }
 
-/// What one [`Frame::advance`] did, in counts (the details are in
-/// [`Frame::report`]).
+/// What one [`Frame::advance`] did, in counts. [`Frame::report`] has the details.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct StepSummary {
-    /// Contacts between bodies (one per pair).
+    /// Contacts between bodies, one per pair.
     pub contacts: usize,
-    /// Boxes that touched a wall.
+    /// The number of wall hits in [`FrameReport::wall_hits`](super::FrameReport::wall_hits).
+    ///
+    /// A box whose earliest wall contact is an overlap can count twice: once for the
+    /// overlap and once for its earliest hit.
     pub wall_hits: usize,
-    /// Boxes that touched a static box.
+    /// The number of static hits in
+    /// [`FrameReport::static_hits`](super::FrameReport::static_hits).
+    ///
+    /// A box whose earliest static contact is an overlap can count twice: once for the
+    /// overlap and once for its earliest hit.
     pub static_hits: usize,
-    /// Boxes stopped at a hit ([`Response::Stop`]).
+    /// Boxes stopped at a hit, because their response is [`Response::Stop`].
     pub stopped: usize,
-    /// Boxes destroyed ([`Response::Destroy`]) and removed from the store.
+    /// Boxes destroyed and removed from the store, because their response is
+    /// [`Response::Destroy`].
     pub destroyed: usize,
     /// Where the time went.
     pub timings: FrameTimings,
@@ -363,35 +389,18 @@ impl Moves {
 }
 
 impl Frame {
-    /// Runs the whole collision part of a game frame: the [`Frame::step`] contacts,
-    /// walls, and every box moved by its motion in the store, each responding to its
-    /// first contact as its [`Response`] says; then reads the report with
-    /// [`Frame::report`].
+    /// Runs the whole collision part of a game frame, and moves the boxes.
     ///
-    /// - **Contacts** as [`Frame::step`] finds them, swept, so nothing tunnels; then
-    ///   walked in time order: a hit is kept while both its boxes still move at its time
-    ///   (a box stops moving at its first hit when it stops or is destroyed); the later
-    ///   ones are dropped. A bullet that crosses two enemies and a wall in one frame is
-    ///   destroyed at the first, and only that one is reported.
-    /// - **Walls** ([`Level::walls`]): each box whose filter pairs with
-    ///   [`Level::wall_filter`] is swept, as its true shape, against the solid tiles
-    ///   its swept bounds reach, with the same kernels and the same touching rule as
-    ///   boxes (closed: touching counts; already touching or sliding along is
-    ///   `Overlapping`, moving into it a hit); faces between two solid tiles are never
-    ///   hit. The earliest per box is in [`FrameReport::wall_hits`](super::FrameReport).
-    /// - **Responses**: [`Response::Pass`] moves the whole way; [`Response::Stop`]
-    ///   stops at its first *hit* (overlaps do not stop, so nothing gets stuck), flush,
-    ///   never inside what it hit when that stands still (a wall, a resting box); and
-    ///   [`Response::Destroy`] is removed at its first contact (hit or overlap), listed
-    ///   in [`FrameReport::destroyed`](super::FrameReport). The destroyed leave the
-    ///   store highest dense index first, each hole filled by the last box that stays
-    ///   (their handles freed lowest first): the dense order left behind is a function
-    ///   of the input, as everything else.
-    /// - **Events** as [`Frame::step`]'s: a destroyed box's contacts end on the next
-    ///   advance with `removed` set.
+    /// `advance` finds the same contacts as [`Frame::step`]. It also collides the boxes
+    /// with the level's walls and static boxes. Then it moves every box in the store by
+    /// its motion, and each box responds to its first contact as its [`Response`] says.
+    /// Read the details afterwards with [`Frame::report`].
     ///
-    /// The same store and level give the same report and the same store afterwards
-    /// for any thread count and SIMD level.
+    /// The same store and level give the same report and leave the same store, for any
+    /// thread count and SIMD level.
+    ///
+    /// Here a bullet flies through an enemy and on toward a wall. It is destroyed at the
+    /// enemy and never reaches the wall:
     ///
     /// ```
     /// use hantei::frame::{Frame, Level, layers};
@@ -424,11 +433,51 @@ impl Frame {
     /// # Ok::<(), hantei::Error>(())
     /// ```
     ///
+    /// # Contacts
+    /// Contacts are swept as in [`Frame::step`], so nothing tunnels. Then `advance`
+    /// walks them in time order. A box stops moving at its first hit when its response
+    /// stops or destroys it. A contact is kept while both its boxes still move at its
+    /// time, and later contacts are dropped. So a bullet that crosses two enemies and a
+    /// wall in one frame is destroyed at the first enemy. Only that contact is reported.
+    ///
+    /// # Walls and static boxes
+    /// A box is swept against the walls of [`Level::walls`] when its filter pairs with
+    /// [`Level::wall_filter`]. The sweep uses the box's true shape and the solid tiles
+    /// that its swept bounds reach. Walls follow the same touching rule as boxes, so
+    /// touching counts:
+    ///
+    /// - A box that already touches a wall, or slides along it, is `Overlapping`.
+    /// - A box that moves into a wall hits it.
+    /// - A face between two solid tiles is never hit.
+    ///
+    /// [`FrameReport::wall_hits`](super::FrameReport::wall_hits) holds each box's
+    /// earliest wall contact. The boxes of [`Level::statics`] work the same way, with
+    /// each static box's own filter. Their contacts are in
+    /// [`FrameReport::static_hits`](super::FrameReport::static_hits).
+    ///
+    /// # Responses
+    /// - A box with [`Response::Pass`] moves the whole way.
+    /// - A box with [`Response::Stop`] stops at its first *hit*. An overlap does not stop
+    ///   it, so nothing gets stuck. The box stops flush with what it hit. When that
+    ///   stands still, like a wall or a resting box, the box never ends inside it.
+    /// - A box with [`Response::Destroy`] is removed at its first contact, a hit or an
+    ///   overlap. [`FrameReport::destroyed`](super::FrameReport::destroyed) lists it.
+    ///
+    /// Destroyed boxes leave the store in a fixed order, so the dense order left behind
+    /// depends only on the input. The box with the highest dense index leaves first.
+    /// The last box that stays fills each hole. The handles of destroyed boxes are
+    /// freed lowest first.
+    ///
+    /// # Events
+    /// Events work as in [`Frame::step`]. The contacts of a destroyed box end on the
+    /// next call, with [`PairEvent::removed`](super::PairEvent::removed) set.
+    ///
     /// # Errors
-    /// As [`Frame::step`]: [`Error::OutOfRange`] for a box whose motion carries it
-    /// beyond [`MAX_COORDINATE`](crate::MAX_COORDINATE). [`Error::InvalidShape`] when
-    /// the level's tile map reaches beyond that limit. Nothing has moved then, and the
-    /// events are as they were.
+    /// - [`Error::OutOfRange`] when a box, grown by its motion, reaches beyond
+    ///   [`MAX_COORDINATE`](crate::MAX_COORDINATE), as in [`Frame::step`].
+    /// - [`Error::InvalidShape`] when the level's tile map reaches beyond that limit.
+    ///
+    /// After an error, no box has moved and the events are as they were.
     pub fn advance(
         &mut self,
         store: &mut BoxStore,
@@ -950,12 +999,14 @@ pub(super) fn keep_earliest<T: Copy>(
     }
 }
 
-/// The box of cell `(c, r)` as a box with swept bounds `swept` meets it: a tile, or
-/// beyond the map's edge (its solid outside, whose cells collapse onto the ring of
-/// indices `-1` and `width` / `height`) the slab from the edge outward, cut a tile's
-/// size beyond where `swept` reaches (at most [`super::MAX_COORDINATE`]). A swept shape
-/// inside `swept` meets the cut slab where it meets the whole one; the cut keeps the
-/// swept kernels, which work on centres and half extents, at the scale of the scene.
+/// The box of cell `(c, r)`, as a box with swept bounds `swept` meets it.
+///
+/// Inside the map this is a tile. Beyond the map's edge, the solid outside's cells
+/// collapse onto the ring of indices `-1` and `width` or `height`. There it is the slab
+/// from the edge outward, cut a tile's size beyond where `swept` reaches, and at most
+/// at [`MAX_COORDINATE`](super::MAX_COORDINATE). A swept shape inside `swept` meets the
+/// cut slab where it meets the whole one. The cut keeps the swept kernels, which work on
+/// centres and half extents, at the scale of the scene.
 fn wall_box(map: &TileMap, c: i64, r: i64, swept: &Aabb) -> Aabb {
     let far = super::MAX_COORDINATE;
     let (bounds, tile) = (map.bounds(), map.tile_size());

@@ -1,8 +1,10 @@
-//! The clock behind [`FrameTimings`](super::FrameTimings): `std::time::Instant` where the
-//! target has one, and no clock at all on `wasm32-unknown-unknown`, where
-//! `Instant::now()` panics ("time not implemented on this platform"). There every
-//! duration it measures is zero, so [`Frame::step`](super::Frame::step) runs the same
-//! on every target and only its timings go missing.
+//! The clock behind [`FrameTimings`](super::FrameTimings).
+//!
+//! It uses `std::time::Instant` where the target has one. `wasm32-unknown-unknown` has
+//! no clock, and `Instant::now()` panics there with "time not implemented on this
+//! platform". On that target every duration it measures is zero. So
+//! [`Frame::step`](super::Frame::step) runs the same on every target, and only its
+//! timings go missing.
 
 use std::time::Duration;
 

@@ -1,4 +1,4 @@
-//! A ready-made bullet-hell frame for benchmarks, tests and examples.
+//! Ready-made bullet-hell scenes for benchmarks, tests and examples.
 
 use super::layers;
 use crate::math::{Aabb, Circle, Obb2};
@@ -8,31 +8,36 @@ use crate::store::{BoxHandle, BoxProps, BoxStore, Filter, Owner, Response};
 use crate::tilemap::TileMap;
 use glam::Vec2;
 
-/// One frame of a bullet-hell game: bullets (rings and spirals from
-/// [`generate::bullet_hell`], flying outward from their emitters), enemies of two boxes
-/// each, a player, and a tile map walling the arena in.
+/// One frame of a simple bullet-hell game, for benchmarks and tests.
+///
+/// The bullets are the rings and spirals of [`generate::bullet_hell`], flying outward
+/// from the scene's centre. Each enemy has two boxes. There is one player, and a tile
+/// map walls the arena in. [`Danmaku`] is the fuller scene that a game would build.
 #[derive(Debug, Clone)]
 pub struct DemoFrame {
-    /// Every box with its filter, owner and motion for this frame.
+    /// Every box, with its filter, owner and motion for this frame.
     pub store: BoxStore,
     /// The walls.
     pub map: TileMap,
-    /// The bullets' boxes, in the order of [`DemoFrame::bullet_motions`] (for
-    /// [`TileMap::move_bullets`]).
+    /// The bullets' boxes, in the order of [`DemoFrame::bullet_motions`]. They suit
+    /// [`TileMap::move_bullets`].
     pub bullets: Vec<Aabb>,
     /// The bullets' motions this frame.
     pub bullet_motions: Vec<Vec2>,
 }
 
 impl DemoFrame {
-    /// A frame with `bullets` bullets, `enemies` enemies and one player, seeded.
+    /// A frame with `bullets` bullets, `enemies` enemies and one player. The same seed
+    /// gives the same frame.
     ///
-    /// A bullet moves 1 to 4 units a frame, away from the centre of its pattern; one in
-    /// twenty belongs to the player (flying up). The tile size is 16 units.
+    /// An enemy bullet moves 1 to 4 units a frame, away from the scene's centre and
+    /// turned by up to 0.6 radians. One bullet in twenty is the player's. It moves 6
+    /// units a frame toward negative y, which is up on a screen whose y axis points
+    /// down. The tiles are 16 units wide.
     ///
     /// # Panics
-    /// Never for counts up to [`crate::MAX_BOXES`] in all (the scene is valid by
-    /// construction).
+    /// Never, for up to [`MAX_BOXES`](crate::MAX_BOXES) boxes in all. The scene is
+    /// valid by construction.
     #[must_use]
     pub fn new(bullets: usize, enemies: usize, seed: u64) -> DemoFrame {
         let mut rng = Rng::new(seed);
@@ -137,9 +142,9 @@ impl DemoFrame {
 
 /// What [`Danmaku::new`] builds: how many bullets, of which shape, in which arena.
 ///
-/// The default is the scene a bullet-hell game has: round bullets among pillars.
-/// The two switches give the variants the benchmarks keep as extra rows, so that the
-/// cost of each feature shows.
+/// The default is the scene that a bullet-hell game has, with round bullets among
+/// pillars. The switches give the variants that the benchmarks keep as extra rows, so
+/// that the cost of each feature shows.
 ///
 /// ```
 /// use hantei::frame::DanmakuConfig;
@@ -150,22 +155,25 @@ impl DemoFrame {
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct DanmakuConfig {
-    /// How many bullets the store holds (both sides together).
+    /// How many bullets the store holds, counting both sides.
     pub bullets: usize,
-    /// Discs as bullets (`true`, the default), or axis-aligned squares of the same size.
+    /// Whether the bullets are discs. The default is `true`. With `false`, they are
+    /// axis-aligned squares of the same size.
     pub round_bullets: bool,
-    /// Pillars and an inner wall in the tile map (`true`, the default), or only its
-    /// border.
+    /// Whether the tile map has pillars and an inner wall. The default is `true`. With
+    /// `false`, the map has only its border.
     pub pillars: bool,
-    /// Both sides' bullets in one block each, the enemies' first (`false`, the
-    /// default: in firing order, the sides interleaved, as a game spawns them).
+    /// Whether each side's bullets are stored in one block, the enemies' block first.
+    ///
+    /// The default is `false`. Then the bullets are stored in firing order, with the
+    /// two sides mixed, as a game spawns them.
     pub sides_grouped: bool,
     /// The seed of every random choice.
     pub seed: u64,
 }
 
 impl DanmakuConfig {
-    /// `bullets` round bullets among pillars, seed 1.
+    /// A scene of `bullets` round bullets among pillars, with seed 1.
     #[must_use]
     pub const fn new(bullets: usize) -> Self {
         DanmakuConfig {
@@ -195,7 +203,7 @@ impl DanmakuConfig {
         }
     }
 
-    /// The same bullets, stored in one block per side (the enemies' first).
+    /// The same bullets, stored in one block per side, the enemies' block first.
     #[must_use]
     pub const fn with_sides_grouped(self) -> Self {
         DanmakuConfig {
@@ -211,20 +219,21 @@ impl DanmakuConfig {
     }
 }
 
-/// One frame of a bullet-hell game, as a game would build it: the scene the frame
-/// benchmarks and the main example run.
+/// One frame of a bullet-hell game, built as a game would build it.
 ///
-/// - A tile map of 120 × 68 tiles of 16 units with a solid border. With
-///   [`DanmakuConfig::pillars`], also twelve pillars of 2 × 2 tiles and a one-tile
-///   inner wall.
-/// - 20 enemies, each three boxes under one owner: a round core and two wings. They
-///   drift slowly.
+/// The frame benchmarks and the main example run this scene. It holds:
+///
+/// - A tile map of 120 × 68 tiles of 16 units, with a solid border. With
+///   [`DanmakuConfig::pillars`], the map also has twelve pillars of 2 × 2 tiles and a
+///   one-tile inner wall.
+/// - 20 enemies. Each has three boxes under one owner: a round core and two wings.
+///   They drift slowly.
 /// - A round player hitbox with [`Response::Stop`], moving toward a wall.
 /// - Three thin lasers ([`Obb2`]), each at its own angle. They hit the player.
-/// - The bullets, in the order a game fires them. Each enemy fires rings in turn.
-///   Every sixth ring is fast. The player's shots fan out upward between the rings,
-///   so both sides' bullets are interleaved in the store (with
-///   [`DanmakuConfig::sides_grouped`], each side in one block instead). Every bullet
+/// - The bullets, in the order a game fires them. Each enemy fires rings in turn, and
+///   every sixth ring is fast. The player's shots fan out upward between the rings, so
+///   the two sides' bullets are mixed in the store. With
+///   [`DanmakuConfig::sides_grouped`], each side is in one block instead. Every bullet
 ///   has [`Response::Destroy`], so it is gone at the first wall or body it meets.
 ///
 /// ```
@@ -238,7 +247,7 @@ impl DanmakuConfig {
 /// ```
 #[derive(Debug, Clone)]
 pub struct Danmaku {
-    /// Every moving box with its filter, owner, response and motion for this frame.
+    /// Every moving box, with its filter, owner, response and motion for this frame.
     pub store: BoxStore,
     /// The walls.
     pub map: TileMap,
@@ -256,12 +265,12 @@ pub struct Danmaku {
 const ARENA: (u32, u32, f32) = (120, 68, 16.0);
 
 impl Danmaku {
-    /// The scene `config` describes, seeded: the same store, in the same order, on
-    /// every run.
+    /// The scene that `config` describes. Every run builds the same store, in the
+    /// same order.
     ///
     /// # Panics
-    /// Never for up to [`crate::MAX_BOXES`] bullets (the scene is valid by
-    /// construction).
+    /// Never, for up to [`MAX_BOXES`](crate::MAX_BOXES) bullets. The scene is valid by
+    /// construction.
     #[must_use]
     pub fn new(config: DanmakuConfig) -> Danmaku {
         let (w, h, tile) = ARENA;

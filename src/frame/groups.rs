@@ -1,6 +1,7 @@
-//! Step 1 of [`Frame::step`](super::Frame::step): the boxes grouped by filter, each
-//! group holding its boxes' swept bounds (contiguous, so that the broad phase streams
-//! them) and their dense indices.
+//! Step 1 of [`Frame::step`](super::Frame::step), which groups the boxes by filter.
+//!
+//! Each group holds its boxes' swept bounds and their dense indices. The bounds are
+//! contiguous, so the broad phase streams them.
 //!
 //! ```text
 //!  store columns ──► chunks of CHUNK boxes
@@ -15,8 +16,8 @@
 //!       in cache (not a second pass over the store's columns)
 //! ```
 //!
-//! The result depends on the store only: the chunk size and the thread count change
-//! who writes which slots, not what is written.
+//! The result depends only on the store. The chunk size and the thread count change
+//! which thread writes which slots, not what is written.
 
 use crate::broad::BoxSet;
 use crate::lanes::{F32W, LANES, MaskW, SimdLevel, SimdTask, dispatch};

@@ -1,6 +1,9 @@
 //! Step 4 of [`Frame::step`](super::Frame::step) when the store holds discs or oriented
-//! rectangles: each candidate pair goes to the batch of its two shapes' kinds, in the
-//! canonical order `aabb < circle < obb2`, indexed into what that batch reads.
+//! rectangles.
+//!
+//! Each candidate pair goes to the batch for its two shapes' kinds. The pair is put in
+//! the canonical kind order, `aabb`, then `circle`, then `obb2`. Its indices are turned
+//! into the indices that the batch reads.
 //!
 //! ```text
 //!  candidates (dense index pairs)
@@ -17,7 +20,7 @@
 //!  hits, mapped back to dense indices (in batch order; the frame then sorts contacts)
 //! ```
 //!
-//! A store of plain boxes never comes here (one branch in the step).
+//! A store of plain boxes never comes here. The step checks for it with one branch.
 
 use crate::error::Error;
 use crate::math::ShapeKind;

@@ -1,5 +1,7 @@
-//! The layers of a bullet-hell game, as [`Filter`]s: player bullets hit enemies, enemy
-//! bullets hit the player, and bullets never test against bullets unless asked.
+//! The layers of a bullet-hell game, as ready-made [`Filter`]s.
+//!
+//! Player bullets hit enemies, and enemy bullets hit the player. Bullets never test
+//! against bullets unless you ask for it.
 //!
 //! | filter | is on layer | pairs with |
 //! |---|---|---|
@@ -9,8 +11,9 @@
 //! | [`enemy_bullet()`] | [`ENEMY_BULLET`] | the player, walls |
 //! | [`wall()`] | [`WALL`] | the player, every bullet |
 //!
-//! A pair needs both sides to agree ([`Filter::pairs_with`]); [`with_bullets_colliding`]
-//! turns bullets × bullets on for a filter. Layers above [`WALL`] are free for the game.
+//! Two boxes pair only when both of their filters agree, as [`Filter::pairs_with`]
+//! checks. [`with_bullets_colliding`] makes a filter pair with bullets too. The layers
+//! above [`WALL`] are free for the game to use.
 
 use crate::store::Filter;
 
@@ -25,38 +28,39 @@ pub const ENEMY_BULLET: u32 = 1 << 3;
 /// Walls and other solid boxes.
 pub const WALL: u32 = 1 << 4;
 
-/// The player: hit by enemies, enemy bullets and walls.
+/// The player's filter. Enemies, enemy bullets and walls hit the player.
 #[must_use]
 pub const fn player() -> Filter {
     Filter::new(PLAYER, ENEMY | ENEMY_BULLET | WALL)
 }
 
-/// An enemy: hit by the player and player bullets.
+/// An enemy's filter. The player and player bullets hit enemies.
 #[must_use]
 pub const fn enemy() -> Filter {
     Filter::new(ENEMY, PLAYER | PLAYER_BULLET)
 }
 
-/// A player bullet: hits enemies and walls.
+/// A player bullet's filter. Player bullets hit enemies and walls.
 #[must_use]
 pub const fn player_bullet() -> Filter {
     Filter::new(PLAYER_BULLET, ENEMY | WALL)
 }
 
-/// An enemy bullet: hits the player and walls.
+/// An enemy bullet's filter. Enemy bullets hit the player and walls.
 #[must_use]
 pub const fn enemy_bullet() -> Filter {
     Filter::new(ENEMY_BULLET, PLAYER | WALL)
 }
 
-/// A wall: stops the player and every bullet.
+/// A wall's filter. Walls meet the player and every bullet, but not enemies.
 #[must_use]
 pub const fn wall() -> Filter {
     Filter::new(WALL, PLAYER | PLAYER_BULLET | ENEMY_BULLET)
 }
 
-/// Every filter of the table above, plus enemy bullets that also hit bullets (for tests
-/// and demos that want a mix of everything).
+/// Every filter in the module's table, plus an enemy bullet that also hits bullets.
+///
+/// Tests and demos use it when they want a mix of everything.
 pub const PRESETS: [Filter; 6] = [
     player(),
     enemy(),
@@ -66,8 +70,18 @@ pub const PRESETS: [Filter; 6] = [
     with_bullets_colliding(enemy_bullet()),
 ];
 
-/// `filter` that also pairs with bullets of both sides (for bullets that cancel each
-/// other). Both sides of a pair must allow it.
+/// Returns `filter`, changed so that it also pairs with the bullets of both sides.
+///
+/// Use it for bullets that cancel each other. Both boxes of a pair must allow it, as
+/// always.
+///
+/// ```
+/// use hantei::frame::layers::{enemy_bullet, player_bullet, with_bullets_colliding};
+/// let a = with_bullets_colliding(player_bullet());
+/// let b = with_bullets_colliding(enemy_bullet());
+/// assert!(a.pairs_with(b));
+/// assert!(!a.pairs_with(enemy_bullet())); // the plain enemy bullet does not agree
+/// ```
 #[must_use]
 pub const fn with_bullets_colliding(filter: Filter) -> Filter {
     Filter::new(filter.layers, filter.mask | PLAYER_BULLET | ENEMY_BULLET)

@@ -1,39 +1,59 @@
-//! The game loop's collision step: one call per frame.
+//! The collision step of a game loop, one call per frame.
 //!
-//! ```text
-//!  BoxStore (boxes, motions, filters, owners)
-//!    │ 1. group boxes by filter (bullets, enemies, player, ...), with their
-//!    │    swept bounds (in parallel over chunks of boxes)                   groups.rs
-//!    │ 2. broad phase on swept bounds (box ∪ box + motion), per pair of
-//!    │    groups whose filters agree: self sweep within a group, bipartite
-//!    │    between two (a grid when one side is small: bullets × targets)
-//!    │ 3. drop pairs of boxes with the same owner (compound hitboxes)
-//!    │ 4. narrow phase: the swept test of the two boxes' shapes on every
-//!    │    candidate (time of impact, normal; no tunnelling at any speed):
-//!    │    plain boxes all through the swept AABB batch; with discs or
-//!    │    rectangles in the store, each pair through the batch of its kinds   kinds.rs
-//!    │ 5. one contact per pair of bodies, the earliest
-//!    ▼ 6. events: began / stayed / ended against the previous frame
-//!  FrameReport { contacts, began, stayed, ended, timings }
-//! ```
+//! A [`Frame`] looks at a [`BoxStore`] and finds every contact its boxes make during
+//! one frame. There are two ways to run it:
 //!
-//! A *body* is what a game object is to the collision step: its [`Owner`] when the box
-//! has one (several boxes with one owner form a compound hitbox), else the box itself.
-//! Two boxes of the same owner never collide.
+//! - [`Frame::step`] reports the contacts and moves nothing. The game then moves its
+//!   boxes itself.
+//! - [`Frame::advance`] does the whole collision part of a frame. It also collides the
+//!   boxes with walls and static geometry, moves every box, and stops or destroys each
+//!   box at its first hit as its [`Response`](crate::Response) says.
+//!
+//! Both return a [`FrameReport`]. [`layers`] has ready-made filters for a bullet-hell
+//! game.
+//!
+//! A *body* is what a game object is to the collision step. A box with an [`Owner`]
+//! belongs to that owner's body. A box without one is a body by itself. Several boxes
+//! with one owner form a compound hitbox, and two boxes of the same owner never collide.
 //!
 //! # Determinism
-//! Groups are numbered in order of first appearance in the store's dense order; group
-//! pairs are visited in `(g, h)` order, `g <= h`; within each, the broad phase's order
-//! holds, each pair with the lower dense index first. The swept test sees the two shapes
-//! in kind order (`aabb < circle < obb2`), two of one kind in dense order: where faces
-//! tie its normal can depend on the order, so the order is part of the definition.
-//! Contacts and events are then sorted by body pair. The report is therefore the same
-//! for the same store contents, whatever the thread count or SIMD level.
+//! The report is the same for the same store contents, whatever the thread count or
+//! SIMD level. Contacts and events are sorted by body pair.
+//!
+//! The order of the work inside a step is fixed as well, because it can change a
+//! result. Where two faces tie, the swept test's normal can depend on which shape it
+//! sees first. So the step follows these rules:
+//!
+//! - Groups of boxes are numbered in the order their first box appears in the store's
+//!   dense order.
+//! - Pairs of groups are visited in `(g, h)` order, with `g <= h`.
+//! - Within a pair of groups, the broad phase's order holds, and each pair of boxes
+//!   puts the lower dense index first.
+//! - The swept test sees two shapes in kind order: `aabb`, then `circle`, then `obb2`.
+//!   It sees two shapes of one kind in dense order.
 //!
 //! # Allocation
-//! Every buffer is kept in the [`Frame`] and reused: once the buffers have grown to the
-//! scene's size, a step allocates nothing (tested with a counting allocator; with
-//! `parallel` off, since rayon's own job queue may allocate).
+//! A [`Frame`] keeps every buffer and reuses it. Once the buffers have grown to the
+//! scene's size, a step allocates nothing. A test checks this with a counting allocator.
+//! It runs with [`FrameConfig::parallel`] off, because rayon's own job queue may
+//! allocate.
+//!
+//! # How a step works
+//! ```text
+//!  BoxStore (boxes, motions, filters, owners)
+//!    │ 1. Group the boxes by filter (bullets, enemies, player, ...). Compute each
+//!    │    box's swept bounds: the box joined with the box moved by its motion.
+//!    │ 2. Run the broad phase on the swept bounds, for each pair of groups whose
+//!    │    filters agree. Within one group it is a sweep of the group against
+//!    │    itself. Between two groups it is a bipartite sweep, or a grid when one
+//!    │    side is small (bullets against targets).
+//!    │ 3. Drop pairs of boxes that have the same owner.
+//!    │ 4. Run the narrow phase on every candidate pair. The swept test of the two
+//!    │    shapes gives the time of impact and the normal, so nothing tunnels.
+//!    │ 5. Keep the earliest contact of each pair of bodies.
+//!    ▼ 6. Compare with the previous step: which pairs began, stayed or ended.
+//!  FrameReport { contacts, began, stayed, ended, timings }
+//! ```
 
 mod advance;
 mod clock;
@@ -65,15 +85,14 @@ use std::time::Duration;
 
 pub use crate::math::MAX_COORDINATE;
 
-/// The default [`FrameConfig::parallel_threshold`]: below this many boxes, rayon's
-/// hand-offs cost more than a second core gains. Measured with `FRAME_SIZES=2000,5000,
-/// 10000,20000,40000 cargo bench --bench frame -- "step_|advance_"` (one run, AMD EPYC
-/// Zen 5, 2 vCPUs, the demo scene), two threads against one: 2k boxes +4% (step) and
-/// +6% (advance); 5k +11% and +13%; 10k +25% and +27%; 20k +33% and +11%; 40k −22% and
-/// −18%; 100k −47% and −27%.
+/// The default [`FrameConfig::parallel_threshold`], in boxes.
+///
+/// Below this many boxes, handing work to rayon costs more time than a second core
+/// saves, so the step runs on the calling thread. `BENCHMARKS.md` has the measurements
+/// behind this value.
 pub const PARALLEL_THRESHOLD: usize = 32_768;
 
-/// [`PARALLEL_THRESHOLD`], for settings read without the field.
+/// The value of [`FrameConfig::parallel_threshold`] for settings saved without it.
 #[cfg(feature = "serde")]
 fn parallel_threshold() -> usize {
     PARALLEL_THRESHOLD
@@ -83,20 +102,27 @@ fn parallel_threshold() -> usize {
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct FrameConfig {
-    /// Which kernels run (default: the best this CPU supports).
+    /// Which SIMD kernels run. The default is the best level this CPU supports.
     pub simd: SimdLevel,
-    /// Whether to use rayon's current thread pool (default `true`) for stores of at
-    /// least [`FrameConfig::parallel_threshold`] boxes.
+    /// Whether large stores use rayon's current thread pool. The default is `true`.
+    ///
+    /// A store is large when it holds at least [`FrameConfig::parallel_threshold`]
+    /// boxes.
     pub parallel: bool,
-    /// With [`FrameConfig::parallel`], the fewest boxes a store needs for the step to
-    /// run in parallel; below, it runs on the calling thread (default
-    /// [`PARALLEL_THRESHOLD`]). `0` makes every step parallel, `usize::MAX` none.
-    /// (Settings saved without it read back with the default.)
+    /// The fewest boxes a store needs for a step to run in parallel. The default is
+    /// [`PARALLEL_THRESHOLD`].
+    ///
+    /// A smaller store runs on the calling thread. `0` makes every step parallel, and
+    /// `usize::MAX` makes every step serial. The value only matters when
+    /// [`FrameConfig::parallel`] is on. Settings saved without this field read back
+    /// with the default.
     #[cfg_attr(feature = "serde", serde(default = "parallel_threshold"))]
     pub parallel_threshold: usize,
-    /// At most this many distinct filters get a group of their own (default 32); with
-    /// more, every box goes into one group swept with per-box filters (the same
-    /// contacts, found with more work).
+    /// The most distinct filters that get a group of their own. The default is 32.
+    ///
+    /// With more filters than this, every box goes into one group, and the broad phase
+    /// checks each box's own filter. The contacts are the same, but finding them takes
+    /// more work.
     pub max_groups: usize,
 }
 
@@ -111,11 +137,13 @@ impl Default for FrameConfig {
     }
 }
 
-/// What a box belongs to in the collision step: its owner, or itself.
+/// The game object that a box belongs to in the collision step.
+///
+/// A box with an [`Owner`] belongs to that owner. A box without one is a body by itself.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Body {
-    /// A game object with one or more boxes ([`Owner`]).
+    /// A game object with one or more boxes, named by its [`Owner`].
     Owner(Owner),
     /// A box without an owner.
     Box(BoxHandle),
@@ -133,7 +161,7 @@ impl Body {
     }
 }
 
-/// Two bodies in contact, `a < b`.
+/// Two bodies in contact, with `a < b`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct BodyPair {
@@ -143,23 +171,26 @@ pub struct BodyPair {
     pub b: Body,
 }
 
-/// The earliest contact between two bodies this frame.
+/// The earliest contact between two bodies in one frame.
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Contact {
-    /// The bodies.
+    /// The two bodies.
     pub bodies: BodyPair,
-    /// The two boxes that touched first: `boxes.0` belongs to `bodies.a`.
+    /// The two boxes that touched first. `boxes.0` belongs to `bodies.a`.
     pub boxes: (BoxHandle, BoxHandle),
-    /// [`SweepStatus::Hit`] (they meet during the frame) or
-    /// [`SweepStatus::Overlapping`] (already touching when it began).
+    /// [`SweepStatus::Hit`] when the boxes meet during the frame, or
+    /// [`SweepStatus::Overlapping`] when they already touched as the frame began.
     pub status: SweepStatus,
-    /// Time of impact as a fraction of the frame (`0` when already overlapping).
+    /// The time of impact, as a fraction of the frame. It is `0` when the boxes already
+    /// overlapped.
     pub toi: f32,
-    /// The face of `boxes.1` that `boxes.0` hit, pointing toward `boxes.0` (see
-    /// [`crate::narrow::Sweep::normal`]; zero when already overlapping).
+    /// The normal of the face of `boxes.1` that `boxes.0` hit. It points toward
+    /// `boxes.0`, as [`Sweep::normal`](crate::narrow::Sweep::normal) does. It is zero
+    /// when the boxes already overlapped.
     pub normal: Vec2,
-    /// The game's ids of `boxes.0` and `boxes.1` ([`BoxProps::user_data`](crate::BoxProps)).
+    /// The game's ids of `boxes.0` and `boxes.1`, from
+    /// [`BoxProps::user_data`](crate::BoxProps::user_data).
     pub user_data: (u64, u64),
 }
 
@@ -192,46 +223,57 @@ impl Contact {
     }
 }
 
-/// Time spent in one [`Frame::step`], measured with `std::time::Instant`.
+/// Time spent in one [`Frame::step`] or [`Frame::advance`], measured with
+/// `std::time::Instant`.
 ///
-/// Zero on `wasm32-unknown-unknown`, which has no clock (`Instant::now()` panics there;
-/// the step does not read it). `wasm32-wasip1` has one.
+/// Every duration is zero on `wasm32-unknown-unknown`. That target has no clock and
+/// `Instant::now()` panics there, so the step does not read it. `wasm32-wasip1` has a
+/// clock.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct FrameTimings {
-    /// Grouping and broad phase (in [`Frame::advance`], with the listing of the boxes
-    /// near walls).
+    /// Grouping the boxes and the broad phase. In [`Frame::advance`], this also covers
+    /// listing the boxes near walls.
     pub broad: Duration,
-    /// Narrow phase (in [`Frame::advance`], with the walls and the static level).
+    /// The narrow phase. In [`Frame::advance`], this also covers the walls and the
+    /// static level.
     pub narrow: Duration,
-    /// What follows: contacts, events and the hit index (in [`Frame::advance`], also
-    /// the responses, moving every box and the removals).
+    /// Everything after the narrow phase: contacts, events and the index of hits. In
+    /// [`Frame::advance`], this also covers the responses, moving the boxes and
+    /// removing destroyed boxes.
     pub events: Duration,
     /// The whole step.
     pub total: Duration,
-    /// The part of `total` that ran on the calling thread whatever the pool: contacts,
-    /// events and the hit index (in [`Frame::advance`], also the responses and the
-    /// removals). More threads do not shorten it.
+    /// The part of `total` that always runs on the calling thread. More threads do not
+    /// shorten it.
+    ///
+    /// It covers contacts, events and the index of hits. In [`Frame::advance`], it also
+    /// covers the responses and removing destroyed boxes.
     pub serial: Duration,
-    /// The threads the other passes ran on: rayon's current pool size, or 1 when the
-    /// frame ran on the calling thread alone ([`FrameConfig::parallel`] off, or a store
-    /// below [`FrameConfig::parallel_threshold`]).
+    /// How many threads the other passes ran on.
+    ///
+    /// This is rayon's current pool size, or 1 when the frame ran on the calling thread
+    /// alone. A frame runs alone when [`FrameConfig::parallel`] is off, or when the
+    /// store has fewer than [`FrameConfig::parallel_threshold`] boxes.
     pub threads: usize,
 }
 
-/// A change in contact between two bodies, from one step to the next.
+/// A change in contact between two bodies from one step to the next.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct PairEvent {
-    /// The bodies.
+    /// The two bodies.
     pub bodies: BodyPair,
-    /// The boxes of the contact (this step's; for an ended pair, the last step's):
-    /// `boxes.0` belongs to `bodies.a`.
+    /// The boxes of this step's contact. For an ended pair, they are the boxes of the
+    /// last step's contact. `boxes.0` belongs to `bodies.a`.
     pub boxes: (BoxHandle, BoxHandle),
     /// The game's ids of `boxes.0` and `boxes.1`.
     pub user_data: (u64, u64),
-    /// Only in `ended`: the contact ended because one of its boxes left the store
-    /// (destroyed by [`Frame::advance`] or removed by the game), not because the bodies
-    /// moved apart. Each removed box ends each of its contacts exactly once.
+    /// Whether the contact ended because one of its boxes left the store. It can be
+    /// `true` only in [`FrameReport::ended`].
+    ///
+    /// A box leaves the store when [`Frame::advance`] destroys it or the game removes
+    /// it. It is `false` when the bodies moved apart. Each removed box ends each of its
+    /// contacts exactly once.
     pub removed: bool,
 }
 
@@ -246,44 +288,64 @@ impl PairEvent {
     }
 }
 
-/// The result of one [`Frame::step`] or [`Frame::advance`], borrowed from the [`Frame`]
-/// ([`Frame::report`] gives it again, borrowing the frame immutably).
+/// The result of one [`Frame::step`] or [`Frame::advance`].
+///
+/// The report borrows the [`Frame`]. [`Frame::report`] gives it again later and borrows
+/// the frame immutably.
 #[derive(Debug, Clone, Copy)]
 pub struct FrameReport<'a> {
-    /// One contact per pair of bodies, the earliest, sorted by body pair. In
-    /// [`Frame::advance`], contacts after a box stopped or was destroyed are not here.
+    /// The earliest contact of each pair of bodies, sorted by body pair.
+    ///
+    /// After [`Frame::advance`], this leaves out contacts that would come after a box
+    /// stopped or was destroyed.
     pub contacts: &'a [Contact],
-    /// Body pairs in contact now and not in the previous step, sorted.
+    /// Body pairs in contact in this step but not in the previous one, sorted.
     pub began: &'a [PairEvent],
-    /// Body pairs in contact now and in the previous step, sorted.
+    /// Body pairs in contact in this step and in the previous one, sorted.
     pub stayed: &'a [PairEvent],
-    /// Body pairs in contact in the previous step and not now, sorted; `removed` says
-    /// which ended because a box left the store.
+    /// Body pairs in contact in the previous step but not in this one, sorted.
+    ///
+    /// A pair's [`PairEvent::removed`] says whether it ended because a box left the
+    /// store.
     pub ended: &'a [PairEvent],
-    /// [`Frame::advance`] with walls: each box's earliest contact with a solid tile
-    /// (and its earliest hit when that is an overlap), by dense index before the step's
-    /// removals, then time (empty after [`Frame::step`]).
+    /// Each box's earliest contact with a solid tile, from [`Frame::advance`] with
+    /// walls. It is empty after [`Frame::step`].
+    ///
+    /// When a box's earliest contact is an overlap, its earliest hit follows as a second
+    /// entry. The list is sorted by the box's dense index before this step's removals,
+    /// then by time.
     pub wall_hits: &'a [WallHit],
-    /// [`Frame::advance`] with a [`StaticLevel`]: each box's earliest contact with a
-    /// static box (and its earliest hit when that is an overlap), by dense index before
-    /// the step's removals, then time.
+    /// Each box's earliest contact with a static box, from [`Frame::advance`] with a
+    /// [`StaticLevel`]. It is empty after [`Frame::step`].
+    ///
+    /// When a box's earliest contact is an overlap, its earliest hit follows as a second
+    /// entry. The list is sorted by the box's dense index before this step's removals,
+    /// then by time.
     pub static_hits: &'a [StaticHit],
-    /// [`Frame::advance`]: the boxes it destroyed ([`Response::Destroy`](crate::Response)),
-    /// each where it was at its first contact (empty after [`Frame::step`]).
+    /// The boxes that [`Frame::advance`] destroyed, because their response is
+    /// [`Response::Destroy`](crate::Response::Destroy). It is empty after
+    /// [`Frame::step`].
+    ///
+    /// Each entry holds the box's shape where it was at its first contact. The list is
+    /// sorted by dense index before the removals.
     pub destroyed: &'a [Destroyed],
-    /// Every contact and wall hit seen from each body, sorted by body, then time of
-    /// impact (earliest first), then the other side: see [`FrameReport::hits_of`].
+    /// Every contact, wall hit and static hit, seen from each body.
+    ///
+    /// The list is sorted by body, then by time of impact with the earliest first, then
+    /// by the other side. [`FrameReport::hits_of`] reads the hits of one body.
     pub hits: &'a [BodyHit],
-    /// Candidate box pairs the broad phase produced (before owners and the narrow
-    /// phase).
+    /// How many candidate box pairs the broad phase produced, before the owner check
+    /// and the narrow phase.
     pub candidates: usize,
     /// Where the time went.
     pub timings: FrameTimings,
 }
 
 impl<'a> FrameReport<'a> {
-    /// What `body` touched this step, earliest first: "what did this bullet hit first,
-    /// a wall or an enemy?" is `hits_of(bullet).first()`.
+    /// What `body` touched in this step, earliest first.
+    ///
+    /// For example, `hits_of(bullet).first()` tells what a bullet hit first, a wall or
+    /// an enemy.
     #[must_use]
     pub fn hits_of(&self, body: Body) -> &'a [BodyHit] {
         let lo = self.hits.partition_point(|h| h.body < body);
@@ -292,7 +354,9 @@ impl<'a> FrameReport<'a> {
     }
 }
 
-/// The per-frame collision pipeline; keeps its buffers between frames.
+/// The per-frame collision pipeline. It keeps its buffers between frames.
+///
+/// A bullet that moves fast enough to jump over an enemy in one frame still hits it:
 ///
 /// ```
 /// use hantei::frame::{Frame, layers};
@@ -424,20 +488,25 @@ impl Frame {
         self.grouping.set_chunk(chunk);
     }
 
-    /// Forgets the contacts of earlier steps (the next step reports every contact as
-    /// begun).
+    /// Forgets the contacts of earlier steps. The next step reports every contact as
+    /// begun.
     pub fn reset_events(&mut self) {
         self.previous.clear();
     }
 
-    /// Runs one frame: every box moves by its motion (the store's per-frame
-    /// displacement); reports the earliest contact per pair of bodies and the contact
-    /// events since the previous step.
+    /// Finds the contacts of one frame without moving any box.
+    ///
+    /// A box's motion is its displacement over the frame. The step sweeps every box
+    /// along its motion and reports the earliest contact of each pair of bodies. It also
+    /// reports which contacts began, stayed or ended since the previous step.
+    ///
+    /// The store does not change. The game moves its boxes afterwards, or calls
+    /// [`Frame::advance`] instead to have them moved.
     ///
     /// # Errors
-    /// [`Error::OutOfRange`] when a box grown by its motion reaches beyond
-    /// [`MAX_COORDINATE`] (the lowest such dense index); the events are then left as
-    /// they were.
+    /// [`Error::OutOfRange`] when a box, grown by its motion, reaches beyond
+    /// [`MAX_COORDINATE`]. The error names the lowest such dense index. The events are
+    /// then left as they were.
     pub fn step(&mut self, store: &BoxStore) -> Result<FrameReport<'_>, Error> {
         let start = Stamp::now();
         let t_broad = self.collide(store, None)?;
@@ -475,9 +544,11 @@ impl Frame {
         };
     }
 
-    /// The report of the last [`Frame::step`] or [`Frame::advance`] (empty before the
-    /// first), borrowing the frame immutably: a game that keeps its `Frame` in its own
-    /// struct calls `advance` and then reads this beside its other fields.
+    /// The report of the last [`Frame::step`] or [`Frame::advance`]. It is empty before
+    /// the first step.
+    ///
+    /// The report borrows the frame immutably. So a game that keeps its `Frame` inside
+    /// its own struct can call `advance`, then read the report beside its other fields.
     #[must_use]
     pub fn report(&self) -> FrameReport<'_> {
         FrameReport {

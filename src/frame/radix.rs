@@ -1,11 +1,13 @@
-//! A stable LSD radix sort by an integer key, for the frame's per-frame sorts of a few
-//! thousand records (events by time, static pairs, destroyed boxes, each body's hits).
+//! A stable LSD radix sort by an integer key.
 //!
-//! `sort_unstable` on such records spends most of its time on mispredicted comparisons
-//! (random times of impact); eight-bit digits need one counting pass, then one
-//! branch-free scatter per digit that is not the same for every key (the high bytes of
-//! a dense index or of a time in `[0, 1]` usually are). Stable, so the result is the
-//! stable sort by the key: a function of the input alone.
+//! The frame uses it for its sorts of a few thousand records each frame: events by
+//! time, static pairs, destroyed boxes and each body's hits.
+//!
+//! On such records, `sort_unstable` spends most of its time on mispredicted
+//! comparisons, because the times of impact are random. A sort by eight-bit digits needs
+//! one counting pass. Then it needs one branch-free scatter for each digit that is not
+//! the same in every key. The high bytes of a dense index, or of a time in `[0, 1]`,
+//! usually are the same. The sort is stable, so its result depends only on the input.
 
 /// Below this many records, insertion sort (stable too).
 const INSERTION_MAX: usize = 32;

@@ -1,22 +1,29 @@
-//! Rollback: the only state a [`Frame`] carries from one step to the next.
+//! Rollback support: the only state that a [`Frame`] carries from one step to the next.
 //!
-//! A step's began / stayed / ended events compare this step's contacting body pairs with
-//! the previous step's. Everything else in a `Frame` is a buffer, rebuilt by every step.
-//! So a rollback game saves [`FrameEvents`] with its [`BoxStore`](crate::BoxStore) (the
-//! store is `Serialize` too, with the `serde` feature), and after restoring both, the
-//! next steps report exactly what they reported the first time.
+//! A step finds its began, stayed and ended events by comparing the body pairs in
+//! contact now with those of the previous step. That list of pairs is the frame's only
+//! state. Everything else in a `Frame` is a buffer that every step rebuilds.
+//!
+//! So a rollback game saves [`FrameEvents`] together with its
+//! [`BoxStore`](crate::BoxStore). With the `serde` feature, both are `Serialize`. After
+//! the game restores both, the next steps report exactly what they reported the first
+//! time.
 
 use super::{Frame, PairEvent};
 use crate::error::Error;
 
 /// The body pairs in contact at the end of a [`Frame`]'s last step, with their boxes
-/// and user data: what its next step compares against to tell began, stayed and ended
-/// apart.
+/// and user data.
 ///
-/// The pairs are strictly sorted by bodies, each with `a < b` and `removed` unset, as
-/// a report's `began` and `stayed` together list them; [`FrameEvents::from_events`]
-/// checks this, and so does deserializing (with the `serde` feature), so a restored
-/// frame's events are always well defined.
+/// The frame's next step compares against these pairs to tell which contacts began,
+/// stayed or ended.
+///
+/// The pairs are strictly sorted by bodies. Each pair has `a < b` and `removed` unset.
+/// This is how a report's `began` and `stayed` list them together.
+/// [`FrameEvents::from_events`] checks these rules, and so does deserializing with the
+/// `serde` feature. So a restored frame's events are always well defined.
+///
+/// A game saves the events with its store, then rolls back and replays a step:
 ///
 /// ```
 /// use hantei::frame::{Frame, FrameEvents, layers};
@@ -55,15 +62,17 @@ pub struct FrameEvents {
 }
 
 impl FrameEvents {
-    /// No pair in contact: what a new frame, or one after [`Frame::reset_events`],
-    /// starts from (its next step reports every contact as begun).
+    /// No pairs in contact.
+    ///
+    /// A new frame starts from this state, and so does a frame after
+    /// [`Frame::reset_events`]. Its next step reports every contact as begun.
     #[must_use]
     pub fn new() -> Self {
         Self::default()
     }
 
-    /// Events from the pairs in contact, as a report's `began` and `stayed` together
-    /// list them (sorted by bodies).
+    /// Events from the pairs in contact, sorted by bodies. List them as a report's
+    /// `began` and `stayed` list them together.
     ///
     /// ```
     /// use hantei::frame::{Body, BodyPair, FrameEvents, PairEvent};
@@ -83,9 +92,12 @@ impl FrameEvents {
     /// ```
     ///
     /// # Errors
-    /// [`Error::InvalidEvents`] naming the first pair that is not after the one before
-    /// it (unsorted or repeated), whose bodies are not in order (`a < b`), or that is
-    /// marked `removed`.
+    /// [`Error::InvalidEvents`] naming the first pair that breaks a rule. A pair breaks
+    /// a rule when
+    /// - its bodies are out of order, so `a < b` fails,
+    /// - it does not come after the pair before it, because the list is unsorted or
+    ///   repeats a pair, or
+    /// - it is marked `removed`.
     pub fn from_events(pairs: Vec<PairEvent>) -> Result<Self, Error> {
         for (index, p) in pairs.iter().enumerate() {
             if p.bodies.a >= p.bodies.b {
@@ -123,10 +135,11 @@ impl FrameEvents {
     }
 }
 
-/// Rollback: save and restore the events state (see [`FrameEvents`]).
+/// Rollback: saving and restoring the event state. See [`FrameEvents`].
 impl Frame {
-    /// The body pairs in contact at the end of the last step (none before the first step
-    /// or after [`Frame::reset_events`]).
+    /// The body pairs in contact at the end of the last step.
+    ///
+    /// There are none before the first step and after [`Frame::reset_events`].
     #[must_use]
     pub fn events_snapshot(&self) -> FrameEvents {
         FrameEvents {
@@ -134,14 +147,14 @@ impl Frame {
         }
     }
 
-    /// [`Frame::events_snapshot`] into `out`, reusing its allocation (for a game that
-    /// saves every frame).
+    /// Writes [`Frame::events_snapshot`] into `out` and reuses its allocation. This
+    /// suits a game that saves every frame.
     pub fn events_snapshot_into(&self, out: &mut FrameEvents) {
         out.pairs.clone_from(&self.previous);
     }
 
-    /// Makes `events` the state the next step compares against, as if the step that
-    /// saved them had just run. The frame's settings and buffers are kept.
+    /// Makes `events` the state that the next step compares against, as if the step
+    /// that saved them had just run. The frame keeps its settings and buffers.
     pub fn restore_events(&mut self, events: &FrameEvents) {
         self.previous.clone_from(&events.pairs);
     }

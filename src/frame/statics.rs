@@ -1,10 +1,11 @@
-//! [`StaticLevel`]: level geometry that does not move, indexed once
-//! ([`StaticGrid`]) and tested against every moving box by
-//! [`Frame::advance`](super::Frame::advance).
+//! [`StaticLevel`], level geometry that does not move.
+//!
+//! A static level indexes its boxes once in a [`StaticGrid`]. Each
+//! [`Frame::advance`](super::Frame::advance) then tests every moving box against it.
 //!
 //! ```text
 //!  StaticLevel { BoxStore (any shapes, filters, user data), StaticGrid }
-//!    built once (StaticLevel::new), rebuilt only by StaticLevel::edit
+//!    built once by StaticLevel::new, rebuilt only by StaticLevel::edit
 //!  each advance:
 //!    the moving store's swept bounds ──► StaticGrid::query ──► (box, static) pairs
 //!    ──► sweep_shapes(box shape, motion, static shape, 0) ──► earliest per box
@@ -23,14 +24,21 @@ use crate::pair::Pair;
 use crate::store::{BoxHandle, BoxStore, PLAIN};
 use glam::Vec2;
 
-/// Level geometry that does not move (pillars, rubble, a boss's fixed parts): a
-/// [`BoxStore`] of its shapes, indexed once, that [`Frame::advance`](super::Frame::advance)
-/// tests every moving box against (give it with [`super::Level::with_statics`]).
+/// Level geometry that does not move, such as pillars, rubble or a boss's fixed parts.
 ///
-/// Rebuilding the index costs about what one frame of the same boxes in the moving
-/// store costs; a static level pays it once, then each frame only the moving boxes are
-/// looked up in it. Its boxes' motions are ignored (they stand still); their filters,
-/// owners' no effect, and user data are used.
+/// A static level holds a [`BoxStore`] of its shapes and indexes them once.
+/// [`Frame::advance`](super::Frame::advance) tests every moving box against them. Pass
+/// the level to `advance` with [`Level::with_statics`](super::Level::with_statics).
+///
+/// Building the index costs about as much as one frame of the same boxes in the moving
+/// store. A static level pays that cost once. After that, each frame only looks up the
+/// moving boxes in the index.
+///
+/// The static boxes stand still, so their motions are ignored. Their filters and user
+/// data are used. Their owners have no effect: a moving box meets a static box even
+/// when both have the same owner.
+///
+/// A bullet falls onto a row of pillars and is destroyed on pillar 2:
 ///
 /// ```
 /// use hantei::frame::{Frame, Level, StaticLevel, layers};
@@ -64,11 +72,12 @@ pub struct StaticLevel {
 }
 
 impl StaticLevel {
-    /// Indexes `store`'s boxes.
+    /// Indexes the boxes of `store`.
     ///
     /// # Errors
-    /// [`Error::OutOfRange`] for a box beyond [`MAX_COORDINATE`] (the lowest such dense
-    /// index); as [`StaticGrid::build`].
+    /// - [`Error::OutOfRange`] when a box reaches beyond [`MAX_COORDINATE`]. The error
+    ///   names the lowest such dense index.
+    /// - Any error of [`StaticGrid::build`].
     pub fn new(store: BoxStore) -> Result<Self, Error> {
         let mut level = StaticLevel {
             store,
@@ -85,12 +94,14 @@ impl StaticLevel {
         &self.store
     }
 
-    /// Changes the static boxes with `f` (a door opens, a pillar breaks), then rebuilds
-    /// the index.
+    /// Changes the static boxes with `f`, then rebuilds the index. Returns what `f`
+    /// returns.
+    ///
+    /// Use it when the level changes, for example when a door opens or a pillar breaks.
     ///
     /// # Errors
-    /// As [`StaticLevel::new`]; the level then holds what `f` left, unindexed boxes
-    /// excluded: an empty index (nothing static is hit) until an edit succeeds.
+    /// The errors of [`StaticLevel::new`]. The level then keeps the boxes that `f` left,
+    /// but its index is empty. No static box is hit until an edit succeeds.
     pub fn edit<R>(&mut self, f: impl FnOnce(&mut BoxStore) -> R) -> Result<R, Error> {
         let r = f(&mut self.store);
         if let Err(e) = self.rebuild() {
@@ -142,8 +153,10 @@ impl StaticLevel {
 }
 
 /// A moving box's earliest contact with a static box in
-/// [`Frame::advance`](super::Frame::advance) (and, when
-/// that is an overlap, its earliest hit too, as a second entry).
+/// [`Frame::advance`](super::Frame::advance).
+///
+/// When that contact is an overlap, the box gets a second entry for its earliest hit.
+/// An overlap never stops a box, but that hit may.
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct StaticHit {
@@ -151,17 +164,19 @@ pub struct StaticHit {
     pub body: Body,
     /// The moving box.
     pub handle: BoxHandle,
-    /// Its [`BoxProps::user_data`](crate::BoxProps).
+    /// The moving box's [`BoxProps::user_data`](crate::BoxProps::user_data).
     pub user_data: u64,
-    /// The static box, a handle into [`StaticLevel::store`].
+    /// The static box, as a handle into [`StaticLevel::store`].
     pub static_handle: BoxHandle,
     /// The static box's user data.
     pub static_user_data: u64,
-    /// [`SweepStatus::Hit`] or [`SweepStatus::Overlapping`].
+    /// [`SweepStatus::Hit`], or [`SweepStatus::Overlapping`] when the boxes already
+    /// touched as the frame began.
     pub status: SweepStatus,
-    /// Time of impact as a fraction of the frame (`0` when overlapping).
+    /// The time of impact, as a fraction of the frame. It is `0` for an overlap.
     pub toi: f32,
-    /// The static box's face that was hit, pointing toward the moving box.
+    /// The normal of the static box's face that was hit, pointing toward the moving
+    /// box. It is zero for an overlap.
     pub normal: Vec2,
 }
 

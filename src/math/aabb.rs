@@ -6,14 +6,14 @@ use glam::Vec2;
 
 /// A 2D axis-aligned box, stored as its `min` and `max` corners.
 ///
-/// The memory layout is `#[repr(C)]` `[min_x, min_y, max_x, max_y]` (four `f32`, 16 bytes),
-/// the same as one record of the scene file format, so a `&[Aabb]` can be viewed as
-/// `&[f32]` or `&[u8]` through [`bytemuck`] without copying.
+/// A valid box has finite coordinates and `min <= max` on both axes. `min == max` is
+/// allowed, and makes a segment or a point (see the crate docs on zero-size boxes). The
+/// constructors are `const` and cheap, so they do not validate. [`Aabb::validate`] does,
+/// and so does every entry point of the store and the broad phase.
 ///
-/// Constructors do not validate (they are `const` and cheap); [`Aabb::validate`] and every
-/// store or broad phase entry point do. A valid box has finite coordinates and
-/// `min <= max` on both axes; `min == max` is allowed (see the crate docs on zero-size
-/// boxes).
+/// The memory layout is `#[repr(C)]` `[min_x, min_y, max_x, max_y]`: four `f32`, 16
+/// bytes. This is the same as one record of the scene file format. So a `&[Aabb]` can be
+/// viewed as `&[f32]` or `&[u8]` through [`bytemuck`] without copying.
 ///
 /// ```
 /// use hantei::Aabb;
@@ -43,7 +43,7 @@ impl Aabb {
         Self { min, max }
     }
 
-    /// A box from raw coordinates, in scene-file order.
+    /// A box from raw coordinates, in scene-file order: `min_x, min_y, max_x, max_y`.
     #[inline]
     #[must_use]
     pub const fn from_coords(min_x: f32, min_y: f32, max_x: f32, max_y: f32) -> Self {
@@ -80,24 +80,25 @@ impl Aabb {
         (self.min + self.max) * 0.5
     }
 
-    /// The size (`max - min`).
+    /// The size, `max - min`.
     #[inline]
     #[must_use]
     pub fn size(&self) -> Vec2 {
         self.max - self.min
     }
 
-    /// The half extents (`(max - min) / 2`).
+    /// The half extents, `(max - min) / 2`.
     #[inline]
     #[must_use]
     pub fn half_extents(&self) -> Vec2 {
         self.size() * 0.5
     }
 
-    /// Closed-interval overlap: touching edges and corners count.
+    /// Whether the two boxes overlap. The intervals are closed, so touching edges and
+    /// corners count.
     ///
-    /// Evaluated directly on the stored values with no arithmetic, exactly as the scene
-    /// format defines it. A box with a NaN coordinate overlaps nothing.
+    /// The test compares the stored values directly, with no arithmetic, exactly as the
+    /// scene format defines it. A box with a NaN coordinate overlaps nothing.
     #[inline]
     #[must_use]
     pub fn overlaps(&self, other: &Aabb) -> bool {
@@ -107,14 +108,14 @@ impl Aabb {
             && other.min.y <= self.max.y
     }
 
-    /// Whether `p` lies in the box (closed: points on the boundary count).
+    /// Whether `p` lies in the box. A point on the boundary counts.
     #[inline]
     #[must_use]
     pub fn contains_point(&self, p: Vec2) -> bool {
         self.min.x <= p.x && p.x <= self.max.x && self.min.y <= p.y && p.y <= self.max.y
     }
 
-    /// The smallest box containing both.
+    /// The smallest box that contains both boxes.
     #[inline]
     #[must_use]
     pub fn union(&self, other: &Aabb) -> Aabb {
@@ -124,7 +125,8 @@ impl Aabb {
         }
     }
 
-    /// The box grown to cover its whole path when moved by `motion` (the swept bounds).
+    /// The box grown to cover its whole path when it moves by `motion`. These are the
+    /// box's swept bounds.
     #[inline]
     #[must_use]
     pub fn swept(&self, motion: Vec2) -> Aabb {
@@ -144,10 +146,12 @@ impl Aabb {
         }
     }
 
-    /// Checks that the box is valid: finite coordinates and `min <= max` on both axes.
+    /// Checks that the box is valid: its coordinates are finite, and `min <= max` on both
+    /// axes.
     ///
     /// # Errors
-    /// The first defect found, in this order: NaN, infinite, inverted on x, inverted on y.
+    /// The first [`BoxDefect`] found, in this order: [`BoxDefect::NaN`],
+    /// [`BoxDefect::Infinite`], then [`BoxDefect::Inverted`] on x, then on y.
     pub fn validate(&self) -> Result<(), BoxDefect> {
         box_defect(self.min.x, self.min.y, self.max.x, self.max.y).map_or(Ok(()), Err)
     }

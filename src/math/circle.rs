@@ -1,24 +1,27 @@
-//! The 2D circle (a disc: its inside counts).
+//! The 2D circle. It is a disc, so its inside counts.
 
 use super::{Aabb, invalid};
 use crate::error::Error;
 use bytemuck::{Pod, Zeroable};
 use glam::Vec2;
 
-/// A 2D disc: every point within `radius` of `center` (closed, so a point on the circle
-/// is inside).
+/// A 2D disc: every point within `radius` of `center`. The disc is closed, so a point
+/// on the circle is inside.
 ///
-/// The layout is `#[repr(C)]` `[center_x, center_y, radius]` (three `f32`). [`Circle::new`]
-/// does not validate; [`Circle::try_new`] does. A valid circle has a finite center and a
-/// finite `radius >= 0` (zero is a point). The narrow-phase kernels never report a hit
-/// for a circle with a NaN, infinite or negative value.
+/// A valid circle has a finite center and a finite `radius >= 0`. A radius of zero makes
+/// a point. [`Circle::new`] does not validate, and [`Circle::try_new`] does. The
+/// narrow-phase kernels never report a hit for a circle with a NaN, infinite or negative
+/// value.
 ///
-/// Precision: the swept kernels for discs (and oriented rectangles) solve quadratics in
-/// `f32`, whose terms are fourth powers of lengths. They are exact to `f32` rounding
-/// for shapes and motions from about `3.3e-10` units (the fourth root of
-/// `f32::MIN_POSITIVE`) up; below that the terms underflow, and a contact time or a
-/// stop is only as precise as if the shapes were that large (a stop then ends flush
-/// within `2⁻¹⁸ · 3.3e-10` units). Game-sized coordinates are far above it.
+/// The layout is `#[repr(C)]` `[center_x, center_y, radius]`, three `f32`.
+///
+/// # Precision
+/// The swept kernels for discs and oriented rectangles solve quadratics in `f32`. The
+/// terms of those quadratics are fourth powers of lengths. The kernels are exact to
+/// `f32` rounding for shapes and motions of about `3.3e-10` units and up, which is the
+/// fourth root of `f32::MIN_POSITIVE`. Below that, the terms underflow. A contact time
+/// or a stop is then only as precise as if the shapes were that large, and a stop ends
+/// flush within `2⁻¹⁸ · 3.3e-10` units. Game-sized coordinates are far above this.
 ///
 /// ```
 /// use hantei::narrow::scalar::overlap_circle_circle;
@@ -36,12 +39,12 @@ use glam::Vec2;
 pub struct Circle {
     /// The center.
     pub center: Vec2,
-    /// The radius (`>= 0` when valid).
+    /// The radius. It is `>= 0` when the circle is valid.
     pub radius: f32,
 }
 
 impl Circle {
-    /// A circle from its center and radius, unchecked.
+    /// A circle from its center and radius, without checks.
     #[inline]
     #[must_use]
     pub const fn new(center: Vec2, radius: f32) -> Self {
@@ -51,8 +54,8 @@ impl Circle {
     /// A circle from its center and radius, checked.
     ///
     /// # Errors
-    /// [`Error::InvalidShape`] (index 0) when a value is NaN or infinite or the radius is
-    /// negative.
+    /// [`Error::InvalidShape`] with index 0 when a value is NaN or infinite, or the radius
+    /// is negative.
     pub fn try_new(center: Vec2, radius: f32) -> Result<Self, Error> {
         let c = Self { center, radius };
         c.validate().map_err(invalid)?;
@@ -73,7 +76,7 @@ impl Circle {
         }
     }
 
-    /// The smallest axis-aligned box containing the circle (for the broad phase).
+    /// The smallest axis-aligned box that contains the circle. The broad phase uses it.
     #[inline]
     #[must_use]
     pub fn aabb(&self) -> Aabb {

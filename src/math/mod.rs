@@ -1,4 +1,4 @@
-//! Plain geometric shapes (`Copy`, `Pod` where they are flat data).
+//! Plain geometric shapes. They are all `Copy`, and `Pod` where they are flat data.
 
 mod aabb;
 mod circle;
@@ -24,17 +24,20 @@ pub(crate) use shape::{down2_finite, grow, up2_finite};
 
 use crate::error::Error;
 
-/// How far from the origin any shape may reach, on either axis, in world units.
+/// How far from the origin any shape may reach on either axis, in world units.
 ///
-/// Every box, disc and rectangle in a [`crate::BoxStore`] lies within
+/// Every box, disc and rectangle in a [`BoxStore`](crate::BoxStore) lies within
 /// `-MAX_COORDINATE ..= MAX_COORDINATE` on both axes. So does the place its motion
 /// takes it to in a frame. The store refuses a shape or a motion that reaches further
-/// with [`Error::OutOfRange`]. So do [`crate::frame::Frame::step`], the static level,
-/// the tile map given to a frame and the casts.
+/// with [`Error::OutOfRange`]. So do [`Frame::step`](crate::frame::Frame::step),
+/// [`Frame::advance`](crate::frame::Frame::advance), the static level and the casts.
+/// `Frame::advance` refuses a tile map that reaches further with
+/// [`Error::InvalidShape`].
 ///
-/// Below the limit every test is exact up to rounding. The disc tests square products
+/// Below the limit, every test is exact up to rounding. The disc tests square products
 /// of two lengths, and a much larger limit would overflow `f32`. A game world lives far
-/// inside it: at this distance from the origin, `f32` steps are already 8 units apart.
+/// inside the limit. At this distance from the origin, neighbouring `f32` values are
+/// already 8 units apart.
 ///
 /// ```
 /// use hantei::{Aabb, BoxStore, Error, MAX_COORDINATE};

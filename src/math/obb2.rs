@@ -7,19 +7,21 @@ use glam::Vec2;
 
 /// A 2D oriented bounding box: a rectangle with its own axes.
 ///
-/// Its local x axis is `axis` (a unit vector); its local y axis is `axis` turned a
-/// quarter to the left, `(-axis.y, axis.x)` ([`Obb2::axis_y`]). Storing one axis makes
-/// the pair orthogonal by construction, so the only way to break orthonormality is an
-/// `axis` that is not of unit length:
+/// Its local x axis is `axis`, a unit vector. Its local y axis is `axis` turned a
+/// quarter to the left, `(-axis.y, axis.x)`, as [`Obb2::axis_y`] gives it. The box
+/// stores only one axis, so the two axes are always perpendicular. The only way to get
+/// a bad pair of axes is an `axis` that is not of unit length. The constructors handle
+/// this in different ways:
 ///
-/// - [`Obb2::try_new`] accepts any finite non-zero direction and **normalises** it, in
-///   `f64`, so that no finite direction overflows or underflows on the way (from
-///   `(3e38, 3e38)` to the smallest subnormal).
-/// - [`Obb2::from_angle`] builds the axis from an angle (unit up to rounding); a NaN or
-///   infinite angle gives a NaN axis, which [`Obb2::validate`] and every batch refuse.
-/// - [`Obb2::new`] stores what it is given; the separating-axis test then uses the axes
-///   as given and its answer is only that of an oriented box when `|axis| = 1`
-///   ([`Obb2::validate`] checks this to within [`Obb2::UNIT_TOLERANCE`]).
+/// - [`Obb2::try_new`] accepts any finite non-zero direction and **normalises** it. It
+///   works in `f64`, so no finite direction overflows or underflows on the way, from
+///   `(3e38, 3e38)` down to the smallest subnormal.
+/// - [`Obb2::from_angle`] builds the axis from an angle. The axis is a unit vector up
+///   to rounding. A NaN or infinite angle gives a NaN axis, which [`Obb2::validate`]
+///   and every batch refuse.
+/// - [`Obb2::new`] stores what it is given. The separating-axis test then uses the axis
+///   as given. Its answer is only that of an oriented box when `|axis| = 1`.
+///   [`Obb2::validate`] checks this to within [`Obb2::UNIT_TOLERANCE`].
 ///
 /// The layout is `#[repr(C)]` `[center_x, center_y, axis_x, axis_y, half_x, half_y]`.
 ///
@@ -44,7 +46,7 @@ pub struct Obb2 {
     pub center: Vec2,
     /// The local x axis, a unit vector.
     pub axis: Vec2,
-    /// Half the size along the local x and y axes (`>= 0`).
+    /// Half the size along the local x and y axes. Both are `>= 0`.
     pub half_extents: Vec2,
 }
 
@@ -52,7 +54,7 @@ impl Obb2 {
     /// How far `|axis|` may be from 1 for [`Obb2::validate`] to accept it.
     pub const UNIT_TOLERANCE: f32 = 1.0e-4;
 
-    /// A box from its center, unit x axis and half extents, unchecked.
+    /// A box from its center, unit x axis and half extents, without checks.
     #[inline]
     #[must_use]
     pub const fn new(center: Vec2, axis: Vec2, half_extents: Vec2) -> Self {
@@ -63,9 +65,11 @@ impl Obb2 {
         }
     }
 
-    /// A box whose local x axis makes `angle` radians with the world x axis
-    /// (counter-clockwise when y points up). Unchecked: a NaN or infinite `angle` gives
-    /// a NaN axis (see [`Obb2::validate`]).
+    /// A box whose local x axis makes `angle` radians with the world x axis. The angle
+    /// turns counter-clockwise when y points up.
+    ///
+    /// This does not check its input. A NaN or infinite `angle` gives a NaN axis, which
+    /// [`Obb2::validate`] refuses.
     #[inline]
     #[must_use]
     pub fn from_angle(center: Vec2, half_extents: Vec2, angle: f32) -> Self {
@@ -73,13 +77,15 @@ impl Obb2 {
         Self::new(center, Vec2::new(c, s), half_extents)
     }
 
-    /// A box from its center, the direction of its local x axis (any finite non-zero
-    /// length, from a subnormal to `f32::MAX` per component: it is normalised in `f64`)
-    /// and its half extents, checked.
+    /// A box from its center, the direction of its local x axis and its half extents,
+    /// checked.
+    ///
+    /// `axis` may have any finite non-zero length, from a subnormal to `f32::MAX` per
+    /// component. It is normalised in `f64`.
     ///
     /// # Errors
-    /// [`Error::InvalidShape`] (index 0) when a value is NaN or infinite, a half extent
-    /// is negative, or `axis` is zero.
+    /// [`Error::InvalidShape`] with index 0 when a value is NaN or infinite, a half
+    /// extent is negative, or `axis` is zero.
     pub fn try_new(center: Vec2, axis: Vec2, half_extents: Vec2) -> Result<Self, Error> {
         if !(center.is_finite() && axis.is_finite() && half_extents.is_finite()) {
             return Err(invalid("an oriented box value is NaN or infinite"));
@@ -91,11 +97,11 @@ impl Obb2 {
         Ok(Self::new(center, unit, half_extents))
     }
 
-    /// Checks that every value is finite, the half extents are `>= 0` and `|axis|` is 1
+    /// Checks that every value is finite, the half extents are `>= 0`, and `|axis|` is 1
     /// to within [`Obb2::UNIT_TOLERANCE`].
     ///
     /// # Errors
-    /// A short description of the first defect found.
+    /// A short message that names the first defect found.
     pub fn validate(&self) -> Result<(), &'static str> {
         if !(self.center.is_finite() && self.axis.is_finite() && self.half_extents.is_finite()) {
             Err("an oriented box value is NaN or infinite")
@@ -108,15 +114,17 @@ impl Obb2 {
         }
     }
 
-    /// The local y axis: `axis` turned a quarter to the left.
+    /// The local y axis, which is `axis` turned a quarter to the left.
     #[inline]
     #[must_use]
     pub fn axis_y(&self) -> Vec2 {
         Vec2::new(-self.axis.y, self.axis.x)
     }
 
-    /// The four corners, counter-clockwise (when y points up) from `center - ex - ey`,
-    /// where `ex`, `ey` are the axes scaled by the half extents.
+    /// The four corners, counter-clockwise when y points up.
+    ///
+    /// The first corner is `center - ex - ey`, where `ex` and `ey` are the axes scaled
+    /// by the half extents.
     #[must_use]
     pub fn corners(&self) -> [Vec2; 4] {
         let ex = self.axis * self.half_extents.x;
@@ -125,7 +133,8 @@ impl Obb2 {
         [c - ex - ey, c + ex - ey, c + ex + ey, c - ex + ey]
     }
 
-    /// The smallest axis-aligned box containing it (for the broad phase).
+    /// The smallest axis-aligned box that contains the rectangle. The broad phase uses
+    /// it.
     #[must_use]
     pub fn aabb(&self) -> Aabb {
         let ex = (self.axis * self.half_extents.x).abs();

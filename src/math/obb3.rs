@@ -7,23 +7,24 @@ use glam::{Quat, Vec3};
 
 /// A 3D oriented bounding box: a cuboid with its own orthonormal axes.
 ///
-/// Point `p` is inside when `|(p - center) · axes[i]| <= half_extents[i]` for `i` in
-/// 0..3. The separating-axis test ([`crate::narrow`]) relies on the axes being
-/// orthonormal (unit length, pairwise perpendicular); handedness does not matter.
+/// A point `p` is inside when `|(p - center) · axes[i]| <= half_extents[i]` for each
+/// `i` in 0..3. The separating-axis test in [`narrow`](crate::narrow) relies on
+/// orthonormal axes: each of unit length, and each perpendicular to the others.
+/// Handedness does not matter. The constructors handle the axes in different ways:
 ///
 /// - [`Obb3::from_rotation`] builds the axes from a quaternion of any finite non-zero
-///   length (normalised in `f64`, so `1e20 · q` and `1e-30 · q` turn as `q` does;
-///   orthonormal up to rounding). A zero or non-finite quaternion gives NaN axes, which
-///   [`Obb3::validate`] and every batch refuse; [`Obb3::try_from_rotation`] refuses it
-///   with an error instead.
+///   length. It normalises the quaternion in `f64`, so `1e20 · q` and `1e-30 · q` turn
+///   as `q` does. The axes are orthonormal up to rounding. A zero or non-finite
+///   quaternion gives NaN axes, which [`Obb3::validate`] and every batch refuse.
+///   [`Obb3::try_from_rotation`] refuses such a quaternion with an error instead.
 /// - [`Obb3::try_new`] **rejects** axes that are not orthonormal to within
-///   [`Obb3::ORTHONORMAL_TOLERANCE`] and **re-orthonormalises** (Gram–Schmidt) the ones it
-///   accepts, so a rotation that drifted by rounding is cleaned up, while a shear or a
-///   scale hidden in the axes is an error rather than a silently wrong answer.
-/// - [`Obb3::new`] stores what it is given; the kernels then test the axes as given.
+///   [`Obb3::ORTHONORMAL_TOLERANCE`]. It **re-orthonormalises** the axes it accepts, by
+///   Gram–Schmidt. So a rotation that drifted by rounding is cleaned up, while a shear
+///   or a scale hidden in the axes is an error rather than a silently wrong answer.
+/// - [`Obb3::new`] stores what it is given. The kernels then test the axes as given.
 ///
-/// The layout is `#[repr(C)]` `[center (3), axes[0] (3), axes[1] (3), axes[2] (3),
-/// half_extents (3)]`: fifteen `f32`.
+/// The layout is `#[repr(C)]`: `center`, `axes[0]`, `axes[1]`, `axes[2]` and
+/// `half_extents`, three `f32` each, fifteen in all.
 ///
 /// ```
 /// use hantei::Obb3;
@@ -46,16 +47,16 @@ pub struct Obb3 {
     pub center: Vec3,
     /// The local axes, orthonormal.
     pub axes: [Vec3; 3],
-    /// Half the size along each local axis (`>= 0`).
+    /// Half the size along each local axis. Each is `>= 0`.
     pub half_extents: Vec3,
 }
 
 impl Obb3 {
-    /// How far `axes[i] · axes[j]` may be from `δ_ij` for [`Obb3::try_new`] and
+    /// How far each `axes[i] · axes[j]` may be from `δ_ij` for [`Obb3::try_new`] and
     /// [`Obb3::validate`] to accept the axes.
     pub const ORTHONORMAL_TOLERANCE: f32 = 1.0e-3;
 
-    /// A box from its center, axes and half extents, unchecked.
+    /// A box from its center, axes and half extents, without checks.
     #[inline]
     #[must_use]
     pub const fn new(center: Vec3, axes: [Vec3; 3], half_extents: Vec3) -> Self {
@@ -66,9 +67,11 @@ impl Obb3 {
         }
     }
 
-    /// A box whose axes are the world axes turned by `rotation`, normalised first (in
-    /// `f64`: any finite non-zero length works). Unchecked: a zero or non-finite
-    /// `rotation` gives NaN axes (see [`Obb3::try_from_rotation`]).
+    /// A box whose axes are the world axes turned by `rotation`.
+    ///
+    /// `rotation` is normalised first, in `f64`, so any finite non-zero length works.
+    /// This does not check its input. A zero or non-finite `rotation` gives NaN axes.
+    /// [`Obb3::try_from_rotation`] refuses such a rotation instead.
     #[must_use]
     pub fn from_rotation(center: Vec3, rotation: Quat, half_extents: Vec3) -> Self {
         let q = super::unit_quat(rotation).unwrap_or(Quat::from_xyzw(
@@ -84,7 +87,7 @@ impl Obb3 {
         )
     }
 
-    /// [`Obb3::from_rotation`], checked.
+    /// [`Obb3::from_rotation`], with checks.
     ///
     /// ```
     /// use hantei::Obb3;
@@ -98,8 +101,8 @@ impl Obb3 {
     /// ```
     ///
     /// # Errors
-    /// [`Error::InvalidShape`] (index 0) when a value is NaN or infinite, a half extent
-    /// is negative, or `rotation` is zero.
+    /// [`Error::InvalidShape`] with index 0 when a value is NaN or infinite, a half
+    /// extent is negative, or `rotation` is zero.
     pub fn try_from_rotation(
         center: Vec3,
         rotation: Quat,
@@ -115,12 +118,14 @@ impl Obb3 {
         Ok(Self::from_rotation(center, rotation, half_extents))
     }
 
-    /// A box from its center, axes and half extents, checked; accepted axes are
-    /// re-orthonormalised by Gram–Schmidt (`axes[0]` keeps its direction).
+    /// A box from its center, axes and half extents, checked.
+    ///
+    /// The accepted axes are re-orthonormalised by Gram–Schmidt. `axes[0]` keeps its
+    /// direction.
     ///
     /// # Errors
-    /// [`Error::InvalidShape`] (index 0) when a value is NaN or infinite, a half extent
-    /// is negative, or the axes are not orthonormal to within
+    /// [`Error::InvalidShape`] with index 0 when a value is NaN or infinite, a half
+    /// extent is negative, or the axes are not orthonormal to within
     /// [`Obb3::ORTHONORMAL_TOLERANCE`].
     pub fn try_new(center: Vec3, axes: [Vec3; 3], half_extents: Vec3) -> Result<Self, Error> {
         let raw = Self::new(center, axes, half_extents);
@@ -135,7 +140,7 @@ impl Obb3 {
     /// `|axes[i] · axes[j] - δ_ij| <= ORTHONORMAL_TOLERANCE` for every `i <= j`.
     ///
     /// # Errors
-    /// A short description of the first defect found.
+    /// A short message that names the first defect found.
     pub fn validate(&self) -> Result<(), &'static str> {
         let finite = self.center.is_finite()
             && self.axes.iter().all(|a| a.is_finite())
@@ -157,8 +162,10 @@ impl Obb3 {
         Ok(())
     }
 
-    /// The eight corners: corner `k` takes `+half_extents[i]` along `axes[i]` when bit
-    /// `i` of `k` is set, `-half_extents[i]` otherwise.
+    /// The eight corners.
+    ///
+    /// Corner `k` takes `+half_extents[i]` along `axes[i]` when bit `i` of `k` is set,
+    /// and `-half_extents[i]` otherwise.
     #[must_use]
     pub fn corners(&self) -> [Vec3; 8] {
         core::array::from_fn(|k| {

@@ -6,11 +6,12 @@ use bytemuck::{Pod, Zeroable};
 use glam::Vec2;
 
 /// A point that moves from `origin` to `origin + motion` during one frame, at constant
-/// speed: at time `t ∈ [0, 1]` it is at `origin + t * motion`.
+/// speed. At time `t ∈ [0, 1]` it is at `origin + t * motion`.
 ///
-/// This is the "moving point" of seed 000 (a bullet treated as a point, or the reduced
-/// form of a moving box, see [`crate::narrow`]). For a point and a box that both move,
-/// use the point's motion minus the box's (relative motion, so the box stands still).
+/// A ray can stand for a bullet treated as a point. It is also the reduced form of a
+/// moving box, as [`narrow`](crate::narrow) explains. When a point and a box both
+/// move, give the ray the point's motion minus the box's. The box then stands still
+/// relative to the point.
 ///
 /// The layout is `#[repr(C)]` `[origin_x, origin_y, motion_x, motion_y]`.
 ///
@@ -26,12 +27,13 @@ use glam::Vec2;
 pub struct Ray {
     /// Where the point is at `t = 0`.
     pub origin: Vec2,
-    /// How far it moves by `t = 1` (a per-frame displacement, not a unit direction).
+    /// How far the point moves by `t = 1`. This is a per-frame displacement, not a unit
+    /// direction.
     pub motion: Vec2,
 }
 
 impl Ray {
-    /// A moving point from its start and its displacement, unchecked.
+    /// A moving point from its start and its displacement, without checks.
     #[inline]
     #[must_use]
     pub const fn new(origin: Vec2, motion: Vec2) -> Self {
@@ -41,7 +43,7 @@ impl Ray {
     /// A moving point, checked.
     ///
     /// # Errors
-    /// [`Error::InvalidShape`] (index 0) when a value is NaN or infinite.
+    /// [`Error::InvalidShape`] with index 0 when a value is NaN or infinite.
     pub fn try_new(origin: Vec2, motion: Vec2) -> Result<Self, Error> {
         let r = Self { origin, motion };
         r.validate().map_err(invalid)?;
@@ -51,7 +53,7 @@ impl Ray {
     /// Checks that every value is finite.
     ///
     /// # Errors
-    /// A short description of the defect.
+    /// A short message that names the defect.
     pub fn validate(&self) -> Result<(), &'static str> {
         if self.origin.is_finite() && self.motion.is_finite() {
             Ok(())
@@ -60,7 +62,7 @@ impl Ray {
         }
     }
 
-    /// The position at time `t` (`origin + t * motion`).
+    /// The position at time `t`, which is `origin + t * motion`.
     #[inline]
     #[must_use]
     pub fn at(&self, t: f32) -> Vec2 {

@@ -1,19 +1,22 @@
-//! The shape of a box in a [`BoxStore`](crate::BoxStore): an axis-aligned box, a disc or
-//! an oriented rectangle.
+//! The shape of a box in a [`BoxStore`](crate::BoxStore). It is an axis-aligned box, a
+//! disc or an oriented rectangle.
 
 use super::{Aabb, Circle, Obb2};
 use crate::error::Error;
 
-/// What a box in a [`BoxStore`](crate::BoxStore) is, for the frame's exact tests and the
-/// scene queries: its bounds (what the broad phase sweeps) are derived from it, so a disc
-/// cannot be given a wrong box.
+/// The true shape of a box in a [`BoxStore`](crate::BoxStore).
 ///
-/// - [`Shape::Aabb`]: the box itself (the default: what [`BoxStore::insert`](crate::BoxStore::insert) stores).
-/// - [`Shape::Circle`]: a disc, closed (a round bullet, a player's hitbox); its bounds are
-///   `center ± radius`.
-/// - [`Shape::Obb2`]: an oriented rectangle (a laser, a sword swing); its bounds are
-///   [`Obb2::aabb`]. Over a frame it translates by the box's motion; its rotation is held
-///   for the frame.
+/// The frame's exact tests and the scene queries use the shape. The store computes the
+/// box's bounds from it, and the broad phase sweeps those bounds. So a disc cannot be
+/// given a wrong box.
+///
+/// - [`Shape::Aabb`] is the box itself. It is the default, and what
+///   [`BoxStore::insert`](crate::BoxStore::insert) stores.
+/// - [`Shape::Circle`] is a closed disc, such as a round bullet or a player's hitbox.
+///   Its bounds are `center ± radius`.
+/// - [`Shape::Obb2`] is an oriented rectangle, such as a laser or a sword swing. Its
+///   bounds are [`Obb2::aabb`]. Over a frame it moves by the box's motion, and its
+///   rotation stays the same.
 ///
 /// ```
 /// use hantei::{Circle, Shape};
@@ -129,7 +132,7 @@ impl From<Obb2> for Shape {
 }
 
 impl Shape {
-    /// Its kind.
+    /// The shape's kind.
     #[must_use]
     pub fn kind(&self) -> ShapeKind {
         match self {
@@ -139,11 +142,12 @@ impl Shape {
         }
     }
 
-    /// An axis-aligned box containing it: what the broad phase tests. For an
-    /// [`Shape::Aabb`] the box itself; for a disc or an oriented rectangle its bounds
-    /// ([`Circle::aabb`], [`Obb2::aabb`]) grown outward by two ulps on each side, so that
-    /// they contain the exact shape despite the rounding of `center ± extent` (a contact
-    /// exactly at the rim is then never lost in the broad phase).
+    /// An axis-aligned box that contains the shape. The broad phase tests this box.
+    ///
+    /// For a [`Shape::Aabb`], it is the box itself. For a disc or an oriented rectangle,
+    /// it is [`Circle::aabb`] or [`Obb2::aabb`] grown outward by two ulps on each side.
+    /// The growth makes the bounds contain the exact shape despite the rounding of
+    /// `center ± extent`. So the broad phase never loses a contact exactly at the rim.
     #[must_use]
     pub fn bounds(&self) -> Aabb {
         match self {
@@ -153,7 +157,7 @@ impl Shape {
         }
     }
 
-    /// The shape moved by `offset` (the rotation kept).
+    /// The shape moved by `offset`. A rectangle keeps its rotation.
     #[must_use]
     pub fn translated(&self, offset: glam::Vec2) -> Shape {
         match self {
@@ -166,11 +170,15 @@ impl Shape {
     /// Checks the shape and its bounds.
     ///
     /// # Errors
-    /// [`Error::InvalidBox`] for a NaN, infinite or inverted box, or a finite shape whose
-    /// bounds overflow `f32`; [`Error::InvalidShape`] for a disc with a NaN, infinite or
-    /// negative value, or an oriented rectangle whose values are not finite, whose half
-    /// extents are negative or whose axis is not a unit vector ([`Obb2::validate`]). The
-    /// error names index 0; bulk calls rename it.
+    /// - [`Error::InvalidBox`] for a NaN, infinite or inverted box, or for a finite
+    ///   shape whose bounds overflow `f32`.
+    /// - [`Error::InvalidShape`] for a disc with a NaN, infinite or negative value.
+    /// - [`Error::InvalidShape`] for an oriented rectangle that [`Obb2::validate`]
+    ///   refuses: a value is not finite, a half extent is negative, or the axis is not a
+    ///   unit vector.
+    ///
+    /// The error names index 0. Calls that check many shapes name the shape's own index
+    /// instead.
     pub fn validate(&self) -> Result<(), Error> {
         self.check(0)
     }

@@ -1,15 +1,15 @@
 //! serde forms of the oriented boxes, checked on the way in.
 //!
-//! An [`Obb2`] whose axis is not a unit vector, or an [`Obb3`] whose axes are not
-//! orthonormal, is not caught by the narrow phase: the separating-axis test uses the axes
-//! as given and answers for some other shape. So these two deserialize through their
-//! `validate` (the same tolerances as the checked constructors) and bad data is a serde
-//! error. The values are kept bit for bit (no re-normalisation), so a snapshot restores
-//! exactly what was saved.
+//! The narrow phase does not catch an [`Obb2`] whose axis is not a unit vector, or an
+//! [`Obb3`] whose axes are not orthonormal. The separating-axis test uses the axes as
+//! given, and answers for some other shape. So these two types deserialize through
+//! their `validate`, with the same tolerances as the checked constructors. Bad data is
+//! a serde error. The values are kept bit for bit, with no re-normalisation, so a
+//! snapshot restores exactly what was saved.
 //!
-//! The other shapes derive plain serde: every value they can hold is either valid or
-//! caught where it is used (a store refuses an invalid box, a NaN circle or ray never
-//! hits).
+//! The other shapes derive plain serde. Every value they can hold is either valid or
+//! caught where it is used. A store refuses an invalid box, and a NaN circle or ray
+//! never hits.
 
 use super::{Obb2, Obb3};
 use glam::{Vec2, Vec3};

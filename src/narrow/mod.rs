@@ -1,20 +1,25 @@
-//! Narrow phase: exact tests on the candidate pairs the broad phase found.
+//! Narrow phase: exact tests on the candidate pairs that the broad phase found.
 //!
 //! # Naming
-//! Kernels are named `<test>_<a>_<b>`, with the shapes in the canonical order
-//! `aabb < circle < obb2 < obb3` (a moving point is a `point`): `overlap_*` for static
-//! overlap, `sweep_*` for two boxes moving over a frame, `cast_*` for a moving point.
+//! Kernels are named `<test>_<a>_<b>`. The shapes come in the canonical order `aabb`,
+//! `circle`, `obb2`, `obb3`, and a moving point is a `point`.
+//!
+//! - `overlap_*` tests two shapes that stand still.
+//! - `sweep_*` tests two shapes that move over a frame.
+//! - `cast_*` tests a moving point.
+//!
 //! Every kernel exists twice, under the same name:
 //!
-//! - [`scalar`]: the reference, one pair at a time, documented with its math;
-//! - [`wide`]: the same kernel over eight pairs at once, generic over the lane type
-//!   [`F32W`] (run it with [`PortableW`], i.e. `wide::f32x8`, or through [`NarrowPhase`],
-//!   which also has an AVX2 flavour).
+//! - [`scalar`] holds the reference kernels. Each tests one pair at a time, and its
+//!   docs give the math.
+//! - [`wide`] holds the same kernels over eight pairs at once. They are generic over
+//!   the lane type [`F32W`]. Run them with [`PortableW`], which is `wide::f32x8`, or
+//!   through [`NarrowPhase`], which also has an AVX2 flavour.
 //!
-//! [`NarrowPhase`] runs the lane kernels (or the scalar ones) over slices of candidate
-//! [`Pair`](crate::Pair)s that index structure-of-arrays [`columns`] or slices of the
-//! shapes themselves (both inputs give the same bits), and keeps only the
-//! hits, in pair order ([`batch`]).
+//! [`NarrowPhase`] runs the lane kernels, or the scalar ones, over slices of candidate
+//! [`Pair`](crate::Pair)s. The pairs index either structure-of-arrays [`columns`] or
+//! slices of the shapes themselves, and both inputs give the same bits. It keeps only
+//! the hits, in pair order. See [`batch`].
 //!
 //! | kernel | shapes | answer | math |
 //! |---|---|---|---|
@@ -32,52 +37,63 @@
 //! | `sweep_aabb_obb2` | moving [`Aabb`](crate::Aabb) × moving [`Obb2`](crate::Obb2) | [`Sweep`] | the same, `a`'s axes the world's |
 //!
 //! # Conventions
-//! - **Closed**: touching counts as overlap everywhere (a point on an edge, two circles
-//!   at distance `r₁ + r₂`, a sweep that ends flush at `t = 1`).
-//! - **Bad input never hits and never panics**: a NaN or an infinity in any input gives
-//!   `false`, `None` or [`SweepStatus::Miss`]; a negative radius never hits. The batch API
-//!   answers mismatched column lengths with
-//!   [`Error::LengthMismatch`](crate::Error::LengthMismatch) and out-of-range pair
+//! - **Closed**: touching counts as overlap everywhere. This covers a point on an edge,
+//!   two circles at distance `r₁ + r₂`, and a sweep that ends flush at `t = 1`.
+//! - **Bad input never hits and never panics**. A NaN or an infinity in any input gives
+//!   `false`, `None` or [`SweepStatus::Miss`]. A negative radius never hits. The batch
+//!   API answers mismatched column lengths with
+//!   [`Error::LengthMismatch`](crate::Error::LengthMismatch), and out-of-range pair
 //!   indices with [`Error::PairOutOfRange`](crate::Error::PairOutOfRange).
-//! - **Orientation**: oriented boxes need unit (2D) or orthonormal (3D) axes;
-//!   [`Obb2::try_new`](crate::Obb2::try_new) normalises its axis,
+//! - **Orientation**: oriented boxes need unit axes in 2D and orthonormal axes in 3D.
+//!   [`Obb2::try_new`](crate::Obb2::try_new) normalises its axis.
 //!   [`Obb3::try_new`](crate::Obb3::try_new) rejects axes that are not orthonormal to
-//!   within `1e-3` and re-orthonormalises the rest.
+//!   within `1e-3`, and re-orthonormalises the rest.
 //!
 //! # Scalar and SIMD agree bit for bit (ulp bound: 0)
-//! The lane kernels perform the same IEEE-754 operations on the same operands in the same
-//! order as the scalar ones: no fused multiply-add, the lane `min`/`max` rule on both
-//! sides (`scalar::min`), sums in the same association, correctly rounded `/` and
-//! `sqrt`. So every boolean and status is equal, and every `f32` (`t`, normals, stops,
-//! depths) has the same bits: the stated bound is **0 ulp**. (One deliberate exception
-//! in form, not in result: the AABB lane kernel guards against infinities with fewer
-//! operations than the scalar one; its comment proves the booleans equal.) The unit
-//! tests of this module check every lane bit for bit at every level,
-//! [`SimdLevel::Portable`](crate::SimdLevel), [`SimdLevel::Avx2`](crate::SimdLevel) and
-//! [`SimdLevel::Avx512`](crate::SimdLevel) included, on hand-picked edge cases and on seeded random inputs biased toward special
-//! values, and `tests/narrow_*.rs` check the batch API the same way. Against an `f64` oracle the scalar kernels give
-//! the exact booleans and statuses away from ties (always, for inputs on a grid where
-//! the differences are exact), and a sweep's `t` within **3 ulp** (one rounding each for
-//! the gap, the relative velocity and the quotient; correctly rounded, 0.5 ulp, when the
-//! gap and the velocity are exact).
+//! The lane kernels perform the same IEEE-754 operations as the scalar ones, on the
+//! same operands, in the same order. They use no fused multiply-add. Both sides use the
+//! lane `min`/`max` rule (`scalar::min`). Sums keep the same association, and `/` and
+//! `sqrt` are correctly rounded. So every boolean and status is equal, and every `f32`
+//! has the same bits: `t`, normals, stops and depths. The stated bound is **0 ulp**.
+//!
+//! There is one deliberate exception in form, not in result. The AABB lane kernel
+//! guards against infinities with fewer operations than the scalar one. Its comment
+//! proves that the booleans are equal.
+//!
+//! The unit tests of this module check every lane bit for bit at every level,
+//! including [`SimdLevel::Portable`](crate::SimdLevel::Portable),
+//! [`SimdLevel::Avx2`](crate::SimdLevel::Avx2) and
+//! [`SimdLevel::Avx512`](crate::SimdLevel::Avx512). They use hand-picked edge cases
+//! and seeded random inputs biased toward special values. `tests/narrow_*.rs` check the
+//! batch API the same way.
+//!
+//! Against an `f64` oracle, the scalar kernels give the exact booleans and statuses
+//! away from ties. For inputs on a grid, where the differences are exact, they always
+//! do. A sweep's `t` is within **3 ulp**, one rounding each for the gap, the relative
+//! velocity and the quotient. It is correctly rounded, within 0.5 ulp, when the gap and
+//! the velocity are exact.
 //!
 //! # Dispatch
-//! [`NarrowPhase`] runs the [`SimdLevel`](crate::SimdLevel) of its [`NarrowConfig`]
-//! (default: [`SimdLevel::best`](crate::SimdLevel::best)): `Scalar` calls the [`scalar`]
-//! kernels pair by pair; `Portable` runs the [`wide`] kernels on `wide::f32x8` (two SSE
-//! halves in a default x86-64 build); `Avx2` runs the same generic kernels on 256-bit
-//! AVX2 lanes inside a `#[target_feature]` function, chosen at run time, so a default
-//! build gets the fast path on a CPU that has it. The results are identical at every
-//! level and for every thread count.
+//! [`NarrowPhase`] runs the [`SimdLevel`](crate::SimdLevel) of its [`NarrowConfig`].
+//! The default is [`SimdLevel::best`](crate::SimdLevel::best).
 //!
-//! Most of a lane kernel's time is the gather: lane `i` of a column is loaded from the
-//! index of pair `i`, one scalar load per lane and column (with AVX2, half of them as
-//! broadcasts and blends; `vgatherdps`, microcoded on AMD cores, measured slower for every
-//! kernel). From a slice of shapes the gather loads a whole record per lane instead (an
-//! [`Aabb`](crate::Aabb) or a [`Ray`](crate::Ray) is one 16-byte load and a transpose),
-//! which makes the cheap kernels up to twice as fast; BENCHMARKS.md's narrow-phase tables
-//! have both. The batch checks a chunk's indices once, so the gathers themselves carry
-//! no bounds checks.
+//! - `Scalar` calls the [`scalar`] kernels pair by pair.
+//! - `Portable` runs the [`wide`] kernels on `wide::f32x8`. In a default x86-64 build,
+//!   that is two SSE halves.
+//! - `Avx2` runs the same generic kernels on 256-bit AVX2 lanes, inside a
+//!   `#[target_feature]` function chosen at run time. So a default build gets the fast
+//!   path on a CPU that has AVX2.
+//!
+//! The results are identical at every level and for every thread count.
+//!
+//! Most of a lane kernel's time is the gather. Lane `i` of a column is loaded from the
+//! index of pair `i`, with one scalar load per lane and column. With AVX2, half of
+//! those loads are broadcasts and blends. `vgatherdps` is microcoded on AMD cores, and
+//! it was slower for every kernel. From a slice of shapes, the gather loads a whole
+//! record per lane instead. An [`Aabb`](crate::Aabb) or a [`Ray`](crate::Ray) is one
+//! 16-byte load and a transpose. This makes the cheap kernels faster. The narrow-phase
+//! tables in `BENCHMARKS.md` measure both inputs. The batch checks a chunk's indices
+//! once, so the gathers themselves carry no bounds checks.
 
 pub mod batch;
 pub mod columns;
@@ -89,38 +105,48 @@ pub use wide::{F32W, MaskW, PortableW};
 
 use glam::{Vec2, Vec3};
 
-/// The `ε` added to `|R|` in the edge–edge axes of the 3D separating-axis test (see
-/// [`scalar::overlap_obb3_obb3`]): each radius grows by `ε` times the box's half
-/// extents.
+/// The `ε` added to `|R|` in the edge–edge axes of the 3D separating-axis test. Each
+/// radius grows by `ε` times the box's half extents. See
+/// [`overlap_obb3_obb3`](scalar::overlap_obb3_obb3).
 pub const SAT_EPSILON: f32 = 1.0e-5;
 
-/// How a swept test ended. See [`scalar::sweep_aabb_aabb`](fn@scalar::sweep_aabb_aabb)
-/// for the exact rules.
+/// How a swept test ended. [`sweep_aabb_aabb`](fn@scalar::sweep_aabb_aabb) gives the
+/// exact rules.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[repr(u8)]
 pub enum SweepStatus {
-    /// No contact during the frame (or a NaN or infinite input).
+    /// No contact during the frame, or a NaN or infinite input.
     #[default]
     Miss = 0,
     /// First contact at time `t ∈ [0, 1]`.
     Hit = 1,
-    /// Already in contact when the frame began (closed: touching counts unless the
-    /// motion closes the gap, which is a hit at `t = 0`).
+    /// Already in contact when the frame began.
+    ///
+    /// Touching counts as contact. But when the shapes touch and the motion pushes one
+    /// into the other, the test reports a hit at `t = 0` instead.
     Overlapping = 2,
 }
 
-/// The answer of a swept test ([`scalar::sweep_aabb_aabb`](fn@scalar::sweep_aabb_aabb),
-/// [`scalar::sweep_circle_circle`](fn@scalar::sweep_circle_circle),
-/// [`scalar::cast_point_aabb`], [`scalar::sweep_obb2_obb2`](fn@scalar::sweep_obb2_obb2),
-/// [`scalar::sweep_aabb_obb2`](fn@scalar::sweep_aabb_obb2),
-/// [`scalar::sweep_aabb_circle`](fn@scalar::sweep_aabb_circle),
-/// [`scalar::sweep_circle_obb2`](fn@scalar::sweep_circle_obb2)). For discs the normal
-/// is the unit vector from `b`'s center to `a`'s at contact, and the stop places `a`
-/// along it just past touching. For a box and a disc it is `b`'s unit outward normal at
-/// the contact (a face's axis, or from the corner or the disc's center at a rounded
-/// contact), pointing toward `a`; for oriented boxes the unit separating axis that
-/// closed last (pointing toward `a`), the stop `t·v` backed off along it.
+/// The answer of a swept test.
+///
+/// The swept tests are [`sweep_aabb_aabb`](fn@scalar::sweep_aabb_aabb),
+/// [`sweep_circle_circle`](fn@scalar::sweep_circle_circle),
+/// [`cast_point_aabb`](scalar::cast_point_aabb),
+/// [`sweep_obb2_obb2`](fn@scalar::sweep_obb2_obb2),
+/// [`sweep_aabb_obb2`](fn@scalar::sweep_aabb_obb2),
+/// [`sweep_aabb_circle`](fn@scalar::sweep_aabb_circle) and
+/// [`sweep_circle_obb2`](fn@scalar::sweep_circle_obb2). The table below gives the
+/// fields for two axis-aligned boxes. For other shapes, the normal is a unit vector
+/// that points toward `a`:
+///
+/// - For two discs, it points from `b`'s center to `a`'s at contact. The stop places `a`
+///   along it, just past touching.
+/// - For a box and a disc, it is `b`'s outward normal at the contact. That is a face's
+///   axis, or the direction from the corner or from the disc's center at a rounded
+///   contact.
+/// - For oriented boxes, it is the separating axis that closed last. The stop is `t·v`,
+///   backed off along it.
 ///
 /// | status | `t` | `normal` | `stop` |
 /// |---|---|---|---|
@@ -131,15 +157,17 @@ pub enum SweepStatus {
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[repr(C)]
 pub struct Sweep {
-    /// Hit, already overlapping, or miss.
+    /// A hit, already overlapping, or a miss.
     pub status: SweepStatus,
     /// The time of impact, as a fraction of the frame.
     pub t: f32,
-    /// The face of `b` that was hit, pointing toward `a`: `(±1, 0)`, `(0, ±1)`, or both
-    /// components set for an exact corner hit.
+    /// The normal of the face of `b` that was hit, pointing toward `a`.
+    ///
+    /// Between two axis-aligned boxes it is `(±1, 0)` or `(0, ±1)`. Both components are
+    /// set for an exact corner hit.
     pub normal: Vec2,
     /// The displacement of `a` relative to `b` that stops it flush at contact, with no
-    /// penetration (seed 002's response, per axis).
+    /// penetration. It is computed per axis.
     pub stop: Vec2,
 }
 
@@ -151,7 +179,7 @@ impl Sweep {
         self.status == SweepStatus::Hit
     }
 
-    /// Whether this is a hit on both axes at once (an exact corner hit).
+    /// Whether this is a hit on both axes at once, which is an exact corner hit.
     #[inline]
     #[must_use]
     pub fn is_corner(&self) -> bool {
@@ -161,29 +189,30 @@ impl Sweep {
 
 /// The minimum translation vector of two overlapping 2D oriented boxes.
 ///
-/// Moving `a` by `-normal * depth` (or `b` by `+normal * depth`) leaves them touching.
+/// Moving `a` by `-normal * depth`, or `b` by `+normal * depth`, leaves them touching.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Mtv2 {
-    /// Unit axis of least overlap, pointing from `a` toward `b`.
+    /// The unit axis of least overlap, pointing from `a` toward `b`.
     pub normal: Vec2,
-    /// How deep they overlap along `normal` (`>= 0`; `0` when they only touch).
+    /// How deep the boxes overlap along `normal`. It is `>= 0`, and `0` when they only
+    /// touch.
     pub depth: f32,
-    /// Which axis: 0, 1 = `a`'s x, y; 2, 3 = `b`'s x, y.
+    /// Which axis: 0 and 1 are `a`'s x and y, 2 and 3 are `b`'s x and y.
     pub axis: u8,
 }
 
 /// The minimum translation vector of two overlapping 3D oriented boxes.
 ///
-/// Moving `a` by `-normal * depth` (or `b` by `+normal * depth`) leaves them touching.
+/// Moving `a` by `-normal * depth`, or `b` by `+normal * depth`, leaves them touching.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Mtv3 {
-    /// Unit axis of least overlap, pointing from `a` toward `b`.
+    /// The unit axis of least overlap, pointing from `a` toward `b`.
     pub normal: Vec3,
-    /// How deep they overlap along `normal` (`>= 0`).
+    /// How deep the boxes overlap along `normal`. It is `>= 0`.
     pub depth: f32,
-    /// Which axis: `i` for `a.axes[i]`, `3 + j` for `b.axes[j]`, `6 + 3i + j` for
+    /// Which axis: `i` for `a.axes[i]`, `3 + j` for `b.axes[j]`, and `6 + 3i + j` for
     /// `a.axes[i] × b.axes[j]`.
     pub axis: u8,
 }

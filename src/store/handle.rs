@@ -1,12 +1,14 @@
-//! Box properties (collision filter, owner); the handle type lives in `crate::handle`.
+//! The properties of a box: its filter, owner and response. The handle type lives in
+//! `crate::handle`.
 
 pub use crate::handle::BoxHandle;
 
-/// Which boxes may pair: layer membership and the layers a box pairs with.
+/// Which boxes may pair: the layers a box is on, and the layers it pairs with.
 ///
-/// Two boxes `a` and `b` are allowed to pair iff `a.layers & b.mask != 0` and
-/// `b.layers & a.mask != 0` (both must agree, as in Box2D). The default,
-/// [`Filter::ALL`], pairs with everything.
+/// Two boxes `a` and `b` may pair only when both agree, as in Box2D. That is,
+/// `a.layers & b.mask != 0` and `b.layers & a.mask != 0`. The default, [`Filter::ALL`],
+/// pairs with everything. [`frame::layers`](crate::frame::layers) has ready-made filters
+/// for a bullet-hell game.
 ///
 /// ```
 /// use hantei::Filter;
@@ -21,26 +23,27 @@ pub use crate::handle::BoxHandle;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Filter {
-    /// The layers this box belongs to (one bit each).
+    /// The layers this box is on, one bit per layer.
     pub layers: u32,
     /// The layers this box pairs with.
     pub mask: u32,
 }
 
 impl Filter {
-    /// Member of every layer, pairs with every layer.
+    /// On every layer, and pairs with every layer.
     pub const ALL: Filter = Filter {
         layers: u32::MAX,
         mask: u32::MAX,
     };
 
-    /// A filter from its membership bits and its mask.
+    /// A filter from its layer bits and its mask.
     #[must_use]
     pub const fn new(layers: u32, mask: u32) -> Self {
         Self { layers, mask }
     }
 
-    /// Whether boxes with these two filters may pair (symmetric).
+    /// Whether boxes with these two filters may pair. The answer is the same either way
+    /// round.
     #[inline]
     #[must_use]
     pub const fn pairs_with(self, other: Filter) -> bool {
@@ -54,13 +57,16 @@ impl Default for Filter {
     }
 }
 
-/// The game object a box belongs to; several boxes with one owner form a compound
-/// hitbox, and boxes of the same owner never pair with each other in the frame pipeline.
+/// The game object that a box belongs to.
 ///
-/// An owner is any `u64` the game chooses except [`Owner::NONE`]: an entity id with
-/// its generation (an ECS entity's bits), or [`Owner::new`]`(index, generation)`. Give
-/// a respawned object a new generation: the frame then reports the old body's contacts
-/// ended and the new one's began, instead of confusing the two.
+/// Several boxes with one owner form a compound hitbox. In the frame pipeline, boxes of
+/// the same owner never pair with each other.
+///
+/// An owner is any `u64` that the game chooses, except [`Owner::NONE`]. It can be an
+/// entity id with its generation, such as an ECS entity's bits. It can also be
+/// [`Owner::new`]`(index, generation)`. Give a respawned object a new generation. Then
+/// the frame reports that the old body's contacts ended and the new body's contacts
+/// began, instead of mixing the two up.
 ///
 /// ```
 /// use hantei::Owner;
@@ -74,23 +80,25 @@ impl Default for Filter {
 pub struct Owner(pub u64);
 
 impl Owner {
-    /// No owner: the box stands for itself.
+    /// No owner. The box is a body by itself.
     pub const NONE: Owner = Owner(u64::MAX);
 
-    /// The owner `index` of generation `generation` (`generation` in the high 32 bits).
+    /// The owner with this index and generation. The generation goes in the high 32
+    /// bits.
+    ///
     /// `Owner::new(u32::MAX, u32::MAX)` is [`Owner::NONE`].
     #[must_use]
     pub const fn new(index: u32, generation: u32) -> Self {
         Owner(((generation as u64) << 32) | index as u64)
     }
 
-    /// The low 32 bits: the index given to [`Owner::new`].
+    /// The index given to [`Owner::new`], from the low 32 bits.
     #[must_use]
     pub const fn index(self) -> u32 {
         self.0 as u32
     }
 
-    /// The high 32 bits: the generation given to [`Owner::new`].
+    /// The generation given to [`Owner::new`], from the high 32 bits.
     #[must_use]
     pub const fn generation(self) -> u32 {
         (self.0 >> 32) as u32
@@ -104,31 +112,39 @@ impl Default for Owner {
 }
 
 /// What a box does at its first contact of the frame in
-/// [`Frame::advance`](crate::frame::Frame::advance) (which moves every box by its
-/// motion): every box responds to its own earliest contact (with a box, a wall tile or
-/// a static box), whatever the other side's response.
+/// [`Frame::advance`](crate::frame::Frame::advance).
 ///
-/// A stop answers only a contact the motion carries the box into (a
-/// [`Hit`](crate::narrow::SweepStatus::Hit)): boxes already touching or overlapping when
-/// the frame begins ([`Overlapping`](crate::narrow::SweepStatus::Overlapping)) are
-/// reported and move on, so nothing is stuck in what it overlaps. A destroy answers any
-/// contact: a bullet spawned inside an enemy hits it.
+/// `advance` moves every box by its motion. Each box responds to its own earliest
+/// contact, whether with a box, a wall tile or a static box. The other side's response
+/// does not matter.
+///
+/// [`Response::Stop`] answers only a contact that the motion carries the box into, a
+/// [`Hit`](crate::narrow::SweepStatus::Hit). Boxes that already touch or overlap when
+/// the frame begins are [`Overlapping`](crate::narrow::SweepStatus::Overlapping). They
+/// are reported and move on, so nothing gets stuck in what it overlaps.
+/// [`Response::Destroy`] answers any contact, so a bullet spawned inside an enemy hits
+/// it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[repr(u8)]
 pub enum Response {
-    /// Moves the whole way; its contacts are reported (a sensor, an enemy moved by the
-    /// game, the player's graze box).
+    /// The box moves the whole way, and its contacts are reported. This suits a sensor,
+    /// an enemy that the game moves, or the player's graze box.
     #[default]
     Pass = 0,
-    /// Stops flush at the time of its first hit (an arrow, a crate pushed into a wall):
-    /// never inside what it hit when that stands still (a wall, a static box, a resting
-    /// box); against a moving box flush within rounding. Its later contacts in the frame
-    /// are dropped.
+    /// The box stops flush at the time of its first hit. This suits an arrow, or a crate
+    /// pushed into a wall.
+    ///
+    /// When the box hits something that stands still, such as a wall, a static box or a
+    /// resting box, it never ends inside it. Against a moving box it ends flush within
+    /// rounding. Its later contacts in the frame are dropped.
     Stop = 1,
-    /// Removed from the store at its first contact (hit or overlap), which is reported;
-    /// its later contacts in the frame are dropped, and its contacts end, flagged
-    /// `removed`, on the next advance. A bullet.
+    /// The box is removed from the store at its first contact, a hit or an overlap.
+    /// This suits a bullet.
+    ///
+    /// That first contact is reported, and the box's later contacts in the frame are
+    /// dropped. On the next advance, its contacts end with
+    /// [`PairEvent::removed`](crate::frame::PairEvent::removed) set.
     Destroy = 2,
 }
 

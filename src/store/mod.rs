@@ -27,19 +27,20 @@
 //!                                            indices
 //! ```
 //!
-//! A box's [`Shape`] is an axis-aligned box (the default), a disc or an oriented
-//! rectangle; the four bound columns always hold its bounds ([`Shape::bounds`]), so the
-//! broad phase never looks at shapes, and a store of plain boxes carries one `u32` of
-//! zero per box and nothing else. Discs, the common bullet, live in columns beside the
-//! box columns, so that moving them is one pass in dense order like moving boxes.
+//! A box's [`Shape`] is an axis-aligned box, a disc or an oriented rectangle. The
+//! axis-aligned box is the default. The four bound columns always hold the shape's
+//! bounds, as [`Shape::bounds`] makes them. So the broad phase never looks at shapes,
+//! and a store of plain boxes carries only one `u32` of zero per box for its shapes.
+//! Discs are the common bullet. They live in columns beside the box columns, so moving
+//! them is one pass in dense order, like moving boxes.
 //!
-//! The columns are packed: removal moves the last box into the hole (`swap_remove`), so
-//! insert, update and remove are O(1) and every column stays a contiguous slice. Dense
-//! indices therefore change on removal; handles do not. Broad-phase pairs are dense
-//! indices, turned back into handles with [`BoxStore::handle_at`].
+//! The columns are packed. A removal moves the last box into the hole (`swap_remove`).
+//! So insert, update and remove are O(1), and every column stays a contiguous slice.
+//! This means that dense indices change on removal, while handles do not. Broad-phase
+//! pairs are dense indices, and [`BoxStore::handle_at`] turns them back into handles.
 //!
-//! Every mutating call validates first and writes second: a call that returns an error
-//! has left the store exactly as it was.
+//! Every call that changes the store checks its input first and writes second. A call
+//! that returns an error has left the store exactly as it was.
 
 mod handle;
 #[cfg(feature = "serde")]
@@ -62,27 +63,32 @@ struct Slot {
     alive: bool,
 }
 
-/// Properties of a box besides its bounds, for [`BoxStore::insert_with`].
+/// The properties of a box besides its bounds, for [`BoxStore::insert_with`] and
+/// [`BoxStore::insert_shape`].
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct BoxProps {
-    /// Which boxes it may pair with.
+    /// Which boxes this box may pair with.
     pub filter: Filter,
-    /// The game object it belongs to.
+    /// The game object that the box belongs to.
     pub owner: Owner,
-    /// Its displacement this frame (for swept tests); zero when it stands still.
+    /// The box's displacement over this frame, which the swept tests use. It is zero
+    /// for a box that stands still.
     pub motion: Vec2,
-    /// What it does at its first contact when [`Frame::advance`](crate::frame::Frame::advance)
-    /// moves it ([`Response::Pass`] by default).
+    /// What the box does at its first contact when
+    /// [`Frame::advance`](crate::frame::Frame::advance) moves it. The default is
+    /// [`Response::Pass`].
     pub response: Response,
-    /// The game's own id for it (an entity, an index into the game's tables), returned
-    /// in contacts and events; `0` by default.
+    /// The game's own id for the box, such as an entity or an index into the game's
+    /// tables. Contacts and events return it. The default is `0`.
     pub user_data: u64,
 }
 
 impl BoxProps {
-    /// Properties with `filter` and the defaults besides (no owner, no motion,
-    /// [`Response::Pass`], user data 0); the `with_*` methods set the rest.
+    /// Properties with `filter` and defaults for everything else.
+    ///
+    /// The defaults are no owner, no motion, [`Response::Pass`] and user data 0. The
+    /// `with_*` methods set the other fields.
     ///
     /// ```
     /// use hantei::{BoxProps, Owner, Response, frame::layers};
@@ -105,32 +111,40 @@ impl BoxProps {
         }
     }
 
-    /// These properties with `owner`.
+    /// Returns these properties with `owner` set.
     #[must_use]
     pub const fn with_owner(self, owner: Owner) -> Self {
         BoxProps { owner, ..self }
     }
 
-    /// These properties with `motion`.
+    /// Returns these properties with `motion` set.
     #[must_use]
     pub const fn with_motion(self, motion: Vec2) -> Self {
         BoxProps { motion, ..self }
     }
 
-    /// These properties with `response`.
+    /// Returns these properties with `response` set.
     #[must_use]
     pub const fn with_response(self, response: Response) -> Self {
         BoxProps { response, ..self }
     }
 
-    /// These properties with `user_data`.
+    /// Returns these properties with `user_data` set.
     #[must_use]
     pub const fn with_user_data(self, user_data: u64) -> Self {
         BoxProps { user_data, ..self }
     }
 }
 
-/// A structure-of-arrays store of 2D boxes with generational handles.
+/// A store of 2D boxes, kept as a structure of arrays, with generational handles.
+///
+/// Each inserted box gets a [`BoxHandle`]. The handle stays valid until the box is
+/// removed, and then it stays dead. The store keeps each property in its own column,
+/// such as [`BoxStore::min_x`]. The columns are plain slices in dense order. Removing a
+/// box moves the last box into its place, so dense indices change but handles do not.
+///
+/// Every call that changes the store checks its input first. A call that returns an
+/// error leaves the store exactly as it was.
 ///
 /// ```
 /// use hantei::{Aabb, BoxStore};
@@ -271,8 +285,8 @@ fn move_discs(
     }
 }
 
-/// The same empty store as [`BoxStore::new`] (what a game struct's `#[derive(Default)]`
-/// calls).
+/// The same empty store as [`BoxStore::new`]. A game struct's `#[derive(Default)]`
+/// calls this.
 impl Default for BoxStore {
     fn default() -> Self {
         Self::new()
@@ -309,7 +323,8 @@ impl BoxStore {
         }
     }
 
-    /// An empty store with room for `n` boxes (a hint: see [`BoxStore::reserve`]).
+    /// An empty store with room for `n` boxes. The number is a hint, as in
+    /// [`BoxStore::reserve`].
     #[must_use]
     pub fn with_capacity(n: usize) -> Self {
         let mut s = Self::new();
@@ -317,9 +332,11 @@ impl BoxStore {
         s
     }
 
-    /// Makes room for `n` more boxes, as a hint: a request beyond [`crate::MAX_BOXES`]
-    /// in all, or one the allocator refuses, reserves nothing (inserting later grows the
-    /// columns as needed, or reports [`Error::TooManyBoxes`]). Never panics.
+    /// Makes room for `n` more boxes. The number is a hint, and this never panics.
+    ///
+    /// A request for more than [`MAX_BOXES`](crate::MAX_BOXES) boxes in all reserves
+    /// nothing, and so does a request that the allocator refuses. Inserting later still
+    /// grows the columns as needed, or reports [`Error::TooManyBoxes`].
     pub fn reserve(&mut self, n: usize) {
         if self.len().saturating_add(n) > crate::error::MAX_BOXES {
             return;
@@ -340,7 +357,7 @@ impl BoxStore {
             && self.slots.try_reserve(n).is_ok();
     }
 
-    /// Number of boxes.
+    /// The number of boxes.
     #[must_use]
     pub fn len(&self) -> usize {
         self.handle.len()
@@ -352,7 +369,7 @@ impl BoxStore {
         self.handle.is_empty()
     }
 
-    /// Removes every box; every handle handed out so far becomes stale.
+    /// Removes every box. Every handle handed out so far becomes stale.
     pub fn clear(&mut self) {
         let handles = core::mem::take(&mut self.handle);
         for h in handles.iter().rev() {
@@ -377,19 +394,27 @@ impl BoxStore {
         self.obb_box.clear();
     }
 
-    /// Inserts a box with default properties ([`Filter::ALL`], no owner, no motion).
+    /// Inserts a box with default properties and returns its handle.
+    ///
+    /// The defaults are [`Filter::ALL`], no owner and no motion, as in
+    /// [`BoxProps::default`].
     ///
     /// # Errors
-    /// [`Error::InvalidBox`] for NaN, infinite or inverted bounds;
-    /// [`Error::TooManyBoxes`] when the store is full.
+    /// - [`Error::InvalidBox`] for NaN, infinite or inverted bounds.
+    /// - [`Error::OutOfRange`] when the box reaches beyond [`MAX_COORDINATE`].
+    /// - [`Error::TooManyBoxes`] when the store is full.
     pub fn insert(&mut self, aabb: Aabb) -> Result<BoxHandle, Error> {
         self.insert_with(aabb, BoxProps::default())
     }
 
-    /// Inserts a box with the given properties.
+    /// Inserts a box with the given properties and returns its handle.
     ///
     /// # Errors
-    /// As [`BoxStore::insert`], plus [`Error::InvalidMotion`] for a non-finite motion.
+    /// - [`Error::InvalidBox`] for NaN, infinite or inverted bounds.
+    /// - [`Error::InvalidMotion`] when the motion is NaN or infinite.
+    /// - [`Error::OutOfRange`] when the box, or the box moved by its motion, reaches
+    ///   beyond [`MAX_COORDINATE`].
+    /// - [`Error::TooManyBoxes`] when the store is full.
     pub fn insert_with(&mut self, aabb: Aabb, props: BoxProps) -> Result<BoxHandle, Error> {
         aabb.check(0)?;
         check_motion(props.motion, 0)?;
@@ -398,8 +423,10 @@ impl BoxStore {
         Ok(self.push(aabb, props))
     }
 
-    /// Inserts a shape (a box, a disc or an oriented rectangle) with the given
-    /// properties; its bounds are derived from it ([`Shape::bounds`]).
+    /// Inserts a shape with the given properties and returns its handle.
+    ///
+    /// The shape can be an axis-aligned box, a disc or an oriented rectangle. The
+    /// store computes the box's bounds from it with [`Shape::bounds`].
     ///
     /// ```
     /// use hantei::{BoxProps, BoxStore, Circle, Obb2, Shape};
@@ -418,10 +445,13 @@ impl BoxStore {
     /// ```
     ///
     /// # Errors
-    /// [`Error::InvalidBox`] or [`Error::InvalidShape`] for a bad shape (see
-    /// [`Shape::validate`]); [`Error::InvalidMotion`] for a non-finite motion;
-    /// [`Error::TooManyBoxes`] when the store is full (or holds `2^30 - 1` oriented
-    /// rectangles already).
+    /// - [`Error::InvalidBox`] or [`Error::InvalidShape`] for a bad shape, as
+    ///   [`Shape::validate`] finds it.
+    /// - [`Error::InvalidMotion`] when the motion is NaN or infinite.
+    /// - [`Error::OutOfRange`] when the shape, or the shape moved by its motion, reaches
+    ///   beyond [`MAX_COORDINATE`].
+    /// - [`Error::TooManyBoxes`] when the store is full, or already holds `2^30 - 1`
+    ///   oriented rectangles.
     pub fn insert_shape(
         &mut self,
         shape: impl Into<Shape>,
@@ -439,11 +469,21 @@ impl BoxStore {
         Ok(h)
     }
 
-    /// Replaces a box's shape (of any kind, by any kind) and its bounds with it.
+    /// Replaces a box's shape, and its bounds with the new shape's bounds.
+    ///
+    /// The new shape can be of any kind, whatever the old one was. The box keeps its
+    /// handle and its properties.
     ///
     /// # Errors
-    /// [`Error::StaleHandle`], a bad shape (see [`BoxStore::insert_shape`]) or
-    /// [`Error::TooManyBoxes`]; nothing changes then.
+    /// - [`Error::StaleHandle`] when the box was removed.
+    /// - [`Error::InvalidBox`] or [`Error::InvalidShape`] for a bad shape, as
+    ///   [`Shape::validate`] finds it.
+    /// - [`Error::OutOfRange`] when the shape, or the shape moved by the box's motion,
+    ///   reaches beyond [`MAX_COORDINATE`].
+    /// - [`Error::TooManyBoxes`] when the new shape is an oriented rectangle and the
+    ///   store already holds `2^30 - 1` of them.
+    ///
+    /// Nothing changes after an error.
     pub fn update_shape(&mut self, h: BoxHandle, shape: impl Into<Shape>) -> Result<(), Error> {
         let shape = shape.into();
         let i = self.dense(h)?;
@@ -473,7 +513,7 @@ impl BoxStore {
         self.dense(h).ok().and_then(|i| self.shape_at(i))
     }
 
-    /// The shape of the box at dense index `i`.
+    /// The shape of the box at dense index `i`, if there is one.
     #[must_use]
     pub fn shape_at(&self, i: usize) -> Option<Shape> {
         let entry = *self.shape.get(i)?;
@@ -485,19 +525,27 @@ impl BoxStore {
         })
     }
 
-    /// Whether any box is a disc or an oriented rectangle (else every box is its own
-    /// bounds, and the frame takes the plain path).
+    /// Whether any box is a disc or an oriented rectangle.
+    ///
+    /// When this is `false`, every box is its own bounds, and the frame takes a faster
+    /// path for plain boxes.
     #[must_use]
     pub fn has_shapes(&self) -> bool {
         self.discs > 0 || !self.obbs.is_empty()
     }
 
-    /// Inserts every box of `boxes` with the same properties, all or nothing.
-    ///
-    /// Returns the handles in input order.
+    /// Inserts every box of `boxes` with the same properties, all or nothing. Returns
+    /// the handles in input order.
     ///
     /// # Errors
-    /// The first invalid box (by index), and nothing is inserted.
+    /// - [`Error::InvalidBox`] for the first box with NaN, infinite or inverted bounds.
+    /// - [`Error::InvalidMotion`] when the motion is NaN or infinite.
+    /// - [`Error::OutOfRange`] for the first box that, where it is or moved by the
+    ///   motion, reaches beyond [`MAX_COORDINATE`].
+    /// - [`Error::TooManyBoxes`] when the boxes do not fit in the store.
+    ///
+    /// The error's `index` is the box's position in `boxes`. Nothing is inserted after
+    /// an error.
     pub fn insert_many(
         &mut self,
         boxes: &[Aabb],
@@ -513,12 +561,18 @@ impl BoxStore {
         Ok(boxes.iter().map(|&b| self.push(b, props)).collect())
     }
 
-    /// Moves an axis-aligned box to new bounds (a disc or an oriented rectangle moves
-    /// with [`BoxStore::update_shape`]).
+    /// Moves an axis-aligned box to new bounds.
+    ///
+    /// A disc or an oriented rectangle moves with [`BoxStore::update_shape`] instead.
     ///
     /// # Errors
-    /// [`Error::StaleHandle`], [`Error::InvalidBox`], or [`Error::InvalidShape`] when the
-    /// box is a disc or an oriented rectangle (and nothing changes).
+    /// - [`Error::StaleHandle`] when the box was removed.
+    /// - [`Error::InvalidShape`] when the box is a disc or an oriented rectangle.
+    /// - [`Error::InvalidBox`] for NaN, infinite or inverted bounds.
+    /// - [`Error::OutOfRange`] when the new bounds, or the bounds moved by the box's
+    ///   motion, reach beyond [`MAX_COORDINATE`].
+    ///
+    /// Nothing changes after an error.
     pub fn update(&mut self, h: BoxHandle, aabb: Aabb) -> Result<(), Error> {
         let i = self.dense(h)?;
         self.check_plain(i, 0)?;
@@ -528,13 +582,18 @@ impl BoxStore {
         Ok(())
     }
 
-    /// Replaces the bounds of every box, in dense order (`boxes[i]` goes to dense index
-    /// `i`), all or nothing.
+    /// Replaces the bounds of every box, in dense order, all or nothing. `boxes[i]` goes
+    /// to dense index `i`.
     ///
     /// # Errors
-    /// [`Error::LengthMismatch`] unless `boxes.len() == self.len()`; the first invalid
-    /// box; [`Error::InvalidShape`] (the first such index) when a box is a disc or an
-    /// oriented rectangle; in every case nothing changes.
+    /// - [`Error::LengthMismatch`] unless `boxes.len() == self.len()`.
+    /// - [`Error::InvalidShape`] naming the first box that is a disc or an oriented
+    ///   rectangle.
+    /// - [`Error::InvalidBox`] for the first box with NaN, infinite or inverted bounds.
+    /// - [`Error::OutOfRange`] for the first box that, where it is or moved by its
+    ///   motion, reaches beyond [`MAX_COORDINATE`].
+    ///
+    /// Nothing changes after an error.
     pub fn update_all(&mut self, boxes: &[Aabb]) -> Result<(), Error> {
         check_len("update_all boxes", self.len(), boxes.len())?;
         if let Some(i) = self.shape.iter().position(|&e| e != PLAIN) {
@@ -558,7 +617,11 @@ impl BoxStore {
     /// them in one call and overlaps those reads.
     ///
     /// # Errors
-    /// [`Error::StaleHandle`] or [`Error::InvalidMotion`] (and nothing changes).
+    /// - [`Error::StaleHandle`] when the box was removed.
+    /// - [`Error::InvalidMotion`] when the motion is NaN or infinite.
+    /// - [`Error::OutOfRange`] when the box moved by `motion` reaches beyond [`MAX_COORDINATE`].
+    ///
+    /// Nothing changes after an error.
     pub fn set_motion(&mut self, h: BoxHandle, motion: Vec2) -> Result<(), Error> {
         let i = self.dense(h)?;
         check_motion(motion, 0)?;
@@ -568,11 +631,13 @@ impl BoxStore {
         Ok(())
     }
 
-    /// Sets the displacement of each box of `handles` to the motion at the same
-    /// position, all or nothing: what a game that keeps its bullets' handles in its own
-    /// order calls once a frame instead of [`BoxStore::set_motion`] per bullet. Each
-    /// handle's slot and its motion are asked for a few handles ahead, so the random
-    /// reads of a large store overlap. A handle given twice gets its last motion.
+    /// Sets the displacement of each box in `handles` to the motion at the same
+    /// position, all or nothing. A handle given twice gets its last motion.
+    ///
+    /// A game that keeps its bullets' handles in its own order calls this once a frame,
+    /// instead of calling [`BoxStore::set_motion`] for each bullet. The call asks for
+    /// each handle's slot and motion a few handles ahead, so the random reads of a large
+    /// store overlap.
     ///
     /// ```
     /// use hantei::{Aabb, BoxStore};
@@ -589,9 +654,14 @@ impl BoxStore {
     /// ```
     ///
     /// # Errors
-    /// [`Error::LengthMismatch`], [`Error::StaleHandle`] for a removed box, or
-    /// [`Error::InvalidMotion`] naming the first non-finite motion's position; nothing
-    /// changes then.
+    /// - [`Error::LengthMismatch`] when `handles` and `motions` differ in length.
+    /// - [`Error::StaleHandle`] for a box that was removed.
+    /// - [`Error::InvalidMotion`] naming the position of the first motion that is NaN
+    ///   or infinite.
+    /// - [`Error::OutOfRange`] when a box moved by its motion reaches beyond [`MAX_COORDINATE`].
+    ///
+    /// The handles are checked in order, and the first problem is reported. Nothing
+    /// changes after an error.
     pub fn set_motions(&mut self, handles: &[BoxHandle], motions: &[Vec2]) -> Result<(), Error> {
         check_len("set_motions motions", handles.len(), motions.len())?;
         const AHEAD: usize = 16;
@@ -623,10 +693,16 @@ impl BoxStore {
         Ok(())
     }
 
-    /// Sets every box's displacement, in dense order, all or nothing.
+    /// Sets every box's displacement, in dense order, all or nothing. `motions[i]` goes
+    /// to dense index `i`.
     ///
     /// # Errors
-    /// [`Error::LengthMismatch`] or the first [`Error::InvalidMotion`].
+    /// - [`Error::LengthMismatch`] unless `motions.len() == self.len()`.
+    /// - [`Error::InvalidMotion`] for the first motion that is NaN or infinite.
+    /// - [`Error::OutOfRange`] for the first box that, moved by its motion, reaches
+    ///   beyond [`MAX_COORDINATE`].
+    ///
+    /// Nothing changes after an error.
     pub fn set_motion_all(&mut self, motions: &[Vec2]) -> Result<(), Error> {
         check_len("set_motion_all motions", self.len(), motions.len())?;
         for (i, m) in motions.iter().enumerate() {
@@ -643,7 +719,7 @@ impl BoxStore {
     /// Sets a box's collision filter.
     ///
     /// # Errors
-    /// [`Error::StaleHandle`].
+    /// [`Error::StaleHandle`] when the box was removed.
     pub fn set_filter(&mut self, h: BoxHandle, filter: Filter) -> Result<(), Error> {
         let i = self.dense(h)?;
         self.layers[i] = filter.layers;
@@ -654,7 +730,7 @@ impl BoxStore {
     /// Sets a box's owner.
     ///
     /// # Errors
-    /// [`Error::StaleHandle`].
+    /// [`Error::StaleHandle`] when the box was removed.
     pub fn set_owner(&mut self, h: BoxHandle, owner: Owner) -> Result<(), Error> {
         let i = self.dense(h)?;
         self.owner[i] = owner.0;
@@ -665,27 +741,30 @@ impl BoxStore {
     /// [`Frame::advance`](crate::frame::Frame::advance).
     ///
     /// # Errors
-    /// [`Error::StaleHandle`].
+    /// [`Error::StaleHandle`] when the box was removed.
     pub fn set_response(&mut self, h: BoxHandle, response: Response) -> Result<(), Error> {
         let i = self.dense(h)?;
         self.response[i] = response as u8;
         Ok(())
     }
 
-    /// Sets the game's id for a box, returned in contacts and events.
+    /// Sets the game's id for a box. Contacts and events return it.
     ///
     /// # Errors
-    /// [`Error::StaleHandle`].
+    /// [`Error::StaleHandle`] when the box was removed.
     pub fn set_user_data(&mut self, h: BoxHandle, user_data: u64) -> Result<(), Error> {
         let i = self.dense(h)?;
         self.user_data[i] = user_data;
         Ok(())
     }
 
-    /// Removes a box (of any shape) and returns its bounds. The last box takes its dense index.
+    /// Removes a box of any shape and returns its bounds.
+    ///
+    /// The last box in dense order takes the removed box's dense index. The handle
+    /// becomes stale.
     ///
     /// # Errors
-    /// [`Error::StaleHandle`].
+    /// [`Error::StaleHandle`] when the box was already removed.
     pub fn remove(&mut self, h: BoxHandle) -> Result<Aabb, Error> {
         let i = self.dense(h)?;
         let aabb = self.aabb_at(i).expect("dense index is in range");
@@ -811,26 +890,27 @@ impl BoxStore {
         })
     }
 
-    /// The dense index of box `h` (its position in every column), if it is alive.
+    /// The dense index of box `h`, if it is alive. The dense index is the box's
+    /// position in every column.
     #[must_use]
     pub fn index_of(&self, h: BoxHandle) -> Option<usize> {
         self.dense(h).ok()
     }
 
-    /// The handle of the box at dense index `i`.
+    /// The handle of the box at dense index `i`, if there is one.
     #[must_use]
     pub fn handle_at(&self, i: usize) -> Option<BoxHandle> {
         self.handle.get(i).copied()
     }
 
-    /// The bounds of the box at dense index `i`.
+    /// The bounds of the box at dense index `i`, if there is one.
     #[must_use]
     pub fn aabb_at(&self, i: usize) -> Option<Aabb> {
         (i < self.len())
             .then(|| Aabb::from_coords(self.min_x[i], self.min_y[i], self.max_x[i], self.max_y[i]))
     }
 
-    /// Every box as `(handle, bounds)`, in dense order.
+    /// Every box as a `(handle, bounds)` pair, in dense order.
     pub fn iter(&self) -> impl ExactSizeIterator<Item = (BoxHandle, Aabb)> + '_ {
         (0..self.len()).map(|i| {
             (
@@ -840,62 +920,65 @@ impl BoxStore {
         })
     }
 
-    /// Column of `min.x`, in dense order.
+    /// The column of `min.x`, in dense order.
     #[must_use]
     pub fn min_x(&self) -> &[f32] {
         &self.min_x
     }
-    /// Column of `min.y`, in dense order.
+    /// The column of `min.y`, in dense order.
     #[must_use]
     pub fn min_y(&self) -> &[f32] {
         &self.min_y
     }
-    /// Column of `max.x`, in dense order.
+    /// The column of `max.x`, in dense order.
     #[must_use]
     pub fn max_x(&self) -> &[f32] {
         &self.max_x
     }
-    /// Column of `max.y`, in dense order.
+    /// The column of `max.y`, in dense order.
     #[must_use]
     pub fn max_y(&self) -> &[f32] {
         &self.max_y
     }
-    /// Column of the x displacement this frame, in dense order.
+    /// The column of each box's x displacement this frame, in dense order.
     #[must_use]
     pub fn motion_x(&self) -> &[f32] {
         &self.motion_x
     }
-    /// Column of the y displacement this frame, in dense order.
+    /// The column of each box's y displacement this frame, in dense order.
     #[must_use]
     pub fn motion_y(&self) -> &[f32] {
         &self.motion_y
     }
-    /// Column of [`Filter::layers`], in dense order.
+    /// The column of [`Filter::layers`], in dense order.
     #[must_use]
     pub fn layers(&self) -> &[u32] {
         &self.layers
     }
-    /// Column of [`Filter::mask`], in dense order.
+    /// The column of [`Filter::mask`], in dense order.
     #[must_use]
     pub fn masks(&self) -> &[u32] {
         &self.mask
     }
-    /// Column of [`Owner`] ids, in dense order.
+    /// The column of [`Owner`] ids, in dense order.
     #[must_use]
     pub fn owners(&self) -> &[u64] {
         &self.owner
     }
-    /// Column of the game's ids ([`BoxProps::user_data`]), in dense order.
+    /// The column of the game's ids, [`BoxProps::user_data`], in dense order.
     #[must_use]
     pub fn user_data(&self) -> &[u64] {
         &self.user_data
     }
-    /// Column of [`Response`]s (as `u8`: pass 0, stop 1, destroy 2), in dense order.
+    /// The column of [`Response`]s, in dense order.
+    ///
+    /// Each response is a `u8`: 0 for pass, 1 for stop and 2 for destroy.
     #[must_use]
     pub fn responses(&self) -> &[u8] {
         &self.response
     }
-    /// Dense index → handle, in dense order.
+    /// The column of handles, in dense order. It maps a dense index to its box's
+    /// handle.
     #[must_use]
     pub fn handles(&self) -> &[BoxHandle] {
         &self.handle

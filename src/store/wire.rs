@@ -1,5 +1,7 @@
-//! serde for [`BoxStore`]: the whole store, handles and free list included, checked on
-//! the way in.
+//! serde support for [`BoxStore`].
+//!
+//! It writes the whole store, handles and free list included, and checks it on the way
+//! in.
 //!
 //! ```text
 //!  BoxStore {
@@ -13,12 +15,14 @@
 //!  }
 //! ```
 //!
-//! Only what cannot be derived is written: a slot is alive when a handle names it (its
-//! dense index is where that handle is), retired when it is not alive and its generation
-//! is `u32::MAX`, free otherwise; the free list is written in order, so that the store
-//! read back hands out the same handles as the one written. Reading checks every
-//! invariant the store's methods rely on and names the first defect as a serde error: a
-//! store read back never panics and never hands out a handle twice.
+//! Only what cannot be derived is written. A slot is alive when a handle names it, and
+//! its dense index is where that handle is. A slot is retired when it is not alive and
+//! its generation is `u32::MAX`. Every other slot is free. The free list is written in
+//! order, so the store read back hands out the same handles as the store written.
+//!
+//! Reading checks every invariant that the store's methods rely on, and names the first
+//! defect as a serde error. A store read back never panics and never hands out a handle
+//! twice.
 
 use super::{BoxHandle, BoxStore, KIND_SHIFT, NO_SLOT, PLAIN, SHAPE_INDEX, Slot};
 use crate::math::{Aabb, Circle, Obb2, Shape, box_defect};
@@ -113,13 +117,16 @@ impl Serialize for FreeList<'_> {
     }
 }
 
-/// A whole store: its boxes in dense order with their properties and handles, and its
-/// slot table (generations and free list), so that a store read back is the same store:
-/// every handle resolves to the same box, the dense order (and so the order of every
-/// report) is the same, and the next inserts get the same handles. This is what a
-/// rollback game saves each frame, with its frame's
-/// [`FrameEvents`](crate::frame::FrameEvents). Use a format that writes an `f32` as its
-/// bits (postcard, bincode and other binary formats do) for a bit-exact restore.
+/// Writes the whole store: its boxes in dense order with their properties and handles,
+/// and its slot table of generations and free slots.
+///
+/// A store read back is the same store. Every handle resolves to the same box. The
+/// dense order is the same, so every report comes in the same order. The next inserts
+/// get the same handles. A rollback game saves this each frame, together with its
+/// frame's [`FrameEvents`](crate::frame::FrameEvents).
+///
+/// For a bit-exact restore, use a format that writes an `f32` as its bits. Postcard,
+/// bincode and other binary formats do.
 ///
 /// ```
 /// use hantei::{Aabb, BoxStore};
@@ -169,14 +176,26 @@ impl Serialize for BoxStore {
     }
 }
 
-/// Reads a store written by its `Serialize`, checking every invariant.
+/// Reads a store written by its `Serialize`, and checks every invariant.
 ///
 /// # Errors
-/// A serde error naming the first defect: columns of different lengths, more than
-/// [`crate::MAX_BOXES`] boxes or `u32::MAX` slots, an invalid box (NaN, infinite,
-/// inverted), a box beyond [`crate::math::MAX_COORDINATE`] or a non-finite motion, a handle naming no slot, a slot named twice or
-/// with another generation, a free list entry that is out of range, alive, retired or
-/// repeated, or a free slot missing from the free list.
+/// A serde error that names the first defect it finds:
+/// - columns of different lengths,
+/// - more than [`MAX_BOXES`](crate::MAX_BOXES) boxes, or more slots than `u32`
+///   indices allow,
+/// - an invalid box (NaN, infinite or inverted), or a box beyond
+///   [`MAX_COORDINATE`](crate::MAX_COORDINATE),
+/// - a motion that is NaN or infinite,
+/// - a response other than 0 (pass), 1 (stop) or 2 (destroy),
+/// - a table of discs or oriented rectangles whose two lists differ in length, or that
+///   holds more than `2^30 - 1` shapes,
+/// - a disc or oriented rectangle that is invalid, names no box, names a box that
+///   already has a shape, or whose bounds differ from its box's bounds,
+/// - a handle that names no slot, names a retired slot, or has another generation than
+///   its slot,
+/// - a slot named by two handles,
+/// - a free-list entry that is out of range, alive, retired or repeated, or
+/// - a free slot missing from the free list.
 ///
 /// ```
 /// use hantei::{Aabb, BoxStore};

@@ -5,20 +5,22 @@
 use super::all_finite;
 use crate::math::Aabb;
 
-/// Whether two boxes overlap (closed: touching counts). A NaN or infinite coordinate
-/// gives `false`.
+/// Whether two boxes overlap. The test is closed, so touching counts. A NaN or infinite
+/// coordinate gives `false`.
 ///
-/// Two boxes overlap iff their closed intervals overlap on both axes (Ericson, *Real-Time
-/// Collision Detection*, §4.2.1):
+/// Two boxes overlap when their closed intervals overlap on both axes (Ericson,
+/// *Real-Time Collision Detection*, §4.2.1):
 ///
 /// ```text
 /// a.min.x <= b.max.x  &&  b.min.x <= a.max.x  &&  a.min.y <= b.max.y  &&  b.min.y <= a.max.y
 /// ```
 ///
-/// compared on the stored values with no arithmetic, exactly as [`Aabb::overlaps`] and the
-/// broad phase do: touching edges and corners count, zero-size boxes are segments or
-/// points. The one difference from [`Aabb::overlaps`]: a box with an infinite coordinate
-/// overlaps nothing here (a box from `-∞` to `+∞` would otherwise hit everything).
+/// The test compares the stored values with no arithmetic, exactly as
+/// [`Aabb::overlaps`] and the broad phase do. Touching edges and corners count, and
+/// zero-size boxes are segments or points.
+///
+/// There is one difference from [`Aabb::overlaps`]. Here a box with an infinite
+/// coordinate overlaps nothing. Otherwise a box from `-∞` to `+∞` would hit everything.
 ///
 /// ```
 /// use hantei::Aabb;

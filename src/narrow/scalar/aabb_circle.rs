@@ -5,18 +5,22 @@
 use super::{all_finite, max, min};
 use crate::math::{Aabb, Circle};
 
-/// Whether a box and a disc overlap (closed: touching counts). NaN, infinite or negative
-/// values give `false`.
+/// Whether a box and a disc overlap. The test is closed, so touching counts. NaN,
+/// infinite or negative values give `false`.
 ///
-/// The point of the box closest to the circle's center `c` is `c` clamped to the box,
-/// `q = (clamp(c.x, min.x, max.x), clamp(c.y, min.y, max.y))`. The disc overlaps the box
-/// iff `|c - q|² <= r²` (closed: touching counts; a center inside the box gives `q = c`
-/// and a hit). `clamp(v, lo, hi)` is `min(max(v, lo), hi)` with the lane `min`/`max`.
+/// The point `q` of the box closest to the circle's center `c` is `c` clamped to the
+/// box, `q = (clamp(c.x, min.x, max.x), clamp(c.y, min.y, max.y))`. Here
+/// `clamp(v, lo, hi)` is `min(max(v, lo), hi)`, with the lane `min` and `max`. The disc
+/// overlaps the box when `|c - q|² <= r²`. A center inside the box gives `q = c`, and
+/// so a hit.
 ///
-/// Guards: every box coordinate must be finite (an infinite box would swallow the
-/// center), `|c - q|²` must be finite (an infinite or NaN center) and the radius must be
-/// in `[0, f32::MAX]`. As for two circles, the answer is exact up to rounding while the
-/// squares do not overflow.
+/// The kernel guards its input:
+/// - Every box coordinate must be finite. An infinite box would swallow the center.
+/// - `|c - q|²` must be finite, which rules out an infinite or NaN center.
+/// - The radius must be in `[0, f32::MAX]`.
+///
+/// As for two circles, the answer is exact up to rounding while the squares do not
+/// overflow.
 ///
 /// ```
 /// use hantei::{Aabb, Circle};

@@ -4,25 +4,29 @@
 
 use crate::math::Circle;
 
-/// Whether two discs overlap (closed: touching counts). NaN, infinite or negative
-/// values give `false`.
+/// Whether two discs overlap. The test is closed, so touching counts. NaN, infinite or
+/// negative values give `false`.
 ///
-/// Discs `(c₁, r₁)` and `(c₂, r₂)` overlap iff `|c₂ - c₁| <= r₁ + r₂`. Both sides are
-/// non-negative, so squaring keeps the order and removes the square root (Ericson, §4.3.1):
+/// Discs `(c₁, r₁)` and `(c₂, r₂)` overlap when `|c₂ - c₁| <= r₁ + r₂`. Both sides are
+/// non-negative, so squaring them keeps the order and removes the square root
+/// (Ericson, §4.3.1):
 ///
 /// ```text
 /// d² = (x₂ - x₁)² + (y₂ - y₁)²   <=   s² = (r₁ + r₂)²
 /// ```
 ///
-/// Closed: touching circles overlap. Guards, all folded into the same comparison chain:
-/// `d²` must be finite (an infinite or NaN center gives `d² = ∞` or NaN: no hit, even
-/// against an infinite radius), and both radii must be `>= 0` with a finite sum. So a NaN,
-/// an infinity or a negative radius never hits. The answer is exact (up to the rounding
-/// of `d²` and `s²`) while `d²` and `s²` stay below `f32::MAX`, i.e. for distances and
-/// radius sums below about `1.8e19`; above that the squares overflow and the kernel
-/// answers "no overlap" rather than guess. At the other end, a square below about
-/// `1e-38` rounds toward zero, so two points closer than about `1e-19` count as
-/// touching.
+/// Touching circles overlap. The guards are folded into the same chain of comparisons:
+/// - `d²` must be finite. An infinite or NaN center gives `d² = ∞` or NaN, and so no
+///   hit, even against an infinite radius.
+/// - Both radii must be `>= 0`, with a finite sum.
+///
+/// So a NaN, an infinity or a negative radius never hits.
+///
+/// The answer is exact up to the rounding of `d²` and `s²`, while both stay below
+/// `f32::MAX`. That holds for distances and radius sums below about `1.8e19`. Above
+/// that, the squares overflow, and the kernel answers "no overlap" rather than guess.
+/// At the other end, a square below about `1e-38` rounds toward zero. So two points
+/// closer than about `1e-19` count as touching.
 ///
 /// ```
 /// use hantei::Circle;

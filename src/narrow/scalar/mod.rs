@@ -1,14 +1,14 @@
-//! The scalar reference kernels: one pair at a time, plain `f32`, early exits where the
-//! math allows them.
+//! The scalar reference kernels. They test one pair at a time, in plain `f32`, with
+//! early exits where the math allows them.
 //!
-//! Each kernel documents its math; [`crate::narrow::wide`] has a lane-batched twin of the
-//! same name that gives bit-identical answers (see the [parent module](super) for the
-//! contract and the tests that hold it).
+//! Each kernel documents its math. [`wide`](super::wide) has a twin of each kernel with
+//! the same name, batched over lanes, that gives bit-identical answers. The
+//! [parent module](super) states this contract and the tests that hold it.
 //!
-//! Two helpers keep the twins in step: `min`/`max` here are the lane `min`/`max` of the
-//! SIMD layer (the x86 `minps` rule, `if a < b { a } else { b }`), not `f32::min`, and
-//! every sum is written in the same order as its lane version, so each rounding happens
-//! in both places on the same operands.
+//! Two rules keep the twins in step. First, `min` and `max` here are the lane `min` and
+//! `max` of the SIMD layer, not `f32::min`. They follow the x86 `minps` rule,
+//! `if a < b { a } else { b }`. Second, every sum is written in the same order as its
+//! lane version. So each rounding happens in both places on the same operands.
 
 mod aabb_aabb;
 mod aabb_circle;

@@ -6,24 +6,25 @@ use crate::math::Obb2;
 use crate::narrow::Mtv2;
 use glam::Vec2;
 
-/// Whether two oriented boxes overlap (closed: touching counts), and if so the minimum
-/// translation vector. NaN or infinite values give `None`.
+/// Whether two oriented boxes overlap, and if so, their minimum translation vector.
+/// The test is closed, so touching counts. NaN or infinite values give `None`.
 ///
-/// Ericson, §4.4.1, reduced to the plane).
+/// This is the separating-axis test of Ericson, §4.4.1, reduced to the plane.
 ///
-/// Two convex shapes are disjoint iff some axis separates their projections; for two
-/// rectangles the candidates are their four edge normals, i.e. their own axes:
-/// `A.x, A.y, B.x, B.y` (tested in that order, axis index 0..4). On a unit axis `L` a box
-/// with axes `e₀, e₁` and half extents `h` projects to a segment of half length
-/// `r = h₀|L·e₀| + h₁|L·e₁|` around its center, so with `T = c_B - c_A` the boxes overlap
-/// on `L` iff `|T·L| <= r_A + r_B` (closed: touching counts), by the overlap
+/// Two convex shapes are disjoint when some axis separates their projections. For two
+/// rectangles, the candidate axes are their four edge normals, which are their own
+/// axes: `A.x`, `A.y`, `B.x`, `B.y`. They are tested in that order, as axis indices 0
+/// to 3. On a unit axis `L`, a box with axes `e₀, e₁` and half extents `h` projects to
+/// a segment of half length `r = h₀|L·e₀| + h₁|L·e₁|` around its center. So with
+/// `T = c_B - c_A`, the boxes overlap on `L` when `|T·L| <= r_A + r_B`. Touching counts.
+/// The overlap on `L` is
 ///
 /// ```text
 /// n_L = (r_A + r_B) - |T·L|  >= 0
 /// ```
 ///
-/// Writing `c = A.x·B.x` and `s = A.x × B.x` (cosine and sine of the angle between the
-/// boxes), every `|A.eᵢ·B.eⱼ|` is `|c|` or `|s|`:
+/// Let `c = A.x·B.x` and `s = A.x × B.x`, the cosine and sine of the angle between the
+/// boxes. Then every `|A.eᵢ·B.eⱼ|` is `|c|` or `|s|`:
 ///
 /// | axis | `r_A` | `r_B` | `T·L` |
 /// |---|---|---|---|
@@ -34,16 +35,18 @@ use glam::Vec2;
 ///
 /// # Minimum translation vector
 /// When no axis separates, the smallest overlap `n_L` over the four axes is the
-/// penetration depth (for convex polygons the minimum over all directions is attained at
-/// an edge normal), ties going to the earlier axis. The [`Mtv2`] normal is that axis,
-/// signed to point from `a` toward `b` (`T·L >= 0`; `+L` when the centers coincide on
-/// it); moving `a` by `-normal·depth` (or `b` by `+normal·depth`) leaves them touching.
+/// penetration depth. For convex polygons, the minimum over all directions is found at
+/// an edge normal. At a tie, the earlier axis wins. The [`Mtv2`] normal is that axis,
+/// signed to point from `a` toward `b`, so that `T·L >= 0`. It is `+L` when the centers
+/// coincide on the axis. Moving `a` by `-normal·depth`, or `b` by `+normal·depth`,
+/// leaves the boxes touching.
 ///
 /// # Bad input
-/// The test is `0 <= n_L <= f32::MAX` on every axis, so a NaN anywhere (it reaches some
-/// `n_L`) or an infinity (an infinite radius makes `n_L` infinite or NaN; an infinite
-/// center makes `|T·L|` infinite) never overlaps. The axes are used as given: they must
-/// be unit length ([`Obb2::try_new`](crate::Obb2::try_new) normalises them).
+/// The test is `0 <= n_L <= f32::MAX` on every axis. So a NaN anywhere never overlaps,
+/// because it reaches some `n_L`. An infinity never overlaps either. An infinite radius
+/// makes `n_L` infinite or NaN, and an infinite center makes `|T·L|` infinite. The axes
+/// are used as given, so they must have unit length.
+/// [`Obb2::try_new`](crate::Obb2::try_new) normalises them.
 ///
 /// ```
 /// use hantei::Obb2;

@@ -40,22 +40,23 @@ impl Best {
     }
 }
 
-/// Whether two oriented boxes overlap (closed: touching counts), and if so the minimum
-/// translation vector; tests the 15 axes of the table below in order and stops at
-/// the first that separates. NaN or infinite values give `None`.
+/// Whether two oriented boxes overlap, and if so, their minimum translation vector.
+/// The test is closed, so touching counts. NaN or infinite values give `None`.
 ///
-/// (seed 004; Ericson, *Real-Time Collision Detection*, §4.4.1).
+/// The test tries the 15 axes of the table below in order, and stops at the first that
+/// separates. It follows seed 004 and Ericson, *Real-Time Collision Detection*, §4.4.1.
 ///
-/// Two convex polyhedra are disjoint iff a separating axis exists among the face normals
-/// of either and the cross products of an edge of one with an edge of the other. For two
-/// boxes that is 3 + 3 + 9 = 15 axes, tested **face axes first** (they reject most
-/// separated pairs), then the nine edge–edge axes, which are needed for twisted
-/// edge-against-edge configurations that all six face axes miss.
+/// Two convex polyhedra are disjoint when a separating axis exists among the face
+/// normals of either, and the cross products of an edge of one with an edge of the
+/// other. For two boxes, that is 3 + 3 + 9 = 15 axes. The **face axes come first**,
+/// because they reject most separated pairs. The nine edge–edge axes follow. They are
+/// needed for twisted edge-against-edge configurations that all six face axes miss.
 ///
 /// # Working in A's frame
-/// With `R[i][j] = A.eᵢ · B.eⱼ` (B's axes in A's frame, column `j` = `B.eⱼ`) and
-/// `t = (T·A.e₀, T·A.e₁, T·A.e₂)` for `T = c_B - c_A`, each axis needs only table
-/// look-ups (`i₁ = i+1`, `i₂ = i+2`, mod 3; same for `j`):
+/// Let `R[i][j] = A.eᵢ · B.eⱼ`, which gives B's axes in A's frame, with column `j` equal
+/// to `B.eⱼ`. Let `t = (T·A.e₀, T·A.e₁, T·A.e₂)` for `T = c_B - c_A`. Then each axis
+/// needs only table look-ups, with `i₁ = i+1` and `i₂ = i+2` mod 3, and the same for
+/// `j`:
 ///
 /// | axis (index) | `r_A` | `r_B` | `T·L` | `|L|²` |
 /// |---|---|---|---|---|
@@ -63,32 +64,34 @@ impl Best {
 /// | `B.eⱼ` (`3 + j`) | `Σᵢ hA[i]·|R[i][j]|` | `hB[j]` | `Σᵢ t[i]·R[i][j]` | 1 |
 /// | `A.eᵢ × B.eⱼ` (`6 + 3i + j`) | `hA[i₁]·|R[i₂][j]|′ + hA[i₂]·|R[i₁][j]|′` | `hB[j₁]·|R[i][j₂]|′ + hB[j₂]·|R[i][j₁]|′` | `t[i₂]·R[i₁][j] - t[i₁]·R[i₂][j]` | `R[i₁][j]² + R[i₂][j]²` |
 ///
-/// The boxes overlap on `L` iff `n_L = (r_A + r_B) - |T·L| >= 0` (closed: touching
-/// counts); the cross axes are not unit length, which scales both sides alike.
+/// The boxes overlap on `L` when `n_L = (r_A + r_B) - |T·L| >= 0`. Touching counts.
+/// The cross axes do not have unit length, but that scales both sides alike.
 ///
 /// # Near-parallel edges
-/// When `A.eᵢ` and `B.eⱼ` are (nearly) parallel their cross product is (nearly) zero and
-/// both sides of the test are rounding noise, which can fake a separation. As Ericson
-/// does, the cross-axis radii use `|R|′ = |R| + ε` with `ε =` [`SAT_EPSILON`]: each radius
-/// grows by `ε` times the box's own half extents, an error scaled to the boxes, enough to
-/// cover the rounding of `R` and `t` (a few `f32` ulps). The face axes use the plain
-/// `|R|`, so axis-aligned boxes get the exact closed AABB answer. The price: two boxes
-/// separated *only* by an edge–edge axis, by less than about `ε·(hA + hB)/|L|`, are
-/// reported as touching.
+/// When `A.eᵢ` and `B.eⱼ` are nearly parallel, their cross product is nearly zero. Both
+/// sides of the test are then rounding noise, which can fake a separation. So, as
+/// Ericson does, the cross-axis radii use `|R|′ = |R| + ε`, with `ε =` [`SAT_EPSILON`].
+/// Each radius grows by `ε` times the box's own half extents. This error is scaled to
+/// the boxes, and it is enough to cover the rounding of `R` and `t`, a few `f32` ulps.
+/// The face axes use the plain `|R|`, so axis-aligned boxes get the exact closed AABB
+/// answer. The price is that two boxes separated *only* by an edge–edge axis, by less
+/// than about `ε·(hA + hB)/|L|`, are reported as touching.
 ///
 /// # Minimum translation vector
-/// When no axis separates, the axis of least overlap `n_L/|L|` gives the [`Mtv3`]
-/// (earlier axes win ties). Candidates are compared without square roots, as
-/// `n_k²·|L_best|² < n_best²·|L_k|²`; cross axes with `|L|² < 10⁻⁶` (edges within about
-/// 0.06° of parallel, whose direction is noise) are never chosen. The winner's direction
-/// is built in A's frame (`eᵢ`, column `j` of `R`, or `eᵢ × R[·][j]`), normalised by
-/// `√|L|²`, turned into world space with A's axes, and signed to point from `a` toward
-/// `b`; `depth = n_L / |L|`. The MTV is exact only up to the `ε` on cross axes.
+/// When no axis separates, the axis of least overlap `n_L/|L|` gives the [`Mtv3`]. At a
+/// tie, the earlier axis wins. Candidates are compared without square roots, as
+/// `n_k²·|L_best|² < n_best²·|L_k|²`. Cross axes with `|L|² < 10⁻⁶` are never chosen:
+/// their edges are within about 0.06° of parallel, and their direction is noise.
+///
+/// The winner's direction is built in A's frame, as `eᵢ`, column `j` of `R`, or
+/// `eᵢ × R[·][j]`. It is normalised by `√|L|²`, turned into world space with A's axes,
+/// and signed to point from `a` toward `b`. The depth is `n_L / |L|`. The MTV is exact
+/// only up to the `ε` on cross axes.
 ///
 /// # Bad input
-/// As in 2D the test reads `0 <= n_L <= f32::MAX`, so NaN or infinite values never
-/// overlap. The axes must be orthonormal ([`Obb3::try_new`](crate::Obb3::try_new)
-/// checks); others give the answer of the test evaluated with them.
+/// As in 2D, the test reads `0 <= n_L <= f32::MAX`, so NaN or infinite values never
+/// overlap. The axes must be orthonormal, as [`Obb3::try_new`](crate::Obb3::try_new)
+/// checks. Other axes give the answer of the test evaluated with them.
 ///
 /// ```
 /// use hantei::Obb3;

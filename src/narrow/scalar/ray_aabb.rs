@@ -8,23 +8,29 @@ use super::sweep_aabb_aabb::sweep_core;
 use crate::math::{Aabb, Ray};
 use crate::narrow::Sweep;
 
-/// Casts a point moving from `ray.origin` by `ray.motion` against the still box `b`:
-/// whether and when it enters, through which face, and how far it may move without
-/// entering. See [`sweep_aabb_aabb`](fn@super::sweep_aabb_aabb) for the result.
+/// Casts a point that moves from `ray.origin` by `ray.motion` against the still box `b`.
 ///
-/// The point `p + t·m`, `t ∈ [0, 1]`, is a box of zero size, so this is
-/// [`sweep_aabb_aabb`](fn@super::sweep_aabb_aabb) with `a = [p, p]` and the same per-axis
-/// entry and exit times (the "slabs" of Kay and Kajiya): per axis only the near face of
-/// the box can be entered (its left face when `m.x > 0`, its right face when `m.x < 0`), a
-/// zero component never enters and never divides, and the hit point on one face counts
-/// only if the other coordinate is within the box at that time, which is what
-/// intersecting the two axes' intervals checks. Same [`Sweep`] result, same statuses and
-/// the same meanings of touching at `t = 0` and `t = 1`; a point already inside the box
-/// (seed 000 leaves it out) is [`Overlapping`](crate::narrow::SweepStatus::Overlapping).
+/// The answer says whether and when the point enters the box, through which face, and
+/// how far it may move without entering. [`sweep_aabb_aabb`](fn@super::sweep_aabb_aabb)
+/// describes the result.
+///
+/// The point `p + t·m`, for `t ∈ [0, 1]`, is a box of zero size. So this is
+/// [`sweep_aabb_aabb`](fn@super::sweep_aabb_aabb) with `a = [p, p]`, with the same
+/// entry and exit times per axis. These are the "slabs" of Kay and Kajiya:
+///
+/// - On each axis, only the near face of the box can be entered. That is its left face
+///   when `m.x > 0`, and its right face when `m.x < 0`.
+/// - A zero component never enters and never divides.
+/// - A hit point on one face counts only if the other coordinate is within the box at
+///   that time. Intersecting the two axes' intervals checks this.
+///
+/// The [`Sweep`] result, the statuses, and the meaning of touching at `t = 0` and
+/// `t = 1` are the same as for two boxes. A point that starts inside the box is
+/// [`Overlapping`](crate::narrow::SweepStatus::Overlapping).
 ///
 /// # Box against box is point against a grown box (Minkowski sum)
-/// Box `a` touches box `b` at time `t` iff its min corner `a.min + t·v` lies in `b` grown
-/// by `a`'s size toward the negative side, `[b.min - (a.max - a.min), b.max]`. So
+/// Box `a` touches box `b` at time `t` when its min corner `a.min + t·v` lies in `b`
+/// grown by `a`'s size toward the negative side, `[b.min - (a.max - a.min), b.max]`. So
 ///
 /// ```text
 /// sweep_aabb_aabb(a, ma, b, mb)  ==  cast_point_aabb(Ray { a.min, ma - mb },
@@ -32,9 +38,9 @@ use crate::narrow::Sweep;
 /// ```
 ///
 /// in exact arithmetic, for the status, `t`, the normal and the stop. In `f32` the two
-/// sides round their gaps differently (`b₀ - a₁` against `(b₀ - (a₁ - a₀)) - a₀`); the
-/// tests check the identity bit for bit where that arithmetic is exact (coordinates on a
-/// grid) and within the rounding elsewhere.
+/// sides round their gaps differently: `b₀ - a₁` against `(b₀ - (a₁ - a₀)) - a₀`. The
+/// tests check the identity bit for bit where that arithmetic is exact, with
+/// coordinates on a grid. Elsewhere they check it within the rounding.
 ///
 /// ```
 /// use hantei::{Aabb, Ray};

@@ -94,15 +94,17 @@ pub(crate) fn sweep_core(a_min: Vec2, a_max: Vec2, b: &Aabb, v: Vec2, is_finite:
     }
 }
 
-/// Sweeps box `a` moving by `motion_a` against box `b` moving by `motion_b` over one
-/// frame: whether and when they first touch, on which face, and how far `a` may move
-/// relative to `b` without penetrating it. See below for the math and the meaning of each
-/// field.
+/// Sweeps box `a`, moving by `motion_a`, against box `b`, moving by `motion_b`, over one
+/// frame.
+///
+/// The answer says whether and when the boxes first touch, on which face, and how far
+/// `a` may move relative to `b` without entering it. The sections below give the math
+/// and the meaning of each field.
 ///
 /// # Relative motion
 /// Box `a` moves by `motion_a` and `b` by `motion_b`, both at constant speed over
-/// `t ∈ [0, 1]`. Subtracting `b`'s motion from both makes `b` stand still and `a` move by
-/// `v = motion_a - motion_b`; contact times do not change.
+/// `t ∈ [0, 1]`. Subtracting `b`'s motion from both makes `b` stand still, and `a` move
+/// by `v = motion_a - motion_b`. The contact times do not change.
 ///
 /// # Per-axis entry and exit times
 /// On one axis `a` covers `[a₀ + v·t, a₁ + v·t]` and `b` covers `[b₀, b₁]`. The closed
@@ -115,17 +117,18 @@ pub(crate) fn sweep_core(a_min: Vec2, a_max: Vec2, b: &Aabb, v: Vec2, is_finite:
 ///           └ near ┘ (the gap the leading edge of `a` closes)
 /// ```
 ///
-/// A zero component never divides: it takes the `v = 0` column, decided by a static
-/// overlap test, so no `±∞/0` or `0/0` NaN is ever formed. The boxes are in contact (closed)
-/// exactly for `t ∈ [enter, exit]` with `enter = max(enter_x, enter_y)` and
-/// `exit = min(exit_x, exit_y)`, and they touch within the frame iff
+/// A zero component never divides. It takes the `v = 0` column, which a static overlap
+/// test decides, so no `±∞/0` or `0/0` NaN is ever formed. The boxes are in contact
+/// exactly for `t ∈ [enter, exit]`, with `enter = max(enter_x, enter_y)` and
+/// `exit = min(exit_x, exit_y)`. They touch within the frame when
 ///
 /// ```text
 /// enter <= exit   &&   enter <= 1   &&   exit >= 0
 /// ```
 ///
-/// (seed 002's condition with closed inequalities). Nothing is sampled, so no speed can
-/// tunnel: a box that crosses another within the frame always has such an interval.
+/// This is seed 002's condition, with closed inequalities. Nothing is sampled, so no
+/// speed can tunnel. A box that crosses another within the frame always has such an
+/// interval.
 ///
 /// # Result ([`Sweep`])
 /// | status | when | `t` | `normal` | `stop` |
@@ -134,40 +137,43 @@ pub(crate) fn sweep_core(a_min: Vec2, a_max: Vec2, b: &Aabb, v: Vec2, is_finite:
 /// | [`Overlapping`](SweepStatus::Overlapping) | `enter < 0 <= exit`: in contact before the frame began | `0` | `(0, 0)` | `(0, 0)` |
 /// | [`Miss`](SweepStatus::Miss) | no contact in `[0, 1]`, or a NaN/∞ input | `1` | `(0, 0)` | `v` |
 ///
-/// - **Normal**: the axis whose entry time is `enter` (the latest one; exact float
-///   equality, since `enter` *is* one of them). It is the outward normal of `b`'s face,
-///   pointing toward `a`: `-1` on x when `a` moves right (`v.x > 0`) into `b`'s left face,
-///   `+1` when it moves left. When both entry times are equal (an exact corner hit) both
-///   components are set, e.g. `(-1, -1)`, and [`Sweep::is_corner`] says so; the normal is
-///   then not unit length.
-/// - **Stop** (seed 002's response, per axis): the displacement of `a` relative to `b`
-///   that brings it flush with `b` and no further: on each hit axis the gap `near`
-///   (`b₀ - a₁` or `b₁ - a₀`; it equals `enter·v` in exact arithmetic), on the other axis
-///   the full `v` (the box slides). Seed 002 applies this to two moving objects by scaling
-///   each one's motion on the hit axes by `t`; `stop` is the same response seen from
-///   `b`, computed from the gap itself rather than from `t·v`, so that
-///   **`a.translated(stop)` never penetrates `b`**: on a hit axis the leading edge
-///   `a₁ + stop` is `<= b₀` (or `a₀ + stop >= b₁`), bit for bit. When rounding of
-///   `b₀ - a₁` would overshoot, the gap is shortened by `(|a₁| + |b₀|)·2⁻²²`, a couple of
-///   ulps of the coordinates.
+/// - **Normal**: the axis whose entry time is `enter`, which is the latest entry time.
+///   The test uses exact float equality, since `enter` *is* one of them. The normal is
+///   the outward normal of `b`'s face, pointing toward `a`. It is `-1` on x when `a`
+///   moves right (`v.x > 0`) into `b`'s left face, and `+1` when it moves left. When
+///   both entry times are equal, at an exact corner hit, both components are set, as in
+///   `(-1, -1)`. [`Sweep::is_corner`] tells this case, and the normal then does not
+///   have unit length.
+/// - **Stop**: the displacement of `a` relative to `b` that brings it flush with `b`
+///   and no further. This is seed 002's response, per axis. On each hit axis it is the
+///   gap `near`, which is `b₀ - a₁` or `b₁ - a₀` and equals `enter·v` in exact
+///   arithmetic. On the other axis it is the full `v`, so the box slides.
+///
+///   Seed 002 applies this to two moving objects, by scaling each one's motion on the
+///   hit axes by `t`. `stop` is the same response seen from `b`. It is computed from the
+///   gap itself rather than from `t·v`, so **`a.translated(stop)` never enters `b`**.
+///   On a hit axis, the leading edge `a₁ + stop` is `<= b₀`, or `a₀ + stop >= b₁`, bit
+///   for bit. When the rounding of `b₀ - a₁` would overshoot, the gap is shortened by
+///   `(|a₁| + |b₀|)·2⁻²²`, a couple of ulps of the coordinates.
 ///
 /// # Touching at `t = 0` and `t = 1`
-/// - Touching at the start and moving into `b`: the gap is `0`, `enter = 0`: a **hit at
-///   `t = 0`** with that face's normal and `stop = 0` on that axis (a box resting on the
-///   ground while gravity pulls it down still slides sideways).
-/// - Touching (or overlapping) at the start and sliding along or moving away: `enter < 0`:
-///   **overlapping** (the closed static test holds at `t = 0`; the sweep does not
-///   resolve contacts that already exist).
-/// - Touching exactly at the end of the frame: `enter = 1`: a **hit at `t = 1`**, since the
-///   closed static test holds at the end position.
-/// - Touching only at one instant while crossing (e.g. a corner grazing a corner): a hit
-///   at that instant.
+/// - Touching at the start and moving into `b`: the gap is `0`, so `enter = 0`. This
+///   is a **hit at `t = 0`**, with that face's normal and `stop = 0` on that axis. So a
+///   box resting on the ground while gravity pulls it down still slides sideways.
+/// - Touching or overlapping at the start, and sliding along or moving away: `enter < 0`.
+///   This is **overlapping**. The closed static test holds at `t = 0`, and the sweep
+///   does not resolve contacts that already exist.
+/// - Touching exactly at the end of the frame: `enter = 1`. This is a **hit at `t = 1`**,
+///   since the closed static test holds at the end position.
+/// - Touching only at one instant while crossing, as when a corner grazes a corner:
+///   a hit at that instant.
 ///
 /// # Bad input
-/// A NaN or infinite coordinate or motion is a [`Miss`](SweepStatus::Miss) (tested up
-/// front: `Σ x·0 == 0`). Finite inputs whose differences overflow `f32` (coordinates
-/// or motions beyond about `1.7e38`) cannot be answered exactly; the kernel then never
-/// forms a NaN time (a NaN entry or exit time is a miss) and never panics.
+/// A NaN or infinite coordinate or motion is a [`Miss`](SweepStatus::Miss). The kernel
+/// tests this up front, as `Σ x·0 == 0`. Finite inputs whose differences overflow
+/// `f32`, with coordinates or motions beyond about `1.7e38`, cannot be answered
+/// exactly. Even then, the kernel never returns a NaN time, because a NaN entry or exit
+/// time is a miss. It never panics.
 ///
 /// ```
 /// use hantei::Aabb;

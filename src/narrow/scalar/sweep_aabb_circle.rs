@@ -281,16 +281,18 @@ pub(crate) fn rounded_box(
     }
 }
 
-/// Sweeps box `a` moving by `motion_a` against disc `b` moving by `motion_b` over one
-/// frame: whether and when they first touch, the contact normal, and how far `a` may
-/// move relative to `b` without penetrating it. The answer has the meaning of
-/// [`sweep_aabb_aabb`](fn@super::sweep_aabb_aabb)'s (see [`Sweep`]).
+/// Sweeps box `a`, moving by `motion_a`, against disc `b`, moving by `motion_b`, over
+/// one frame.
+///
+/// The answer says whether and when they first touch, the contact normal, and how far
+/// `a` may move relative to `b` without entering it. Its fields mean what they mean for
+/// [`sweep_aabb_aabb`](fn@super::sweep_aabb_aabb). See [`Sweep`].
 ///
 /// # A moving point against a rounded box
-/// Relative to the box, the disc's center moves by `w = motion_b - motion_a` (the box
-/// moves by `v = -w` relative to the disc). The disc touches the box (closed) exactly
-/// when its center is in the box grown by `r` with rounded corners (the Minkowski sum of
-/// the box and the disc), which is the union of two slabs and four corner discs:
+/// Relative to the box, the disc's center moves by `w = motion_b - motion_a`. So the box
+/// moves by `v = -w` relative to the disc. The disc touches the box exactly when its
+/// center is in the box grown by `r` with rounded corners. That shape is the Minkowski
+/// sum of the box and the disc. It is the union of two slabs and four corner discs:
 ///
 /// ```text
 ///         ╭──┬─────────┬──╮      the slab across x: [min.x - r, max.x + r] × [min.y, max.y]
@@ -306,58 +308,69 @@ pub(crate) fn rounded_box(
 ///
 /// The first contact is the earliest entry into any of the pieces:
 ///
-/// - **The slabs**: the entry and exit times of each axis, as in the swept AABB (a zero
-///   velocity component never divides: inside the range for ever, or never), for the
-///   box's range and the range grown by `r`; a slab is in contact over
-///   `[max(entries), min(exits)]`. The gaps are taken from the center, `min.x - c.x`
-///   first and `- r` second, so a small disc near `10⁶` keeps its size. A slab entered
-///   through its grown face gives that face's normal; one entered through a side (only
-///   a tie with a corner's disc, or within rounding of one) ranks last.
-/// - **The corner discs**: the exact first root of `|d + t·w|² = r²`, `d` the center
-///   relative to the corner, computed as in [`sweep_circle_circle`](fn@super::sweep_circle_circle)
-///   (`t = C / (-B + √D)` and `D = A·r² - (d × w)²` by Lagrange's identity: no
-///   cancellation, no speed tunnels). Only two discs can be first: the front corner
-///   F's (the corner facing the motion: the low x side when `w.x > 0`) and its
-///   neighbour's along x or along y, the one on the side of F that the path passes
-///   (the sign of `d × w`, mirrored into the quadrant of `w`). The discs behind F
-///   only meet a path that has entered a slab or F's disc first. Near `d × w = 0` both
-///   neighbours are far from the path, so the sign's rounding never matters.
+/// - **The slabs**: the entry and exit times of each axis, as in the swept AABB test,
+///   for the box's range and for the range grown by `r`. A zero velocity component
+///   never divides: the center is inside the range for ever, or never. A slab is in
+///   contact over `[max(entries), min(exits)]`. The gaps are taken from the center,
+///   `min.x - c.x` first and `- r` second, so a small disc near `10⁶` keeps its size. A
+///   slab entered through its grown face gives that face's normal. A slab entered
+///   through a side ranks last. That only happens at a tie with a corner's disc, or
+///   within rounding of one.
+/// - **The corner discs**: the exact first root of `|d + t·w|² = r²`, where `d` is the
+///   center relative to the corner. It is computed as in
+///   [`sweep_circle_circle`](fn@super::sweep_circle_circle), with `t = C / (-B + √D)`
+///   and `D = A·r² - (d × w)²` by Lagrange's identity. So there is no cancellation, and
+///   no speed tunnels. Only two discs can be first. One is the disc of the front corner
+///   F, the corner facing the motion, on the low x side when `w.x > 0`. The other is
+///   F's neighbour along x or along y, on the side of F that the path passes. The sign
+///   of `d × w`, mirrored into the quadrant of `w`, tells which. The discs behind F
+///   only meet a path that has entered a slab or F's disc first. Near `d × w = 0`, both
+///   neighbours are far from the path, so the rounding of the sign never matters.
 ///
-/// Candidates at the same time are taken in the order: the grown faces (x first), F,
-/// the neighbour, the sides. With `r = 0` the discs are points and are left out: the
-/// two slabs are the box, and the answer is that of
-/// [`cast_point_aabb`](fn@super::cast_point_aabb) up to the normal at an exact corner
-/// (here x's) and the stop (below). Nothing is sampled: no speed can tunnel.
+/// Candidates at the same time are taken in this order: the grown faces with x first,
+/// then F, then the neighbour, then the sides. With `r = 0`, the discs are points and
+/// are left out. The two slabs are then the box, and the answer is that of
+/// [`cast_point_aabb`](fn@super::cast_point_aabb), except for the normal at an exact
+/// corner, which here is x's, and the stop described below. Nothing is sampled, so no
+/// speed can tunnel.
 ///
 /// # Statuses
-/// - Already overlapping (`|c - q|² < r²`, `q` the box's closest point): [`Overlapping`](SweepStatus::Overlapping).
-/// - Touching at rest (`|c - q|² = r²`): a **hit at `t = 0`** when the disc moves into
-///   the box (`(q - c)·w > 0`; with `r = 0`, when a slab is entered at `t = 0`), else
-///   overlapping (sliding along or moving away), as for two discs.
-/// - Otherwise a hit at the first contact if it is in `[0, 1]` (touching at `t = 1`
-///   included), else a [`Miss`](SweepStatus::Miss).
+/// Let `q` be the point of the box closest to the disc's center `c`.
+/// - Already overlapping, `|c - q|² < r²`: [`Overlapping`](SweepStatus::Overlapping).
+/// - Touching at rest, `|c - q|² = r²`: a **hit at `t = 0`** when the disc moves into
+///   the box, that is when `(q - c)·w > 0`. With `r = 0`, it is a hit when a slab is
+///   entered at `t = 0`. Otherwise, when sliding along or moving away, it is
+///   overlapping, as for two discs.
+/// - Otherwise: a hit at the first contact if that is in `[0, 1]`, touching at `t = 1`
+///   included. Else a [`Miss`](SweepStatus::Miss).
 ///
 /// # Normal
-/// The outward normal of `b`'s surface at the contact, pointing toward `a`: the unit
-/// vector from the disc toward the box. At a face it is that face's axis, `(±1, 0)` or
-/// `(0, ±1)`; at a corner `(k - p) / |k - p|`, `p` the disc's center at contact and `k`
-/// the box's closest point to it (the corner). A contact whose offset `p - k` rounds to
-/// zero (a radius below the rounding of the coordinates) takes the corner's diagonal.
+/// The normal is the outward normal of `b`'s surface at the contact, pointing toward
+/// `a`. That is the unit vector from the disc toward the box. At a face, it is that
+/// face's axis, `(±1, 0)` or `(0, ±1)`. At a corner, it is `(k - p) / |k - p|`, where
+/// `p` is the disc's center at contact and `k` is the corner, the box's closest point to
+/// it. When the offset `p - k` rounds to zero, because the radius is below the rounding
+/// of the coordinates, the normal is the corner's diagonal.
 ///
 /// # Stop
-/// The displacement of `a` relative to `b` that leaves it flush with no penetration:
-/// at a face, the gap to the grown face less a nudge of `(|face| + |c| + r)·2⁻²⁰` on
-/// the normal's axis and `t·v` along the face; at a corner, the closest point `k` placed
-/// at `r` plus a nudge of `(|k.x| + |k.y| + |c.x| + |c.y| + r)·2⁻²⁰` from the disc's
-/// center along the normal. So `a + stop` (rounded to `f32`) is at least `r` from the
-/// center: **no penetration**, whatever the angle of approach. It differs from `t·v` by
-/// about the nudge.
+/// The stop is the displacement of `a` relative to `b` that leaves it flush, with no
+/// penetration.
+/// - At a face, it is the gap to the grown face less a nudge of
+///   `(|face| + |c| + r)·2⁻²⁰` on the normal's axis, and `t·v` along the face.
+/// - At a corner, it places the closest point `k` at `r` plus a nudge of
+///   `(|k.x| + |k.y| + |c.x| + |c.y| + r)·2⁻²⁰` from the disc's center, along the
+///   normal.
+///
+/// So `a + stop`, rounded to `f32`, is at least `r` from the center. There is **no
+/// penetration**, whatever the angle of approach. The stop differs from `t·v` by about
+/// the nudge.
 ///
 /// # Bad input and range
-/// A NaN or infinite value, a negative radius or an inverted box (`min > max`) is a
+/// A NaN or infinite value, a negative radius, or an inverted box with `min > max` is a
 /// [`Miss`](SweepStatus::Miss). The answer is exact up to rounding while the squares and
-/// products of the two corner discs stay below `f32::MAX` (distances, box sizes, motions
-/// and radii below about `1.8e19`); beyond, the kernel answers a miss rather than guess.
+/// products of the two corner discs stay below `f32::MAX`. That holds for distances, box
+/// sizes, motions and radii below about `1.8e19`. Beyond that, the kernel answers a miss
+/// rather than guess.
 ///
 /// ```
 /// use hantei::{Aabb, Circle};

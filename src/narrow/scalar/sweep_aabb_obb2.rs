@@ -9,18 +9,20 @@ use crate::math::{Aabb, Obb2};
 use crate::narrow::Sweep;
 use glam::Vec2;
 
-/// Sweeps axis-aligned box `a` moving by `motion_a` against oriented box `b` moving by
-/// `motion_b` over one frame: [`sweep_obb2_obb2`](fn@super::sweep_obb2_obb2) with `a`
-/// as the oriented box of axis `(1, 0)`, center `(min + max)·½` and half extents
-/// `(max - min)·½`. Every status, the normal, the stop, the bad input and the range are
-/// that kernel's; an inverted `a` (`min > max` on an axis: a negative half extent) is a
-/// [`Miss`](crate::narrow::SweepStatus::Miss).
+/// Sweeps the axis-aligned box `a`, moving by `motion_a`, against the oriented box `b`,
+/// moving by `motion_b`, over one frame.
 ///
-/// The center and half extents are rounded once each, so the box swept is `a` to within
-/// an ulp of its coordinates; the stop's nudge (several ulps of the coordinates) covers
-/// that too. With `a`'s axes `(1, 0)` and `(0, 1)` the products by `1` and `0` are exact:
-/// the answer has the bits a dedicated axis-aligned path would give, computed by the same
-/// core as the oriented pair.
+/// This is [`sweep_obb2_obb2`](fn@super::sweep_obb2_obb2) with `a` as the oriented box
+/// of axis `(1, 0)`, center `(min + max)·½` and half extents `(max - min)·½`. Every
+/// status, the normal, the stop, the handling of bad input and the range are that
+/// kernel's. An inverted `a`, with `min > max` on an axis, has a negative half extent
+/// and is a [`Miss`](crate::narrow::SweepStatus::Miss).
+///
+/// The center and half extents are rounded once each. So the box swept is `a` to
+/// within an ulp of its coordinates, and the stop's nudge of several ulps covers that
+/// too. With `a`'s axes `(1, 0)` and `(0, 1)`, the products by `1` and `0` are exact.
+/// So the answer has the bits that a dedicated axis-aligned path would give, computed
+/// by the same core as the oriented pair.
 ///
 /// ```
 /// use hantei::{Aabb, Obb2};

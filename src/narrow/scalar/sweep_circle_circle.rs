@@ -13,58 +13,65 @@ pub(crate) const NUDGE: f32 = 1.0 / 2_097_152.0;
 /// See [`NUDGE`].
 pub(crate) const NUDGE_AT: f32 = 1.0 / 4_194_304.0;
 
-/// Sweeps disc `a` moving by `motion_a` against disc `b` moving by `motion_b` over one
-/// frame: whether and when they first touch, the contact normal, and how far `a` may
-/// move relative to `b` without penetrating it. The answer has the meaning of
-/// [`sweep_aabb_aabb`](fn@super::sweep_aabb_aabb)'s (see [`Sweep`]).
+/// Sweeps disc `a`, moving by `motion_a`, against disc `b`, moving by `motion_b`, over
+/// one frame.
+///
+/// The answer says whether and when the discs first touch, the contact normal, and how
+/// far `a` may move relative to `b` without entering it. Its fields mean what they mean
+/// for [`sweep_aabb_aabb`](fn@super::sweep_aabb_aabb). See [`Sweep`].
 ///
 /// # The first root
-/// Relative to `b`, `a` moves by `v = motion_a - motion_b`; with `d = a.center -
-/// b.center` and `s = a.radius + b.radius` the discs touch (closed) when
+/// Relative to `b`, `a` moves by `v = motion_a - motion_b`. Let `d = a.center -
+/// b.center` and `s = a.radius + b.radius`. The discs touch when
 ///
 /// ```text
 /// |d + t·v|² = s²   ⇔   A·t² + 2B·t + C = 0,   A = v·v,  B = d·v,  C = d·d - s²
 /// ```
 ///
-/// - `C < 0`: they overlap when the frame begins: [`Overlapping`](SweepStatus::Overlapping).
-/// - `C = 0` (touching): a **hit at `t = 0`** when `a` moves into `b` (`B < 0`), else
-///   overlapping (sliding along or moving away), as for boxes.
-/// - `C > 0`: they meet only if `a` approaches (`B < 0`) and the discriminant
-///   `D = B² - A·C` is `>= 0`; the first root is then
-///   `t = (-B - √D) / A = C / (-B + √D)`, the second form free of cancellation and of a
-///   division by a small `A` (`-B > 0`, so the divisor is positive). A hit when
-///   `t <= 1`, else a miss. Nothing is sampled: no speed can tunnel.
+/// - `C < 0`: the discs overlap when the frame begins. The answer is
+///   [`Overlapping`](SweepStatus::Overlapping).
+/// - `C = 0`: the discs touch. When `a` moves into `b` (`B < 0`), this is a **hit at
+///   `t = 0`**. When `a` slides along or moves away, it is overlapping, as for boxes.
+/// - `C > 0`: the discs meet only if `a` approaches (`B < 0`) and the discriminant
+///   `D = B² - A·C` is `>= 0`. The first root is then
+///   `t = (-B - √D) / A = C / (-B + √D)`. The second form is free of cancellation, and
+///   of a division by a small `A`. Since `-B > 0`, its divisor is positive. The answer
+///   is a hit when `t <= 1`, and a miss otherwise. Nothing is sampled, so no speed can
+///   tunnel.
 ///
-/// The discriminant is computed as `D = A·s² - (d × v)²` (Lagrange's identity makes it
-/// equal to `B² - A·C`): `B²` and `A·C` are two huge, nearly equal squares when `a`
-/// approaches head on, and their difference lost everything below their rounding: a
-/// bullet a thousand units from a target of radius 0.05, aimed at its center, missed.
-/// `(d × v)²` is the squared distance of the path from `b`'s center times `A`, so
-/// the test reads "the path passes within `s`", with the rounding of the cross product
-/// only (about an ulp of `|d|` in distance).
+/// The discriminant is computed as `D = A·s² - (d × v)²`. Lagrange's identity makes
+/// this equal to `B² - A·C`. When `a` approaches head on, `B²` and `A·C` are two huge,
+/// nearly equal squares, and their difference loses everything below their rounding.
+/// With that form, a bullet a thousand units from a target of radius 0.05, aimed at its
+/// center, missed. `(d × v)²` is `A` times the squared distance of the path from `b`'s
+/// center. So the test reads "the path passes within `s`", with only the rounding of
+/// the cross product, about an ulp of `|d|` in distance.
 ///
 /// # Normal
-/// The unit vector from `b`'s center to `a`'s at contact, `p / |p|` with `p = d + t·v`:
-/// it points toward `a`, as every [`Sweep::normal`] does. Two points (zero radii) that
-/// meet exactly have `p = 0`; their normal is then against the motion, `-v / |v|`.
+/// The normal is the unit vector from `b`'s center to `a`'s at contact, `p / |p|` with
+/// `p = d + t·v`. It points toward `a`, as every [`Sweep::normal`] does. Two points,
+/// with zero radii, that meet exactly have `p = 0`. Their normal then points against
+/// the motion, `-v / |v|`.
 ///
 /// # Stop
-/// The displacement of `a` relative to `b` that leaves it flush: `a` placed along the
-/// normal at the radius sum plus a nudge, `stop = n·(s + nudge) - d`, so that
-/// `a.center + stop` (rounded to `f32`) is at least `s` from `b.center`: **no
-/// penetration**, whatever the angle of approach (backing off along `v` alone gives
-/// nothing when `a` grazes `b`). The nudge covers the roundings: of `n` and `n·(s + ..) -
-/// d`, a few ulps of `|d| + s` (`(|d.x| + |d.y| + s)·2⁻²¹`), and of the game's
-/// `a.center + stop`, half an ulp of `a`'s coordinates (`(|a.x| + |a.y|)·2⁻²²`); where
-/// `b` sits in the world does not matter. So the stop differs from `t·v` by well under a
-/// unit near `10⁶` and by about `2⁻²⁰` of the radius sum near the origin. (With no nudge
-/// the tests find stops a few ulps inside.)
+/// The stop is the displacement of `a` relative to `b` that leaves it flush. It places
+/// `a` along the normal, at the radius sum plus a nudge: `stop = n·(s + nudge) - d`.
+/// Then `a.center + stop`, rounded to `f32`, is at least `s` from `b.center`. So there
+/// is **no penetration**, whatever the angle of approach. Backing off along `v` alone
+/// would not achieve this when `a` grazes `b`.
+///
+/// The nudge covers two roundings. The first is the rounding of `n` and of
+/// `n·(s + ..) - d`, a few ulps of `|d| + s`: `(|d.x| + |d.y| + s)·2⁻²¹`. The second is
+/// the rounding of the game's `a.center + stop`, half an ulp of `a`'s coordinates:
+/// `(|a.x| + |a.y|)·2⁻²²`. Where `b` sits in the world does not matter. So the stop
+/// differs from `t·v` by well under a unit near `10⁶`, and by about `2⁻²⁰` of the radius
+/// sum near the origin. Without the nudge, the tests find stops a few ulps inside.
 ///
 /// # Bad input and range
-/// A NaN or infinite value or a negative radius is a [`Miss`](SweepStatus::Miss). The
-/// answer is exact up to rounding while the squares and products above stay below
-/// `f32::MAX` (distances, motions and radius sums below about `1.8e19`); beyond, the
-/// kernel answers a miss rather than guess.
+/// A NaN or infinite value, or a negative radius, is a [`Miss`](SweepStatus::Miss).
+/// The answer is exact up to rounding while the squares and products above stay below
+/// `f32::MAX`. That holds for distances, motions and radius sums below about `1.8e19`.
+/// Beyond that, the kernel answers a miss rather than guess.
 ///
 /// ```
 /// use hantei::Circle;

@@ -10,43 +10,47 @@ use crate::math::{Circle, Obb2};
 use crate::narrow::{Sweep, SweepStatus};
 use glam::Vec2;
 
-/// Sweeps disc `a` moving by `motion_a` against the oriented box `b` moving by
-/// `motion_b` over one frame: whether and when they first touch, the contact normal, and
-/// how far `a` may move relative to `b` without penetrating it (see [`Sweep`]). The box
-/// translates; its rotation is held for the frame.
+/// Sweeps disc `a`, moving by `motion_a`, against the oriented box `b`, moving by
+/// `motion_b`, over one frame.
+///
+/// The answer says whether and when they first touch, the contact normal, and how far
+/// `a` may move relative to `b` without entering it. See [`Sweep`]. The box moves, and
+/// its rotation stays the same for the frame.
 ///
 /// # In the box's frame
-/// With `u = b.axis` and `u⊥ = b.axis_y()` (`u` turned a quarter to the left), the
-/// disc's center relative to the box and its relative motion `v = motion_a - motion_b`
-/// are written along the box's axes,
+/// Let `u = b.axis` and `u⊥ = b.axis_y()`, which is `u` turned a quarter to the left.
+/// The disc's center relative to the box, and its relative motion
+/// `v = motion_a - motion_b`, are written along the box's axes:
 ///
 /// ```text
 /// c = ((a.center - b.center)·u, (a.center - b.center)·u⊥),   w = (v·u, v·u⊥),
 /// ```
 ///
-/// where the box is `[-h, h]` (`h = b.half_extents`). The disc's center moving by `w`
-/// against that box grown by `r` with rounded corners is exactly
-/// [`sweep_aabb_circle`](fn@super::sweep_aabb_circle)'s core (with the disc as the
-/// moving side): same pieces, same statuses, touching at `t = 0` and `t = 1` alike. The
-/// normal (the box's outward normal at the contact, pointing toward `a`) and the stop
-/// (the disc's displacement) are turned back into the world, `n = n'.x·u + n'.y·u⊥`.
+/// In this frame the box is `[-h, h]`, with `h = b.half_extents`. The disc's center
+/// moves by `w` against that box grown by `r`, with rounded corners. This is exactly
+/// the core of [`sweep_aabb_circle`](fn@super::sweep_aabb_circle), with the disc as the
+/// moving side. The pieces, the statuses, and touching at `t = 0` and `t = 1` are the
+/// same. The normal is the box's outward normal at the contact, pointing toward `a`.
+/// The stop is the disc's displacement. Both are turned back into the world, as
+/// `n = n'.x·u + n'.y·u⊥`.
 ///
 /// # Rounding
-/// The turn into the frame rounds each coordinate of `c` and `w` once more (two
-/// products and a sum: a relative `2⁻²³` of `|a.center - b.center|` and of `|v|`), so
-/// the answer is the exact one for a box displaced and a motion turned by about that
-/// much, and the normal and stop carry one more rounding on the way back. With a unit
-/// `axis` ([`Obb2::try_new`] normalises in `f64`: within an ulp) that is all; an axis
-/// off unit length by `ε` scales the frame by `ε` (the kernel uses the axis as given,
-/// like [`overlap_obb2_obb2`](fn@super::overlap_obb2_obb2)). The stop's nudge is
-/// `2⁻²⁰` of the world coordinates' magnitudes (`|a.center|`, `|b.center|`, both taken
-/// by their components) plus the frame's, so that adding the stop to `a.center` in
-/// `f32` still leaves the disc outside the box.
+/// The turn into the frame rounds each coordinate of `c` and `w` once more, with two
+/// products and a sum. That is a relative `2⁻²³` of `|a.center - b.center|` and of
+/// `|v|`. So the answer is the exact one for a box displaced, and a motion turned, by
+/// about that much. The normal and the stop carry one more rounding on the way back.
+///
+/// With a unit `axis`, that is all. [`Obb2::try_new`] normalises in `f64`, to within an
+/// ulp. An axis off unit length by `ε` scales the frame by `ε`, because the kernel uses
+/// the axis as given, like [`overlap_obb2_obb2`](fn@super::overlap_obb2_obb2). The
+/// stop's nudge is `2⁻²⁰` of the magnitudes of the world coordinates, `|a.center|` and
+/// `|b.center|` taken by their components, plus those of the frame. So adding the stop
+/// to `a.center` in `f32` still leaves the disc outside the box.
 ///
 /// # Bad input and range
 /// A NaN or infinite value, a negative radius or a negative half extent is a
-/// [`Miss`](SweepStatus::Miss). Exact up to rounding in the same range as
-/// `sweep_aabb_circle` (distances, sizes, motions and radii below about `1.8e19`).
+/// [`Miss`](SweepStatus::Miss). The answer is exact up to rounding in the same range as
+/// for `sweep_aabb_circle`: distances, sizes, motions and radii below about `1.8e19`.
 ///
 /// ```
 /// use hantei::{Circle, Obb2};

@@ -132,19 +132,22 @@ pub(crate) fn sweep_core(ca: Vec2, ua: Vec2, ha: Vec2, b: &Obb2, v: Vec2, is_val
     }
 }
 
-/// Sweeps oriented box `a` moving by `motion_a` against oriented box `b` moving by
-/// `motion_b` over one frame: whether and when they first touch, the contact normal, and
-/// how far `a` may move relative to `b` without penetrating it. The answer has the
-/// meaning of [`sweep_aabb_aabb`](fn@super::sweep_aabb_aabb)'s (see [`Sweep`]); the boxes
-/// translate, their rotations are held for the frame.
+/// Sweeps oriented box `a`, moving by `motion_a`, against oriented box `b`, moving by
+/// `motion_b`, over one frame.
+///
+/// The answer says whether and when the boxes first touch, the contact normal, and how
+/// far `a` may move relative to `b` without entering it. Its fields mean what they mean
+/// for [`sweep_aabb_aabb`](fn@super::sweep_aabb_aabb). See [`Sweep`]. The boxes move,
+/// and their rotations stay the same for the frame.
 ///
 /// # Per-axis entry and exit times
 /// Relative to `b`, `a` moves by `v = motion_a - motion_b`. Two convex polygons are
-/// disjoint iff one of their edge normals separates them (seed 004), so two rectangles
-/// touch at time `t` iff they touch on each of the four axes `B.x, B.y, A.x, A.y`. On a
-/// unit axis `L` each box projects to its center `± r` with `r = h₀|L·e₀| + h₁|L·e₁|`
-/// (the radii of [`overlap_obb2_obb2`](fn@super::overlap_obb2_obb2)); with `p = (a.center -
-/// b.center)·L`, `w = v·L` and `r = r_A + r_B` the projections overlap (closed) while
+/// disjoint when one of their edge normals separates them (seed 004). So two rectangles
+/// touch at time `t` when they touch on each of the four axes `B.x`, `B.y`, `A.x`,
+/// `A.y`. On a unit axis `L`, each box projects to its center `± r`, with
+/// `r = h₀|L·e₀| + h₁|L·e₁|`. These are the radii of
+/// [`overlap_obb2_obb2`](fn@super::overlap_obb2_obb2). Let `p = (a.center -
+/// b.center)·L`, `w = v·L` and `r = r_A + r_B`. The projections overlap while
 ///
 /// ```text
 /// |p + t·w| <= r    ⇔    t ∈ [enter, exit]:
@@ -153,11 +156,12 @@ pub(crate) fn sweep_core(ca: Vec2, ua: Vec2, ha: Vec2, b: &Obb2, v: Vec2, is_val
 ///  exit  = ( r - p) / w      exit  = (-r - p) / w   +∞ if |p| <= r, else -∞
 /// ```
 ///
-/// (a zero projected velocity takes the static column: no division, no NaN). Over the
-/// four axes `enter = max enterₗ`, `exit = min exitₗ`; the boxes touch within the frame
-/// iff `enter <= exit && enter <= 1 && exit >= 0` (Ericson, §5.5.8; the separating axes
-/// of translating polygons are their own edge normals, so the interval is exact up to
-/// rounding). Nothing is sampled: no speed tunnels, however thin the box.
+/// A zero projected velocity takes the static column, so there is no division and no
+/// NaN. Over the four axes, `enter = max enterₗ` and `exit = min exitₗ`. The boxes touch
+/// within the frame when `enter <= exit && enter <= 1 && exit >= 0` (Ericson, §5.5.8).
+/// The separating axes of translating polygons are their own edge normals, so the
+/// interval is exact up to rounding. Nothing is sampled, so no speed tunnels, however
+/// thin the box.
 ///
 /// # Result
 /// | status | when | `t` | `normal` | `stop` |
@@ -166,43 +170,56 @@ pub(crate) fn sweep_core(ca: Vec2, ua: Vec2, ha: Vec2, b: &Obb2, v: Vec2, is_val
 /// | [`Overlapping`](SweepStatus::Overlapping) | `enter < 0 <= exit` | `0` | `(0, 0)` | `(0, 0)` |
 /// | [`Miss`](SweepStatus::Miss) | no contact in `[0, 1]`, or bad input | `1` | `(0, 0)` | `v` |
 ///
-/// Touching counts: touching at `t = 0` and moving in is a hit at `t = 0`; touching and
-/// sliding along or moving away is overlapping; touching exactly at `t = 1` is a hit.
+/// Touching counts. Touching at `t = 0` and moving in is a hit at `t = 0`. Touching and
+/// sliding along or moving away is overlapping. Touching exactly at `t = 1` is a hit.
 ///
 /// # Normal
-/// The unit axis whose entry is the latest (exact equality: `enter` *is* one of the
-/// entries), signed to point toward `a` (`+L` when `a` moves along `-L`, i.e. `w < 0`).
-/// On `B.x` or `B.y` it is the outward normal of the face of `b` that `a` meets; on
-/// `A.x` or `A.y` a corner of `b` meets a face of `a`, and the normal is that face's
-/// inward normal (still the contact plane's normal, pointing from `b` to `a`). Ties, when
-/// edges are parallel or a corner meets a corner exactly, go to the first axis in the
-/// order `B.x, B.y, A.x, A.y`: `b`'s faces first, so two boxes with parallel axes get
-/// `b`'s face, as the swept AABB does (whose exact corner hit sets both components,
-/// where this normal stays unit: `b`'s x face).
+/// The normal is the unit axis whose entry is the latest. The test uses exact equality,
+/// since `enter` *is* one of the entries. The axis is signed to point toward `a`: it is
+/// `+L` when `a` moves along `-L`, that is, when `w < 0`.
+///
+/// - On `B.x` or `B.y`, it is the outward normal of the face of `b` that `a` meets.
+/// - On `A.x` or `A.y`, a corner of `b` meets a face of `a`. The normal is that face's
+///   inward normal. It is still the normal of the contact plane, pointing from `b` to
+///   `a`.
+///
+/// Ties happen when edges are parallel, or when a corner meets a corner exactly. They
+/// go to the first axis in the order `B.x`, `B.y`, `A.x`, `A.y`, so `b`'s faces come
+/// first. So two boxes with parallel axes get `b`'s face, as the swept AABB test does.
+/// At an exact corner hit, the swept AABB test sets both components, while this normal
+/// keeps unit length and is `b`'s x face.
 ///
 /// # Stop
-/// `a` moves to the contact, `t·v`, then back along the normal by a nudge of
-/// `(|a.center.x| + |a.center.y| + |d.x| + |d.y| + Σ half extents + |v.x| + |v.y|)·2⁻²¹`
-/// (`d = a.center - b.center`): `stop = t·v + normal·nudge`. The nudge is a distance
-/// across the hit face, not a fraction of `t` (backing off in time gives nothing when `a`
-/// grazes along the face). It covers the rounding of `d` and the projections (an ulp of
-/// `|d|` and of the half extents), of the quotient and of `t·v` (of `|v|`), and of
-/// `a.center + stop` in `f32` (of `a`'s coordinates), each at most half an ulp of its
-/// magnitude, so about `2⁻²²` of the sum in all, with a factor of 2 to spare (the tests
-/// measured at most about `2⁻²⁶` of it, up to coordinates of 10⁶): `a` moved by `stop` stays
-/// on its side of the hit axis, so **it never penetrates `b`** (the static test then
-/// finds a gap, or at most touching). It is a couple of ulps of `a`'s coordinates
-/// (near 10⁶, about a unit), and only `a`'s own position and the pair's
+/// The stop moves `a` to the contact, `t·v`, then back along the normal by a nudge:
+/// `stop = t·v + normal·nudge`. With `d = a.center - b.center`, the nudge is
+/// `(|a.center.x| + |a.center.y| + |d.x| + |d.y| + Σ half extents + |v.x| + |v.y|)·2⁻²¹`.
+/// It is a distance across the hit face, not a fraction of `t`. Backing off in time
+/// would not help when `a` grazes along the face.
+///
+/// The nudge covers several roundings, each at most half an ulp of its magnitude:
+/// - of `d` and the projections, an ulp of `|d|` and of the half extents,
+/// - of the quotient and of `t·v`, an ulp of `|v|`,
+/// - of `a.center + stop` in `f32`, an ulp of `a`'s coordinates.
+///
+/// That is about `2⁻²²` of the sum in all, so the nudge has a factor of 2 to spare. The
+/// tests measured at most about `2⁻²⁶` of the sum, up to coordinates of 10⁶. So `a`,
+/// moved by `stop`, stays on its side of the hit axis, and **it never enters `b`**. The
+/// static test then finds a gap, or at most touching. The nudge is a couple of ulps of
+/// `a`'s coordinates, about a unit near 10⁶. Only `a`'s own position and the pair's
 /// separation count, not where `b` sits in the world.
 ///
 /// # Bad input and range
-/// A NaN or infinite value, a negative half extent, or an axis whose length is not 1 to
-/// within [`Obb2::UNIT_TOLERANCE`] (compared squared; [`Obb2::validate`]'s rule) is a
-/// [`Miss`](SweepStatus::Miss). ([`overlap_obb2_obb2`](fn@super::overlap_obb2_obb2) uses
-/// such boxes as given; a sweep that promised no tunnelling with a wrong box would
-/// promise nothing.) A center difference or relative motion that overflows `f32` is a
-/// miss too; the answer is exact up to rounding for coordinates, half extents and motions
-/// below about `1e37`, and never a NaN time or a panic beyond.
+/// The following inputs give a [`Miss`](SweepStatus::Miss):
+/// - a NaN or infinite value,
+/// - a negative half extent,
+/// - an axis whose length is not 1 to within [`Obb2::UNIT_TOLERANCE`], compared
+///   squared, as [`Obb2::validate`] does,
+/// - a center difference or relative motion that overflows `f32`.
+///
+/// [`overlap_obb2_obb2`](fn@super::overlap_obb2_obb2) uses a box with a bad axis as
+/// given. But a sweep that promised no tunnelling with a wrong box would promise
+/// nothing. The answer is exact up to rounding for coordinates, half extents and motions
+/// below about `1e37`. Beyond that, it is never a NaN time or a panic.
 ///
 /// ```
 /// use hantei::Obb2;

@@ -4,18 +4,22 @@ use crate::math::Shape;
 use crate::narrow::Sweep;
 use glam::Vec2;
 
-/// Sweeps shape `a` moving by `motion_a` against shape `b` moving by `motion_b` with the
-/// scalar kernel of their kinds ([`sweep_aabb_aabb`](fn@super::sweep_aabb_aabb),
+/// Sweeps shape `a`, moving by `motion_a`, against shape `b`, moving by `motion_b`. The
+/// answer is seen from `a`.
+///
+/// The call runs the scalar kernel for the two shapes' kinds:
+/// [`sweep_aabb_aabb`](fn@super::sweep_aabb_aabb),
 /// [`sweep_aabb_circle`](fn@super::sweep_aabb_circle),
 /// [`sweep_aabb_obb2`](fn@super::sweep_aabb_obb2),
 /// [`sweep_circle_circle`](fn@super::sweep_circle_circle),
-/// [`sweep_circle_obb2`](fn@super::sweep_circle_obb2),
-/// [`sweep_obb2_obb2`](fn@super::sweep_obb2_obb2)); the answer as seen from `a`.
+/// [`sweep_circle_obb2`](fn@super::sweep_circle_obb2) or
+/// [`sweep_obb2_obb2`](fn@super::sweep_obb2_obb2).
 ///
-/// When `a`'s kind comes after `b`'s (`aabb < circle < obb2`) the kernel runs with the
-/// two swapped and its answer is turned around: the normal and the stop negated
-/// (`0 - x`, so a zero stays `+0.0`), the status and time unchanged. This is what
-/// [`Frame::step`](crate::frame::Frame::step) does for every candidate pair, bit for bit.
+/// The kinds come in the order `aabb`, `circle`, `obb2`. When `a`'s kind comes after
+/// `b`'s, the kernel runs with the two swapped, and its answer is turned around. The
+/// normal and the stop are negated as `0 - x`, so a zero stays `+0.0`. The status and
+/// the time stay the same. [`Frame::step`](crate::frame::Frame::step) does exactly
+/// this for every candidate pair, bit for bit.
 ///
 /// ```
 /// use hantei::{Aabb, Circle, Shape};
