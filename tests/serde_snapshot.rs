@@ -789,3 +789,43 @@ fn store_snapshots_keep_shapes_and_refuse_bad_ones() {
         assert!(detail.contains(want), "{what}: {detail} ({err})");
     }
 }
+
+/// A frame's report, owned: kept past the next step, serialized and read back equal,
+/// for logs, replays and rollback. Equality leaves out the timings.
+#[test]
+fn owned_reports_outlive_the_frame_and_round_trip() {
+    use hantei::frame::{Danmaku, DanmakuConfig, Level, OwnedFrameReport};
+    let mut scene = Danmaku::new(DanmakuConfig::new(3_000));
+    let mut frame = Frame::new();
+    let mut kept: Vec<OwnedFrameReport> = Vec::new();
+    for _ in 0..3 {
+        frame
+            .advance(&mut scene.store, &Level::walls(&scene.map))
+            .unwrap();
+        kept.push(frame.report().to_owned_report());
+    }
+    let first = &kept[0];
+    assert!(!first.contacts.is_empty() && !first.wall_hits.is_empty());
+    assert!(!first.destroyed.is_empty() && !first.hits.is_empty());
+    assert!(
+        kept.iter()
+            .any(|r| !r.stayed.is_empty() || !r.ended.is_empty())
+    );
+    for r in &kept {
+        let bytes = postcard::to_allocvec(r).unwrap();
+        let back: OwnedFrameReport = postcard::from_bytes(&bytes).unwrap();
+        assert_eq!(&back, r);
+        assert_eq!(back.timings, r.timings);
+        let json = serde_json::to_string(r).unwrap();
+        assert_eq!(&serde_json::from_str::<OwnedFrameReport>(&json).unwrap(), r);
+        // The borrowed view reads the same hits.
+        let player = Body::Box(scene.player);
+        assert_eq!(r.hits_of(player), r.as_report().hits_of(player));
+    }
+    // Equality is about the collisions: other timings, the same report.
+    let mut later = kept[0].clone();
+    later.timings.total += std::time::Duration::from_millis(5);
+    assert_eq!(later, kept[0]);
+    later.candidates += 1;
+    assert_ne!(later, kept[0]);
+}

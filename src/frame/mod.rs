@@ -61,12 +61,14 @@ mod demo;
 mod groups;
 mod kinds;
 pub mod layers;
+mod owned;
 mod radix;
 mod snapshot;
 mod statics;
 
 pub use advance::{BodyHit, Destroyed, HitOther, Level, StepSummary, WallHit};
 pub use demo::{Danmaku, DanmakuConfig, DemoFrame};
+pub use owned::OwnedFrameReport;
 pub use snapshot::FrameEvents;
 pub use statics::{StaticHit, StaticLevel};
 
@@ -230,6 +232,7 @@ impl Contact {
 /// `Instant::now()` panics there, so the step does not read it. `wasm32-wasip1` has a
 /// clock.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct FrameTimings {
     /// Grouping the boxes and the broad phase. In [`Frame::advance`], this also covers
     /// listing the boxes near walls.
