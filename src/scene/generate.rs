@@ -301,12 +301,12 @@ fn fill_huge_and_tiny(out: &mut Vec<Aabb>, n: usize, seed: u64) {
     shuffle(out, &mut rng);
 }
 
-/// [`uniform`], with one box in a thousand parked far out of the field (at `±1e30` on
-/// one axis, the other coordinate anywhere along the field): what a game does with
-/// objects it hides instead of removing. Parked boxes on the same spot overlap.
+/// [`uniform`], with one box in a thousand parked far out of the field. A game does this
+/// with objects it hides instead of removing them.
 ///
-/// The parked boxes lie beyond [`crate::MAX_COORDINATE`]. The broad phase on slices
-/// takes them, as it takes any finite box; a [`crate::BoxStore`] refuses them.
+/// A parked box sits at half of [`MAX_COORDINATE`](crate::MAX_COORDINATE) on one axis,
+/// plus or minus, and anywhere along the field on the other. So a store takes the scene.
+/// Parked boxes on the same spot overlap.
 ///
 #[doc = panics!()]
 #[must_use]
@@ -319,7 +319,8 @@ fn fill_parked(out: &mut Vec<Aabb>, n: usize, seed: u64) {
     let mut rng = Rng::new(seed ^ 0x005e_ed0f_da7a);
     let side = (2.0 * n as f32).sqrt().max(1.0);
     for b in out.iter_mut().skip(rng.below(1000) as usize).step_by(1000) {
-        let far = if rng.below(2) == 0 { 1e30 } else { -1e30 };
+        let far = 0.5 * crate::math::MAX_COORDINATE;
+        let far = if rng.below(2) == 0 { far } else { -far };
         let along = rng.range_f32(0.0, side).floor();
         let at = if rng.below(2) == 0 {
             Vec2::new(far, along)
