@@ -16,6 +16,7 @@
 //!   world: (-∞, line(0)] ... cells ...  [line(n), +∞)
 //! ```
 
+use super::bits;
 use super::open::{Coarse, Interior};
 use crate::Aabb;
 use crate::error::Error;
@@ -131,13 +132,8 @@ impl TileMap {
     /// As [`TileMap::from_cells`].
     pub fn new(width: u32, height: u32, tile_size: Vec2, origin: Vec2) -> Result<Self, Error> {
         check_geometry(width, height, tile_size, origin)?;
-        Self::from_cells(
-            width,
-            height,
-            vec![EMPTY; width as usize * height as usize],
-            tile_size,
-            origin,
-        )
+        let cells = vec![EMPTY; width as usize * height as usize];
+        Self::assemble(width, height, cells, tile_size, origin, true)
     }
 
     /// A map from its cells, row-major (`cells[y * width + x]`), [`EMPTY`] or a solid kind.
@@ -156,6 +152,19 @@ impl TileMap {
         cells: Vec<u8>,
         tile_size: Vec2,
         origin: Vec2,
+    ) -> Result<Self, Error> {
+        Self::assemble(width, height, cells, tile_size, origin, false)
+    }
+
+    /// [`TileMap::from_cells`], told whether every cell is known to be empty (then the
+    /// cells are not read: a fresh map's pages stay untouched until written).
+    fn assemble(
+        width: u32,
+        height: u32,
+        cells: Vec<u8>,
+        tile_size: Vec2,
+        origin: Vec2,
+        all_empty: bool,
     ) -> Result<Self, Error> {
         check_geometry(width, height, tile_size, origin)?;
         crate::error::check_len(
@@ -190,14 +199,22 @@ impl TileMap {
             let ulp = f64::from(far.next_up() - far);
             2.0 * ulp * map.inv_tile[a]
         });
-        map.rebuild_clear(0, 0, width, height);
-        map.coarse = Coarse::build(&map);
         map.fast_index = if map.edge_slack.iter().all(|&s| s < 0.25) {
             map.f32_index()
         } else {
             None
         };
-        map.interior = Interior::build(&map);
+        // The open-space tables, from one bit per cell (the outside is empty).
+        let solid = if all_empty {
+            vec![0; map.cells.len().div_ceil(64)]
+        } else {
+            bits::solid(&map.cells)
+        };
+        map.coarse = Coarse::from_solid(&solid, width, height, false);
+        let mut interior = Interior::from_solid(&solid, width, height);
+        interior.locate(&map);
+        map.interior = interior;
+        map.clear = bits::open(solid, width as usize, map.cells.len());
         Ok(map)
     }
 
@@ -360,21 +377,16 @@ impl TileMap {
         (small, W::test_bits(&self.clear, &cells) & small)
     }
 
-    /// Recomputes [`TileMap::clear`] for the cells in `x0..x1 × y0..y1` (clamped).
+    /// Recomputes [`TileMap::clear`] for the cells in `x0..x1 × y0..y1` (clamped), cell
+    /// by cell: for the few cells around a change.
     fn rebuild_clear(&mut self, x0: u32, y0: u32, x1: u32, y1: u32) {
-        let (w, h) = (self.dims[0] as usize, self.dims[1] as usize);
-        self.clear.resize((w * h).div_ceil(64), 0);
-        for y in y0 as usize..(y1 as usize).min(h) {
-            for x in x0 as usize..(x1 as usize).min(w) {
-                let mut open = true;
-                for dy in [-1i64, 0, 1] {
-                    for dx in [-1i64, 0, 1] {
-                        let c = IVec2::new((x as i64 + dx) as i32, (y as i64 + dy) as i32);
-                        open &= self.get(c) == EMPTY;
-                    }
-                }
-                let (word, bit) = ((y * w + x) / 64, (y * w + x) % 64);
-                self.clear[word] = (self.clear[word] & !(1 << bit)) | (u64::from(open) << bit);
+        let w = self.dims[0] as usize;
+        for y in y0..y1.min(self.dims[1]) {
+            for x in x0..x1.min(self.dims[0]) {
+                let (x, y) = (i64::from(x), i64::from(y));
+                let open =
+                    (y - 1..=y + 1).all(|r| (x - 1..=x + 1).all(|c| self.kind_at(c, r) == EMPTY));
+                bits::put(&mut self.clear, y as usize * w + x as usize, open);
             }
         }
     }
@@ -473,14 +485,23 @@ impl TileMap {
     /// lets bodies leave the map; a solid kind walls it in).
     #[must_use]
     pub fn with_outside(mut self, kind: u8) -> Self {
-        self.outside = kind;
-        // Only the border cells see outside neighbours.
+        let walled = kind != EMPTY;
+        let was_walled = core::mem::replace(&mut self.outside, kind) != EMPTY;
+        if walled == was_walled {
+            return self; // one solid kind for another: the same open space
+        }
+        // Only the border cells see outside neighbours. A solid outside takes them all out
+        // of open space; an empty one lets each be open again if its neighbours are.
         let (w, h) = (self.dims[0], self.dims[1]);
-        self.rebuild_clear(0, 0, w, 1);
-        self.rebuild_clear(0, h.saturating_sub(1), w, h);
-        self.rebuild_clear(0, 0, 1, h);
-        self.rebuild_clear(w.saturating_sub(1), 0, w, h);
-        self.coarse = Coarse::build(&self);
+        if walled {
+            bits::wall_off(&mut self.clear, w as usize, h as usize, [1; 4]);
+        } else {
+            self.rebuild_clear(0, 0, w, 1);
+            self.rebuild_clear(0, h.saturating_sub(1), w, h);
+            self.rebuild_clear(0, 0, 1, h);
+            self.rebuild_clear(w.saturating_sub(1), 0, w, h);
+        }
+        self.coarse.outside_changed(walled);
         self
     }
 

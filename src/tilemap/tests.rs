@@ -647,6 +647,199 @@ fn region_clear_never_misses_a_solid_tile() {
     );
 }
 
+/// Whether every tile of `xs × ys` (tile indices, any integers) is empty, tiles outside
+/// the map counting as its outside kind: the definition the open-space bits accelerate.
+fn tiles_empty(map: &TileMap, xs: core::ops::Range<i64>, ys: core::ops::Range<i64>) -> bool {
+    let (w, h) = (i64::from(map.width()), i64::from(map.height()));
+    let inside = |r: &core::ops::Range<i64>, n: i64| r.start.max(0)..r.end.min(n);
+    // Beyond the map every tile is the outside kind: one look at it is enough.
+    let reaches_out = xs.start < 0 || ys.start < 0 || xs.end > w || ys.end > h;
+    if reaches_out && map.outside() != EMPTY && !xs.is_empty() && !ys.is_empty() {
+        return false;
+    }
+    inside(&ys, h).all(|y| inside(&xs, w).all(|x| map.kind_at(x, y) == EMPTY))
+}
+
+/// Every open-space bit of `map` against its definition, tile by tile: at level 0 a
+/// cell's 3×3 tiles, at level `k` the tiles under its 3×3 block of `2^k`-tile cells,
+/// all empty (the outside counting as its kind); and the interior rectangle against the
+/// column-by-column histogram search it replaces.
+fn assert_open_space_exact(map: &TileMap, what: &str) {
+    let (w, h) = (i64::from(map.width()), i64::from(map.height()));
+    for y in 0..h {
+        for x in 0..w {
+            let want = tiles_empty(map, x - 1..x + 2, y - 1..y + 2);
+            let got = map.is_clear((y * w + x) as usize);
+            assert_eq!(got, want, "{what}: level 0 ({x}, {y})");
+        }
+    }
+    for k in 1..=map.coarse.len() {
+        let side = 1i64 << k;
+        let (cw, ch) = ((w + side - 1) >> k, (h + side - 1) >> k);
+        for cy in 0..ch {
+            for cx in 0..cw {
+                let xs = (cx - 1) * side..(cx + 2) * side;
+                let ys = (cy - 1) * side..(cy + 2) * side;
+                let got = map.coarse.is_clear(k, (cx << k) as u32, (cy << k) as u32);
+                assert_eq!(
+                    got,
+                    tiles_empty(map, xs, ys),
+                    "{what}: level {k} ({cx}, {cy})"
+                );
+            }
+        }
+    }
+    let fresh = super::open::Interior::build(map);
+    assert_eq!(fresh.tiles(), reference_interior(map), "{what}: interior");
+}
+
+/// The largest empty rectangle as the map first found it: each row's histogram of empty
+/// runs upwards, searched column by column with a stack (the first found on ties).
+fn reference_interior(map: &TileMap) -> [u32; 4] {
+    let (w, h) = (map.width() as usize, map.height() as usize);
+    let mut heights = vec![0u32; w];
+    let mut stack: Vec<(usize, u32)> = Vec::new();
+    let (mut best, mut tiles) = (0u64, [0u32; 4]);
+    for y in 0..h {
+        for (x, hx) in heights.iter_mut().enumerate() {
+            *hx = if map.cells()[y * w + x] == EMPTY {
+                *hx + 1
+            } else {
+                0
+            };
+        }
+        stack.clear();
+        for (x, hx) in heights.iter().copied().chain([0]).enumerate() {
+            let mut start = x;
+            while let Some(&(s, top)) = stack.last() {
+                if top < hx {
+                    break;
+                }
+                stack.pop();
+                let area = u64::from(top) * (x - s) as u64;
+                if area > best {
+                    best = area;
+                    let y1 = y as u32 + 1;
+                    tiles = [s as u32, y1 - top, x as u32, y1];
+                }
+                start = s;
+            }
+            stack.push((start, hx));
+        }
+    }
+    tiles
+}
+
+/// A map drawn from a few patterns: noise at a density, walls (a border, rooms, long
+/// lines, a solid block) and runs of one kind, so that rows repeat, differ by a tile, or
+/// are solid throughout.
+fn patterned_map(w: u32, h: u32, rng: &mut Rng) -> TileMap {
+    let (wu, hu) = (w as usize, h as usize);
+    let mut cells = vec![EMPTY; wu * hu];
+    let density = [0.0, 0.002, 0.02, 0.2, 0.5, 0.9][rng.below(6) as usize];
+    for c in &mut cells {
+        if rng.unit_f32() < density {
+            *c = 1 + rng.below(3) as u8;
+        }
+    }
+    for _ in 0..rng.below(4) {
+        match rng.below(4) {
+            0 => {
+                for y in 0..hu {
+                    for x in 0..wu {
+                        if x == 0 || y == 0 || x + 1 == wu || y + 1 == hu {
+                            cells[y * wu + x] = SOLID;
+                        }
+                    }
+                }
+            }
+            1 if w > 0 => {
+                let x = rng.below(w) as usize;
+                let (y0, y1) = (rng.below(h + 1) as usize, rng.below(h + 1) as usize);
+                for y in y0.min(y1)..y0.max(y1) {
+                    cells[y * wu + x] = SOLID;
+                }
+            }
+            2 if h > 0 => {
+                let y = rng.below(h) as usize;
+                let (x0, x1) = (rng.below(w + 1) as usize, rng.below(w + 1) as usize);
+                cells[y * wu + x0.min(x1)..y * wu + x0.max(x1)].fill(SOLID);
+            }
+            _ => {
+                let (x0, y0) = (rng.below(w + 1) as usize, rng.below(h + 1) as usize);
+                let (x1, y1) = (rng.below(w + 1) as usize, rng.below(h + 1) as usize);
+                let kind = if rng.unit_f32() < 0.5 { EMPTY } else { SOLID };
+                for y in y0.min(y1)..y0.max(y1) {
+                    cells[y * wu + x0.min(x1)..y * wu + x0.max(x1)].fill(kind);
+                }
+            }
+        }
+    }
+    TileMap::from_cells(w, h, cells, Vec2::splat(2.0), Vec2::new(-5.0, 3.0)).unwrap()
+}
+
+/// The open-space tables (clear bits at every level, the interior rectangle), built a
+/// word at a time, equal their definitions evaluated tile by tile: on maps of every
+/// shape (sides around 64, one tile wide, empty, long and thin), of noise and walls,
+/// with either outside, after the outside changes and after single tiles change.
+#[test]
+fn open_space_tables_match_their_definitions() {
+    let mut rng = Rng::new(0x0be5);
+    let sizes = [
+        (0, 0),
+        (0, 7),
+        (5, 0),
+        (1, 1),
+        (1, 70),
+        (70, 1),
+        (2, 33),
+        (63, 5),
+        (64, 4),
+        (65, 9),
+        (127, 3),
+        (128, 2),
+        (129, 7),
+        (31, 31),
+        (200, 12),
+        (3, 200),
+        (100, 90),
+    ];
+    for &(w, h) in &sizes {
+        for round in 0..6 {
+            let map = patterned_map(w, h, &mut rng);
+            let what = format!("{w}x{h} round {round}");
+            assert_open_space_exact(&map, &what);
+            let walled = map.clone().with_outside(SOLID);
+            assert_open_space_exact(&walled, &format!("{what}, walled"));
+            assert_open_space_exact(&walled.clone().with_outside(3), &format!("{what}, 3"));
+            let mut open = walled.with_outside(EMPTY);
+            assert!(open == map, "{what}: walled and opened again");
+            if w > 0 && h > 0 {
+                for _ in 0..5 {
+                    let (x, y) = (rng.below(w), rng.below(h));
+                    let kind = if rng.unit_f32() < 0.5 { EMPTY } else { SOLID };
+                    open.set(x, y, kind).unwrap();
+                }
+                assert_open_space_exact(&open, &format!("{what}, after set"));
+            }
+        }
+    }
+}
+
+/// The interior search on large maps (where its shortcuts matter: open rows repeating,
+/// tall columns, long stretches of equal height) gives the column-by-column answer.
+#[test]
+fn interior_search_matches_the_column_by_column_search_on_large_maps() {
+    let mut rng = Rng::new(0x1b1e);
+    for &(w, h) in &[(700, 300), (64, 2000), (3000, 40), (333, 333)] {
+        for _ in 0..4 {
+            let map = patterned_map(w, h, &mut rng);
+            let built = super::open::Interior::build(&map);
+            assert_eq!(built.tiles(), reference_interior(&map), "{w}x{h} {map:?}");
+        }
+    }
+}
+
 // ----- the open interior -------------------------------------------------------------
 
 /// The largest all-empty rectangle's area, by trying every rectangle (small maps only).
