@@ -191,7 +191,7 @@ mod store;
 pub mod tilemap;
 
 pub use broad::{BandOrder, BoxSet, BroadConfig, BroadPhase, BroadStats, Pair, StaticGrid};
-pub use error::{BoxDefect, Error};
+pub use error::{AsciiDefect, BoxDefect, Error};
 pub use lanes::{LANES, SimdLevel};
 pub use math::{Aabb, Circle, Obb2, Obb3, Ray, Shape, ShapeKind};
 pub use narrow::{NarrowConfig, NarrowPhase};

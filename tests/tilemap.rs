@@ -7,7 +7,7 @@ use glam::{IVec2, Vec2};
 use hantei::tilemap::{
     AxisOrder, BulletResponse, Direction, SOLID, SlideOptions, TileEdge, TileHit, TileMap,
 };
-use hantei::{Aabb, BoxDefect, Error};
+use hantei::{Aabb, AsciiDefect, BoxDefect, Error};
 
 const T: f32 = 16.0;
 
@@ -570,17 +570,29 @@ fn constructors_reject_bad_maps() {
         other => panic!("expected InvalidShape, got {other:?}"),
     };
     let ok = Vec2::splat(T);
+    let ascii = |art: &str| match TileMap::from_ascii(art, ok, Vec2::ZERO) {
+        Err(Error::InvalidAscii(defect)) => defect,
+        other => panic!("expected InvalidAscii, got {other:?}"),
+    };
     assert_eq!(
-        TileMap::from_ascii("##.\n#.", ok, Vec2::ZERO),
-        Err(Error::LengthMismatch {
-            what: "ascii tile map row",
-            expected: 3,
-            found: 2
-        })
+        ascii("##.\n#."),
+        AsciiDefect::Ragged {
+            line: 2,
+            tiles: 2,
+            first_line: 1,
+            first_tiles: 3
+        }
     );
-    assert!(shape(TileMap::from_ascii("#x#", ok, Vec2::ZERO)).contains("character"));
-    assert!(shape(TileMap::from_ascii("  \n \n", ok, Vec2::ZERO)).contains("empty"));
-    assert!(shape(TileMap::from_ascii("##\n\n##", ok, Vec2::ZERO)).contains("blank"));
+    assert_eq!(
+        ascii("#x#"),
+        AsciiDefect::UnknownTile {
+            line: 1,
+            column: 2,
+            found: 'x'
+        }
+    );
+    assert_eq!(ascii("  \n \n"), AsciiDefect::NoRows);
+    assert_eq!(ascii("##\n\n##"), AsciiDefect::BlankLine { line: 2 });
     assert_eq!(
         TileMap::from_cells(3, 2, vec![0; 5], ok, Vec2::ZERO),
         Err(Error::LengthMismatch {
@@ -598,8 +610,16 @@ fn constructors_reject_bad_maps() {
         assert!(shape(TileMap::new(2, 2, bad, Vec2::ZERO)).contains("tile size"));
     }
     assert!(shape(TileMap::new(2, 2, ok, Vec2::new(0.0, f32::NAN))).contains("origin"));
-    assert!(shape(TileMap::new(TileMap::MAX_SIDE + 1, 1, ok, Vec2::ZERO)).contains("MAX_SIDE"));
-    assert!(shape(TileMap::new(1 << 16, 1 << 16, ok, Vec2::ZERO)).contains("MAX_CELLS"));
+    let too_large = |width: u64, height: u64| Err(Error::MapTooLarge { width, height });
+    let side = TileMap::MAX_SIDE;
+    assert_eq!(
+        TileMap::new(side + 1, 1, ok, Vec2::ZERO),
+        too_large(1 << 24 | 1, 1)
+    );
+    assert_eq!(
+        TileMap::new(1 << 16, 1 << 16, ok, Vec2::ZERO),
+        too_large(1 << 16, 1 << 16)
+    );
     // Tiles of 0.01 at 10⁷ (f32 step 1): edges collapse; a far edge past f32::MAX.
     assert!(shape(TileMap::new(4, 1, Vec2::splat(0.01), Vec2::splat(1.0e7))).contains("distinct"));
     assert!(shape(TileMap::new(4, 1, Vec2::splat(1.0e38), Vec2::ZERO)).contains("distinct"));

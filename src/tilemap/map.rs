@@ -19,7 +19,7 @@
 use super::bits;
 use super::open::{Coarse, Interior};
 use crate::Aabb;
-use crate::error::Error;
+use crate::error::{AsciiDefect, Error};
 use crate::lanes::{F32W, LANES, MaskW};
 use glam::{IVec2, Vec2};
 
@@ -141,10 +141,11 @@ impl TileMap {
     /// A map may have zero cells; everything is then "outside".
     ///
     /// # Errors
+    /// - [`Error::MapTooLarge`] when a side exceeds [`TileMap::MAX_SIDE`] or the map
+    ///   exceeds [`TileMap::MAX_CELLS`];
     /// - [`Error::LengthMismatch`] when `cells.len() != width * height`;
-    /// - [`Error::InvalidShape`] (index 0) when a side exceeds [`TileMap::MAX_SIDE`], the
-    ///   map exceeds [`TileMap::MAX_CELLS`], the tile size is not finite and positive, the
-    ///   origin is not finite, or the tiles are too small for their coordinates (two
+    /// - [`Error::InvalidShape`] (index 0) when the tile size is not finite and positive,
+    ///   the origin is not finite, or the tiles are too small for their coordinates (two
     ///   consecutive tile edges round to the same `f32`, or the far edge overflows).
     pub fn from_cells(
         width: u32,
@@ -429,10 +430,30 @@ impl TileMap {
     /// row and after the last are ignored, so the art can be indented in source code.
     ///
     /// # Errors
-    /// - [`Error::LengthMismatch`] (`what: "ascii tile map row"`) when the rows differ in
-    ///   length (ragged art is never padded);
-    /// - [`Error::InvalidShape`] for an empty picture, a blank line between rows or an
-    ///   unknown character; and as [`TileMap::from_cells`].
+    /// - [`Error::InvalidAscii`] for a text with no rows, a blank line between rows, an
+    ///   unknown character, or rows of different lengths (ragged art is never padded).
+    ///   The [`AsciiDefect`](crate::AsciiDefect) says which, and names the line and the
+    ///   column in the text.
+    /// - [`Error::MapTooLarge`] when the picture is wider than [`TileMap::MAX_SIDE`]
+    ///   tiles, taller, or larger than [`TileMap::MAX_CELLS`] (checked before its tiles
+    ///   are read).
+    /// - The other errors of [`TileMap::from_cells`] (the tile size and origin).
+    ///
+    /// ```
+    /// use hantei::{AsciiDefect, Error, TileMap};
+    /// use glam::Vec2;
+    /// let art = "
+    ///     ....
+    ///     .x..
+    /// ";
+    /// let err = TileMap::from_ascii(art, Vec2::ONE, Vec2::ZERO).unwrap_err();
+    /// let defect = AsciiDefect::UnknownTile { line: 3, column: 6, found: 'x' };
+    /// assert_eq!(err, Error::InvalidAscii(defect));
+    /// assert_eq!(
+    ///     err.to_string(),
+    ///     "ascii tile map, line 3, column 6: unknown tile 'x' (use '.', '#' or a digit)"
+    /// );
+    /// ```
     pub fn from_ascii(art: &str, tile_size: Vec2, origin: Vec2) -> Result<Self, Error> {
         Self::ascii(art, tile_size, origin, false)
     }
@@ -447,36 +468,66 @@ impl TileMap {
     }
 
     fn ascii(art: &str, tile_size: Vec2, origin: Vec2, y_up: bool) -> Result<Self, Error> {
-        let lines: Vec<&str> = art.lines().map(str::trim).collect();
-        let first = lines.iter().position(|l| !l.is_empty());
-        let last = lines.iter().rposition(|l| !l.is_empty());
+        let bad = |defect| Err(Error::InvalidAscii(defect));
+        // (line number from 1, indentation in characters, the row's text)
+        let lines: Vec<(usize, usize, &str)> = art
+            .lines()
+            .enumerate()
+            .map(|(i, line)| {
+                let row = line.trim();
+                let indent = line.chars().count() - line.trim_start().chars().count();
+                (i + 1, indent, row)
+            })
+            .collect();
+        let first = lines.iter().position(|l| !l.2.is_empty());
+        let last = lines.iter().rposition(|l| !l.2.is_empty());
         let (Some(first), Some(last)) = (first, last) else {
-            return Err(invalid("ascii tile map is empty"));
+            return bad(AsciiDefect::NoRows);
         };
-        let mut rows = lines[first..=last].to_vec();
-        if y_up {
-            rows.reverse();
-        }
-        let width = rows[0].chars().count();
+        let rows = &lines[first..=last];
+        let (first_line, _, first_row) = rows[0];
+        let width = first_row.chars().count();
+        check_size(width as u64, rows.len() as u64)?;
         let mut cells = Vec::with_capacity(width * rows.len());
-        for row in &rows {
+        for &(line, indent, row) in rows {
             if row.is_empty() {
-                return Err(invalid("ascii tile map has a blank line between rows"));
+                return bad(AsciiDefect::BlankLine { line });
             }
-            crate::error::check_len("ascii tile map row", width, row.chars().count())?;
+            let mut tiles = 0;
             for ch in row.chars() {
+                tiles += 1;
                 cells.push(match ch {
                     '.' => EMPTY,
                     '#' => SOLID,
                     '0'..='9' => ch as u8 - b'0',
-                    _ => {
-                        return Err(invalid(
-                            "unknown ascii tile character (use '.', '#' or a digit)",
-                        ));
+                    found => {
+                        let column = indent + tiles;
+                        return bad(AsciiDefect::UnknownTile {
+                            line,
+                            column,
+                            found,
+                        });
                     }
                 });
             }
+            if tiles != width {
+                return bad(AsciiDefect::Ragged {
+                    line,
+                    tiles,
+                    first_line,
+                    first_tiles: width,
+                });
+            }
         }
+        if y_up {
+            // The last line is row 0: reverse the rows.
+            let height = rows.len();
+            for y in 0..height / 2 {
+                let (top, bottom) = cells.split_at_mut((height - 1 - y) * width);
+                top[y * width..(y + 1) * width].swap_with_slice(&mut bottom[..width]);
+            }
+        }
+        // Both sides are within MAX_SIDE (checked above).
         let side = |v: usize| u32::try_from(v).unwrap_or(u32::MAX);
         Self::from_cells(side(width), side(rows.len()), cells, tile_size, origin)
     }
@@ -872,13 +923,18 @@ fn invalid(reason: &'static str) -> Error {
     Error::InvalidShape { index: 0, reason }
 }
 
+/// [`Error::MapTooLarge`] unless a map of `width × height` tiles is within
+/// [`TileMap::MAX_SIDE`] and [`TileMap::MAX_CELLS`].
+fn check_size(width: u64, height: u64) -> Result<(), Error> {
+    let side = u64::from(TileMap::MAX_SIDE);
+    if width > side || height > side || width * height > TileMap::MAX_CELLS as u64 {
+        return Err(Error::MapTooLarge { width, height });
+    }
+    Ok(())
+}
+
 fn check_geometry(width: u32, height: u32, tile_size: Vec2, origin: Vec2) -> Result<(), Error> {
-    if width > TileMap::MAX_SIDE || height > TileMap::MAX_SIDE {
-        return Err(invalid("tile map side longer than TileMap::MAX_SIDE"));
-    }
-    if u64::from(width) * u64::from(height) > TileMap::MAX_CELLS as u64 {
-        return Err(invalid("tile map has more than TileMap::MAX_CELLS cells"));
-    }
+    check_size(width.into(), height.into())?;
     if !(tile_size.is_finite() && tile_size.x > 0.0 && tile_size.y > 0.0) {
         return Err(invalid("tile size must be finite and positive"));
     }
