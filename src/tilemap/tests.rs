@@ -2,7 +2,7 @@
 //! coordinates, near 10⁶, with huge motions, from fuzz-style bytes), and the checks'
 //! own ability to reject wrong answers.
 
-use super::check::{self, check_cast, check_move_and_slide, input_from_bytes};
+use super::check::{self, check_ascii, check_cast, check_move_and_slide, input_from_bytes};
 use super::*;
 use crate::Aabb;
 use crate::rng::Rng;
@@ -210,6 +210,93 @@ proptest! {
             prop_assert_eq!(check_cast(&map, body, motion), Ok(()));
         }
     }
+}
+
+/// The byte decoder's large maps: the small map's tiles at their place in the large map
+/// and in the world, the rectangles drawn, the size cut to `LARGE_CELLS`; the checks
+/// hold on bodies moving through them.
+#[test]
+fn large_maps_from_bytes_keep_the_small_map_in_place() {
+    // A 3×3 sketch with a centre wall, 16-unit tiles at the origin; a body left of the
+    // wall pushed right, then a 600 × 300 map with the sketch at (70, 40) and a wall
+    // column at x = 75.
+    let small = [
+        2u8, 2, 7, 0, 0x10, 0, 0, 0, 0, 8, 0, 4, 0, 4, 0, 40, 0, 0, 0,
+    ];
+    let (map, body, motion) = input_from_bytes(&small).unwrap();
+    assert_eq!((map.width(), map.height()), (3, 3));
+    let mut large = small.to_vec();
+    large.push(b'L');
+    for v in [600u16, 300, 70, 40, 75, 0] {
+        large.extend(v.to_le_bytes());
+    }
+    large.extend([1, 255, 1]);
+    let (big, b2, m2) = input_from_bytes(&large).unwrap();
+    assert_eq!(
+        (big.width(), big.height(), b2, m2),
+        (600, 300, body, motion)
+    );
+    for (x, y) in (0..3).flat_map(|y| (0..3).map(move |x| (x, y))) {
+        let (t, at) = (IVec2::new(x, y), IVec2::new(70 + x, 40 + y));
+        assert_eq!(
+            (big.get(at), big.tile_aabb(at)),
+            (map.get(t), map.tile_aabb(t))
+        );
+    }
+    assert!((0..300).all(|y| big.get(IVec2::new(75, y)) == SOLID));
+    assert_eq!(check_move_and_slide(&big, body, motion), Ok(()));
+    assert_eq!(check_cast(&big, body, motion), Ok(()));
+    // Sides past the cell budget are cut; past MAX_SIDE, refused.
+    let mut huge = small.to_vec();
+    huge.push(b'L');
+    for v in [0xc100u16, 0x0005, 0, 0] {
+        huge.extend(v.to_le_bytes());
+    }
+    let (cut, _, _) = input_from_bytes(&huge).unwrap();
+    let cells = u64::from(cut.width()) * u64::from(cut.height());
+    assert_eq!((cut.height(), cells <= check::LARGE_CELLS), (5, true));
+    huge[20..22].copy_from_slice(&0xffffu16.to_le_bytes());
+    huge[22..24].copy_from_slice(&0u16.to_le_bytes());
+    assert!(input_from_bytes(&huge).is_none());
+}
+
+/// The ASCII reader agrees with the plain reading of its rules on texts with every
+/// defect, both ways up; the byte decoder reads ASCII art after the tag `A`.
+#[test]
+fn ascii_art_reads_by_its_rules() {
+    let texts = [
+        "",
+        " \n\t\n",
+        "..#\n#..",
+        "\n    ...\n    .#.\n",
+        "#..\r\n.#.\r\n..#\r\n",
+        "..\r",
+        ".\r.",
+        "..\n\n..",
+        "...\n....",
+        "....\n...",
+        "  .x\n",
+        "#é#",
+        "09\n90",
+    ];
+    for text in texts {
+        for y_up in [false, true] {
+            let read = check_ascii(text, y_up, Vec2::splat(16.0), Vec2::ZERO);
+            assert!(read.is_ok(), "{text:?} y_up {y_up}: {read:?}");
+        }
+    }
+    let read = check_ascii("09\n#.", true, Vec2::ONE, Vec2::ZERO)
+        .unwrap()
+        .unwrap();
+    assert_eq!(read.cells(), &[1, 0, 0, 9]);
+    // "..\n.#" after a small input: the map is the art, with the small map's tiles.
+    let mut data = vec![
+        2u8, 2, 7, 0, 0x10, 0, 0, 0, 0, 8, 0, 4, 0, 4, 0, 40, 0, 0, 0,
+    ];
+    data.extend([b'A', 0, 0, 0, 7, 0, 1]);
+    let (map, _, _) = input_from_bytes(&data).unwrap();
+    assert_eq!((map.width(), map.cells()), (2, &[0u8, 0, 0, 1][..]));
+    assert_eq!(map.tile_size(), Vec2::splat(16.0));
 }
 
 prop_compose! {
