@@ -140,6 +140,11 @@ impl TileMap {
     ///
     /// A map may have zero cells; everything is then "outside".
     ///
+    /// The map also builds its open-space tables, the lookups that let bodies in open
+    /// space skip the exact sweep. This reads the cells once and then works a word of 64
+    /// cells at a time, so the cost grows linearly with the cells. On maps of many rows,
+    /// part of the work runs on rayon's pool.
+    ///
     /// # Errors
     /// - [`Error::MapTooLarge`] when a side exceeds [`TileMap::MAX_SIDE`] or the map
     ///   exceeds [`TileMap::MAX_CELLS`];

@@ -269,102 +269,29 @@ impl Interior {
     /// solid tile ends. So an open map, or one of a few walls, costs a few word operations
     /// a row; a map of noise costs a few operations a tile.
     pub(crate) fn from_solid(solid: &[u64], w: u32, h: u32) -> Self {
-        let (wu, words) = (w as usize, (w as usize).div_ceil(64));
-        let mut streaks = Streaks::new(wu);
-        // This row's, the row before's and the next row's solid tiles, and the columns
-        // searched, row-aligned.
-        let [mut prev, mut cur, mut next, mut open] = [(); 4].map(|()| vec![0u64; words]);
-        let mut stack: Vec<(u32, u32)> = Vec::new();
-        let (mut best, mut tiles) = (0u64, [0u32; 4]);
-        if h > 0 {
-            bits::read(solid, 0, wu, &mut next);
-        }
-        for (q, p) in prev.iter_mut().enumerate() {
-            *p = streaks.valid(q); // before row 0, every column is solid
-        }
-        for y in 0..h {
-            core::mem::swap(&mut prev, &mut cur);
-            core::mem::swap(&mut cur, &mut next);
-            if y + 1 < h {
-                bits::read(solid, (y as usize + 1) * wu, wu, &mut next);
-            }
-            for (q, (&p, &c)) in prev.iter().zip(&cur).enumerate() {
-                streaks.begin(q, p & !c, y as i32);
-            }
-            // Dominated: the next row covers no column this row leaves open.
-            if y + 1 < h && next.iter().zip(&cur).all(|(&n, &c)| n & !c == 0) {
-                continue;
-            }
-            // The lowest height that can beat `best`, from the longest empty stretch of
-            // the row, then of the columns at least that high, until it settles.
-            for (q, (o, &c)) in open.iter_mut().zip(&cur).enumerate() {
-                *o = !c & streaks.valid(q);
-            }
-            let mut low = 1u32;
-            loop {
-                let longest = longest_ones(&open);
-                if longest == 0 {
-                    break;
-                }
-                let need = u32::try_from(best / longest as u64 + 1).unwrap_or(u32::MAX);
-                if need <= low {
-                    break;
-                }
-                low = need;
-                if low > y + 1 {
-                    open.fill(0);
-                    break;
-                }
-                // Columns at least `low` high: their streak started by row y + 1 - low.
-                let limit = (y + 1 - low) as i32;
-                for (q, o) in open.iter_mut().enumerate() {
-                    if *o != 0 {
-                        *o &= streaks.started_by(q, limit);
-                    }
-                }
-            }
-            if open.iter().all(|&o| o == 0) {
-                continue;
-            }
-            // Largest rectangle under the histogram (height 0 outside `open`): a stack of
-            // (start, height), heights increasing; a lower column closes the taller
-            // rectangles.
-            stack.clear();
-            let mut visit = |x: usize, hx: u32, stack: &mut Vec<(u32, u32)>| {
-                let mut from = x as u32;
-                while let Some(&(s, top)) = stack.last() {
-                    if top < hx {
-                        break;
-                    }
-                    stack.pop();
-                    let area = u64::from(top) * u64::from(x as u32 - s);
-                    if area > best {
-                        best = area;
-                        tiles = [s, y + 1 - top, x as u32, y + 1];
-                    }
-                    from = s;
-                }
-                stack.push((from, hx));
-            };
-            let mut x = 0usize;
-            while x < wu {
-                let a = bits::next_one(&open, x, wu);
-                if a == wu {
-                    break;
-                }
-                let b = bits::next_zero(&open, a, wu);
-                let mut c = a;
-                while c < b {
-                    visit(c, (y as i32 + 1 - streaks.get(c)) as u32, &mut stack);
-                    c = streaks.same_until(c, b);
-                }
-                if b < wu {
-                    visit(b, 0, &mut stack);
-                }
-                x = b;
-            }
-            visit(wu, 0, &mut stack);
-        }
+        // Bands of at least 256 rows, and of streaks that take at most 32 MiB in all.
+        let streak_bytes = 4 * 64 * (w as usize).div_ceil(64).max(1);
+        let by_memory = ((32 << 20) / streak_bytes).max(1);
+        let bands = rayon::current_num_threads()
+            .min(h as usize / 256)
+            .min(by_memory)
+            .max(1);
+        Self::from_solid_in(solid, w, h, bands as u32)
+    }
+
+    /// [`Interior::from_solid`] in `bands` bands of rows.
+    pub(crate) fn from_solid_in(solid: &[u64], w: u32, h: u32, bands: u32) -> Self {
+        use rayon::prelude::*;
+        let bands = bands.clamp(1, h.max(1));
+        let cut = |k: u32| (u64::from(h) * u64::from(k) / u64::from(bands)) as u32;
+        let found: Vec<(u64, [u32; 4])> = (0..bands)
+            .into_par_iter()
+            .map(|k| search_rows(solid, w, h, cut(k)..cut(k + 1)))
+            .collect();
+        // The first band's rectangle of the largest area (strictly larger replaces).
+        let (best, tiles) = found
+            .into_iter()
+            .fold((0, [0; 4]), |a, b| if b.0 > a.0 { b } else { a });
         Self {
             tiles,
             built: best,
@@ -372,7 +299,121 @@ impl Interior {
             world: Self::NONE,
         }
     }
+}
 
+/// The largest rectangle of empty tiles standing on one of `rows` (the first found on
+/// ties) and its area, by the search of [`Interior::from_solid`]; rectangles may reach up
+/// into the rows above.
+fn search_rows(solid: &[u64], w: u32, h: u32, rows: core::ops::Range<u32>) -> (u64, [u32; 4]) {
+    let (wu, words) = (w as usize, (w as usize).div_ceil(64));
+    let mut streaks = Streaks::above(solid, wu, rows.start);
+    // This row's, the row before's and the next row's solid tiles, and the columns
+    // searched, row-aligned.
+    let [mut prev, mut cur, mut next, mut open] = [(); 4].map(|()| vec![0u64; words]);
+    let mut stack: Vec<(u32, u32)> = Vec::new();
+    let (mut best, mut tiles) = (0u64, [0u32; 4]);
+    if rows.is_empty() {
+        return (0, [0; 4]);
+    }
+    bits::read(solid, rows.start as usize * wu, wu, &mut next);
+    if rows.start == 0 {
+        for (q, p) in prev.iter_mut().enumerate() {
+            *p = streaks.valid(q); // before row 0, every column is solid
+        }
+    } else {
+        bits::read(solid, (rows.start as usize - 1) * wu, wu, &mut cur);
+    }
+    for y in rows {
+        if y == 0 {
+            core::mem::swap(&mut cur, &mut next);
+        } else {
+            core::mem::swap(&mut prev, &mut cur);
+            core::mem::swap(&mut cur, &mut next);
+        }
+        if y + 1 < h {
+            bits::read(solid, (y as usize + 1) * wu, wu, &mut next);
+        }
+        for (q, (&p, &c)) in prev.iter().zip(&cur).enumerate() {
+            streaks.begin(q, p & !c, y as i32);
+        }
+        // Dominated: the next row covers no column this row leaves open.
+        if y + 1 < h && next.iter().zip(&cur).all(|(&n, &c)| n & !c == 0) {
+            continue;
+        }
+        // The lowest height that can beat `best`, from the longest empty stretch of
+        // the row, then of the columns at least that high, until it settles.
+        for (q, (o, &c)) in open.iter_mut().zip(&cur).enumerate() {
+            *o = !c & streaks.valid(q);
+        }
+        let mut low = 1u32;
+        loop {
+            let longest = longest_ones(&open);
+            if longest == 0 {
+                break;
+            }
+            let need = u32::try_from(best / longest as u64 + 1).unwrap_or(u32::MAX);
+            if need <= low {
+                break;
+            }
+            low = need;
+            if low > y + 1 {
+                open.fill(0);
+                break;
+            }
+            // Columns at least `low` high: their streak started by row y + 1 - low.
+            let limit = (y + 1 - low) as i32;
+            for (q, o) in open.iter_mut().enumerate() {
+                if *o != 0 {
+                    *o &= streaks.started_by(q, limit);
+                }
+            }
+        }
+        if open.iter().all(|&o| o == 0) {
+            continue;
+        }
+        // Largest rectangle under the histogram (height 0 outside `open`): a stack of
+        // (start, height), heights increasing; a lower column closes the taller
+        // rectangles.
+        stack.clear();
+        let mut visit = |x: usize, hx: u32, stack: &mut Vec<(u32, u32)>| {
+            let mut from = x as u32;
+            while let Some(&(s, top)) = stack.last() {
+                if top < hx {
+                    break;
+                }
+                stack.pop();
+                let area = u64::from(top) * u64::from(x as u32 - s);
+                if area > best {
+                    best = area;
+                    tiles = [s, y + 1 - top, x as u32, y + 1];
+                }
+                from = s;
+            }
+            stack.push((from, hx));
+        };
+        let mut x = 0usize;
+        while x < wu {
+            let a = bits::next_one(&open, x, wu);
+            if a == wu {
+                break;
+            }
+            let b = bits::next_zero(&open, a, wu);
+            let mut c = a;
+            while c < b {
+                visit(c, (y as i32 + 1 - streaks.get(c)) as u32, &mut stack);
+                c = streaks.same_until(c, b);
+            }
+            if b < wu {
+                visit(b, 0, &mut stack);
+            }
+            x = b;
+        }
+        visit(wu, 0, &mut stack);
+    }
+    (best, tiles)
+}
+
+impl Interior {
     fn area(t: [u32; 4]) -> u64 {
         u64::from(t[2] - t[0]) * u64::from(t[3] - t[1])
     }
@@ -490,6 +531,46 @@ impl Streaks {
             common: vec![0; words],
             start: vec![0; 64 * words],
         }
+    }
+
+    /// The streaks that row `y0` of a `width`-wide map whose solid tiles are `solid`
+    /// inherits: each column's first row after its last solid tile above `y0` (0 when
+    /// none), found by a scan upwards a word of columns at a time, which stops once
+    /// every column has met a solid tile.
+    fn above(solid: &[u64], width: usize, y0: u32) -> Self {
+        let mut streaks = Self::new(width);
+        if y0 == 0 {
+            return streaks;
+        }
+        let words = streaks.common.len();
+        let mut found = vec![0u64; words];
+        let mut row = vec![0u64; words];
+        let mut left = width;
+        for y in (0..y0).rev() {
+            bits::read(solid, y as usize * width, width, &mut row);
+            for (q, (f, &r)) in found.iter_mut().zip(&row).enumerate() {
+                let mut new = r & !*f;
+                *f |= new;
+                left -= new.count_ones() as usize;
+                while new != 0 {
+                    streaks.start[64 * q + new.trailing_zeros() as usize] = y as i32 + 1;
+                    new &= new - 1;
+                }
+            }
+            if left == 0 {
+                break;
+            }
+        }
+        for q in 0..words {
+            let count = (width - 64 * q).min(64);
+            let word = &streaks.start[64 * q..64 * q + count];
+            streaks.common[q] = if word.iter().all(|&v| v == word[0]) {
+                word[0]
+            } else {
+                MIXED
+            };
+        }
+        streaks
     }
 
     /// The columns of word `q` that are in the map.

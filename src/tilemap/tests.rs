@@ -914,16 +914,35 @@ fn open_space_tables_match_their_definitions() {
 }
 
 /// The interior search on large maps (where its shortcuts matter: open rows repeating,
-/// tall columns, long stretches of equal height) gives the column-by-column answer.
+/// tall columns, long stretches of equal height) gives the column-by-column answer, in
+/// any number of bands of rows.
 #[test]
 fn interior_search_matches_the_column_by_column_search_on_large_maps() {
     let mut rng = Rng::new(0x1b1e);
-    for &(w, h) in &[(700, 300), (64, 2000), (3000, 40), (333, 333)] {
+    for &(w, h) in &[(700, 300), (64, 2000), (3000, 40), (333, 333), (5, 9)] {
         for _ in 0..4 {
             let map = patterned_map(w, h, &mut rng);
+            let want = reference_interior(&map);
             let built = super::open::Interior::build(&map);
-            assert_eq!(built.tiles(), reference_interior(&map), "{w}x{h} {map:?}");
+            assert_eq!(built.tiles(), want, "{w}x{h} {map:?}");
+            let solid = super::bits::solid(map.cells());
+            for bands in [2, 3, 7, 64, 1000] {
+                let banded = super::open::Interior::from_solid_in(&solid, w, h, bands);
+                assert_eq!(banded.tiles(), want, "{w}x{h} in {bands} bands");
+            }
         }
+    }
+    // Ties across bands: two equal rooms, one per band; the first (upper) one wins.
+    let mut cells = vec![SOLID; 40 * 40];
+    for (x0, y0) in [(2, 3), (20, 25)] {
+        for y in y0..y0 + 5 {
+            cells[y * 40 + x0..y * 40 + x0 + 6].fill(EMPTY);
+        }
+    }
+    let solid = super::bits::solid(&cells);
+    for bands in 1..8 {
+        let interior = super::open::Interior::from_solid_in(&solid, 40, 40, bands);
+        assert_eq!(interior.tiles(), [2, 3, 8, 8], "{bands} bands");
     }
 }
 
