@@ -10,6 +10,13 @@ use core::fmt;
 /// The most boxes one store or one broad-phase call can hold (`2^31 - 1`).
 pub const MAX_BOXES: usize = i32::MAX as usize;
 
+/// The most tiles on one side of a tile map, which [`Error::MapTooLarge`] names (the
+/// value of `TileMap::MAX_SIDE`).
+pub(crate) const MAP_MAX_SIDE: u32 = 1 << 24;
+/// The most tiles in a tile map, which [`Error::MapTooLarge`] names (the value of
+/// `TileMap::MAX_CELLS`).
+pub(crate) const MAP_MAX_CELLS: usize = 1 << 30;
+
 /// The scene format's version, which [`SceneError`]'s messages name (the value of
 /// [`crate::scene::VERSION`]).
 pub(crate) const SCENE_VERSION: u32 = 1;
@@ -44,6 +51,70 @@ impl fmt::Display for BoxDefect {
     }
 }
 
+/// What is wrong with an ASCII tile map (see [`crate::TileMap::from_ascii`]), and where.
+///
+/// Lines and columns count from 1, as text editors do. A line number counts every line
+/// of the text, blank ones included. A column counts characters from the start of the
+/// line, its indentation included.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum AsciiDefect {
+    /// The text has no rows: it is empty, or every line is blank.
+    NoRows,
+    /// A blank line lies between two rows.
+    BlankLine {
+        /// The blank line.
+        line: usize,
+    },
+    /// A character is not a tile. Tiles are `.`, `#` and the digits `0` to `9`.
+    UnknownTile {
+        /// The line the character is on.
+        line: usize,
+        /// Its column.
+        column: usize,
+        /// The character.
+        found: char,
+    },
+    /// A row has another number of tiles than the first row.
+    Ragged {
+        /// The row's line.
+        line: usize,
+        /// How many tiles it has.
+        tiles: usize,
+        /// The first row's line.
+        first_line: usize,
+        /// How many tiles the first row has.
+        first_tiles: usize,
+    },
+}
+
+impl fmt::Display for AsciiDefect {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            AsciiDefect::NoRows => f.write_str("no rows (the text is empty or blank)"),
+            AsciiDefect::BlankLine { line } => write!(f, "line {line} is blank, between rows"),
+            AsciiDefect::UnknownTile {
+                line,
+                column,
+                found,
+            } => write!(
+                f,
+                "line {line}, column {column}: unknown tile {found:?} (use '.', '#' or a digit)"
+            ),
+            AsciiDefect::Ragged {
+                line,
+                tiles,
+                first_line,
+                first_tiles,
+            } => write!(
+                f,
+                "line {line} has {tiles} tiles, the first row (line {first_line}) has \
+                 {first_tiles}; rows must be the same length"
+            ),
+        }
+    }
+}
+
 /// Everything that can go wrong in hantei.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
@@ -67,6 +138,16 @@ pub enum Error {
         index: usize,
         /// What is wrong with it.
         reason: &'static str,
+    },
+    /// An ASCII tile map cannot be read (see [`crate::TileMap::from_ascii`]).
+    InvalidAscii(AsciiDefect),
+    /// A tile map has a side longer than [`crate::TileMap::MAX_SIDE`] tiles, or more than
+    /// [`crate::TileMap::MAX_CELLS`] tiles in all.
+    MapTooLarge {
+        /// Its width in tiles.
+        width: u64,
+        /// Its height in tiles.
+        height: u64,
     },
     /// Two inputs that must have the same length do not.
     LengthMismatch {
@@ -148,6 +229,13 @@ impl fmt::Display for Error {
             Error::InvalidShape { index, reason } => {
                 write!(f, "shape {index} is invalid: {reason}")
             }
+            Error::InvalidAscii(defect) => write!(f, "ascii tile map, {defect}"),
+            Error::MapTooLarge { width, height } => write!(
+                f,
+                "tile map of {width} x {height} tiles is too large (at most {} a side and {} \
+                 in all)",
+                MAP_MAX_SIDE, MAP_MAX_CELLS
+            ),
             Error::LengthMismatch {
                 what,
                 expected,

@@ -227,7 +227,7 @@ mod store;
 pub mod tilemap;
 
 pub use broad::{BandOrder, BoxSet, BroadConfig, BroadPhase, BroadStats, StaticGrid};
-pub use error::{BoxDefect, Error, MAX_BOXES};
+pub use error::{AsciiDefect, BoxDefect, Error, MAX_BOXES};
 pub use lanes::{LANES, SimdLevel};
 pub use math::{Aabb, Circle, MAX_COORDINATE, Obb2, Obb3, Ray, Shape, ShapeKind};
 pub use narrow::{NarrowConfig, NarrowPhase};

@@ -6,8 +6,8 @@ use glam::{IVec2, Vec2};
 use hantei::scene::{self, SceneError};
 use hantei::tilemap::{BulletResponse, Direction, SlideOptions, TileMap};
 use hantei::{
-    Aabb, BandOrder, BoxDefect, BoxProps, BoxSet, BoxStore, BroadConfig, BroadPhase, Error, Filter,
-    Owner, Pair, Ray, SimdLevel, broad,
+    Aabb, AsciiDefect, BandOrder, BoxDefect, BoxProps, BoxSet, BoxStore, BroadConfig, BroadPhase,
+    Error, Filter, Owner, Pair, Ray, SimdLevel, broad,
 };
 
 const NAN: f32 = f32::NAN;
@@ -532,15 +532,27 @@ fn tile_maps_refuse_bad_geometry_and_bad_art() {
     }
     assert!(shape(TileMap::new(4, 4, t, Vec2::new(NAN, 0.0))));
     assert!(shape(TileMap::new(4, 4, t, Vec2::new(0.0, -INF))));
-    // Too big: refused before anything is allocated.
-    assert!(shape(TileMap::new(TileMap::MAX_SIDE + 1, 1, t, Vec2::ZERO)));
-    assert!(shape(TileMap::new(u32::MAX, u32::MAX, t, Vec2::ZERO)));
-    assert!(shape(TileMap::new(
-        TileMap::MAX_SIDE,
-        TileMap::MAX_SIDE,
-        t,
-        Vec2::ZERO
-    )));
+    // Too big: refused before anything is allocated, with the size asked for.
+    let too_large = |r: Result<TileMap, Error>| match r {
+        Err(Error::MapTooLarge { width, height }) => (width, height),
+        other => panic!("expected MapTooLarge, got {other:?}"),
+    };
+    let side = TileMap::MAX_SIDE;
+    assert_eq!(
+        too_large(TileMap::new(side + 1, 1, t, Vec2::ZERO)),
+        (1 << 24 | 1, 1)
+    );
+    let max = u64::from(u32::MAX);
+    assert_eq!(
+        too_large(TileMap::new(u32::MAX, u32::MAX, t, Vec2::ZERO)),
+        (max, max)
+    );
+    let err = TileMap::from_cells(side, side, Vec::new(), t, Vec2::ZERO).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "tile map of 16777216 x 16777216 tiles is too large (at most 16777216 a side and \
+         1073741824 in all)"
+    );
     // Tiles too small for their coordinates, or a far edge that overflows.
     assert!(shape(TileMap::new(
         4,
@@ -562,17 +574,14 @@ fn tile_maps_refuse_bad_geometry_and_bad_art() {
             ..
         })
     ));
-    for art in ["", "\n  \n", "..\n\n..", "..x.", "#é"] {
-        assert!(shape(TileMap::from_ascii(art, t, Vec2::ZERO)), "{art:?}");
+    for art in ["", "\n  \n", "..\n\n..", "..x.", "#é", "...\n.."] {
+        let ascii = |r: Result<TileMap, Error>| matches!(r, Err(Error::InvalidAscii(_)));
+        assert!(ascii(TileMap::from_ascii(art, t, Vec2::ZERO)), "{art:?}");
         assert!(
-            shape(TileMap::from_ascii_y_up(art, t, Vec2::ZERO)),
+            ascii(TileMap::from_ascii_y_up(art, t, Vec2::ZERO)),
             "{art:?}"
         );
     }
-    assert!(matches!(
-        TileMap::from_ascii("...\n..", t, Vec2::ZERO),
-        Err(Error::LengthMismatch { .. })
-    ));
     // A map with no cells is valid: everything is outside.
     let empty = TileMap::new(0, 0, t, Vec2::ZERO).unwrap();
     let r = empty
@@ -581,6 +590,84 @@ fn tile_maps_refuse_bad_geometry_and_bad_art() {
     assert_eq!(r.aabb, unit(100.0, -100.0));
     let walled = TileMap::new(0, 3, t, Vec2::ZERO).unwrap().with_outside(1);
     assert!(walled.move_and_slide(unit(0.0, 0.0), Vec2::X).is_ok());
+}
+
+/// An ASCII map's error names its defect and where it is in the text: the line (every
+/// line counted from 1, blank ones too) and the column (characters counted from 1,
+/// indentation included), whichever way the rows are read.
+#[test]
+fn ascii_tile_map_errors_name_the_line_and_column() {
+    let t = Vec2::splat(16.0);
+    let both = |art: &str| {
+        let down = TileMap::from_ascii(art, t, Vec2::ZERO);
+        let up = TileMap::from_ascii_y_up(art, t, Vec2::ZERO);
+        assert_eq!(down, up, "both readings find the same defect in {art:?}");
+        match down {
+            Err(Error::InvalidAscii(defect)) => defect,
+            other => panic!("expected InvalidAscii for {art:?}, got {other:?}"),
+        }
+    };
+    let unknown = |line, column, found| AsciiDefect::UnknownTile {
+        line,
+        column,
+        found,
+    };
+    assert_eq!(both("..x."), unknown(1, 3, 'x'));
+    // Indented art in source code: blank first line, four spaces of indentation.
+    let art = "
+    ......
+    ..##..
+    .#.?#.
+    ";
+    assert_eq!(both(art), unknown(4, 8, '?'));
+    // Columns count characters, not bytes; Windows line ends are line ends.
+    assert_eq!(both("#é#"), unknown(1, 2, 'é'));
+    assert_eq!(both("##\r\n#é\r\n"), unknown(2, 2, 'é'));
+    assert_eq!(both("\t.\t#"), unknown(1, 3, '\t'));
+    // Rows of the wrong length, shorter or longer, against the first row.
+    let ragged = |line, tiles| AsciiDefect::Ragged {
+        line,
+        tiles,
+        first_line: 2,
+        first_tiles: 3,
+    };
+    assert_eq!(both("\n...\n...\n.."), ragged(4, 2));
+    assert_eq!(both("\n...\n....\n..."), ragged(3, 4));
+    assert_eq!(both("...\n\n..."), AsciiDefect::BlankLine { line: 2 });
+    assert_eq!(both("  \n\t\n"), AsciiDefect::NoRows);
+    assert_eq!(both(""), AsciiDefect::NoRows);
+    // The messages: one line each, naming the place and what is wrong.
+    let message = |art: &str| {
+        TileMap::from_ascii(art, t, Vec2::ZERO)
+            .unwrap_err()
+            .to_string()
+    };
+    assert_eq!(
+        message(art),
+        "ascii tile map, line 4, column 8: unknown tile '?' (use '.', '#' or a digit)"
+    );
+    assert_eq!(
+        message("...\n...\n.."),
+        "ascii tile map, line 3 has 2 tiles, the first row (line 1) has 3; rows must be \
+         the same length"
+    );
+    assert_eq!(
+        message("..\n\n.."),
+        "ascii tile map, line 2 is blank, between rows"
+    );
+    assert_eq!(
+        message(" "),
+        "ascii tile map, no rows (the text is empty or blank)"
+    );
+    // Too wide: refused with its size before its tiles are read.
+    let wide = ".".repeat(TileMap::MAX_SIDE as usize + 1);
+    assert_eq!(
+        TileMap::from_ascii(&format!("{wide}\n#"), t, Vec2::ZERO),
+        Err(Error::MapTooLarge {
+            width: u64::from(TileMap::MAX_SIDE) + 1,
+            height: 2
+        })
+    );
 }
 
 #[test]

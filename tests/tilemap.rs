@@ -7,7 +7,7 @@ use glam::{IVec2, Vec2};
 use hantei::tilemap::{
     AxisOrder, BulletResponse, Direction, SOLID, SlideOptions, TileEdge, TileHit, TileMap,
 };
-use hantei::{Aabb, BoxDefect, Error};
+use hantei::{Aabb, AsciiDefect, BoxDefect, Error};
 
 const T: f32 = 16.0;
 
@@ -570,17 +570,29 @@ fn constructors_reject_bad_maps() {
         other => panic!("expected InvalidShape, got {other:?}"),
     };
     let ok = Vec2::splat(T);
+    let ascii = |art: &str| match TileMap::from_ascii(art, ok, Vec2::ZERO) {
+        Err(Error::InvalidAscii(defect)) => defect,
+        other => panic!("expected InvalidAscii, got {other:?}"),
+    };
     assert_eq!(
-        TileMap::from_ascii("##.\n#.", ok, Vec2::ZERO),
-        Err(Error::LengthMismatch {
-            what: "ascii tile map row",
-            expected: 3,
-            found: 2
-        })
+        ascii("##.\n#."),
+        AsciiDefect::Ragged {
+            line: 2,
+            tiles: 2,
+            first_line: 1,
+            first_tiles: 3
+        }
     );
-    assert!(shape(TileMap::from_ascii("#x#", ok, Vec2::ZERO)).contains("character"));
-    assert!(shape(TileMap::from_ascii("  \n \n", ok, Vec2::ZERO)).contains("empty"));
-    assert!(shape(TileMap::from_ascii("##\n\n##", ok, Vec2::ZERO)).contains("blank"));
+    assert_eq!(
+        ascii("#x#"),
+        AsciiDefect::UnknownTile {
+            line: 1,
+            column: 2,
+            found: 'x'
+        }
+    );
+    assert_eq!(ascii("  \n \n"), AsciiDefect::NoRows);
+    assert_eq!(ascii("##\n\n##"), AsciiDefect::BlankLine { line: 2 });
     assert_eq!(
         TileMap::from_cells(3, 2, vec![0; 5], ok, Vec2::ZERO),
         Err(Error::LengthMismatch {
@@ -598,8 +610,16 @@ fn constructors_reject_bad_maps() {
         assert!(shape(TileMap::new(2, 2, bad, Vec2::ZERO)).contains("tile size"));
     }
     assert!(shape(TileMap::new(2, 2, ok, Vec2::new(0.0, f32::NAN))).contains("origin"));
-    assert!(shape(TileMap::new(TileMap::MAX_SIDE + 1, 1, ok, Vec2::ZERO)).contains("MAX_SIDE"));
-    assert!(shape(TileMap::new(1 << 16, 1 << 16, ok, Vec2::ZERO)).contains("MAX_CELLS"));
+    let too_large = |width: u64, height: u64| Err(Error::MapTooLarge { width, height });
+    let side = TileMap::MAX_SIDE;
+    assert_eq!(
+        TileMap::new(side + 1, 1, ok, Vec2::ZERO),
+        too_large(1 << 24 | 1, 1)
+    );
+    assert_eq!(
+        TileMap::new(1 << 16, 1 << 16, ok, Vec2::ZERO),
+        too_large(1 << 16, 1 << 16)
+    );
     // Tiles of 0.01 at 10⁷ (f32 step 1): edges collapse; a far edge past f32::MAX.
     assert!(shape(TileMap::new(4, 1, Vec2::splat(0.01), Vec2::splat(1.0e7))).contains("distinct"));
     assert!(shape(TileMap::new(4, 1, Vec2::splat(1.0e38), Vec2::ZERO)).contains("distinct"));
@@ -793,4 +813,158 @@ fn batch_slide_matches_single_calls() {
             .unwrap();
         assert_eq!(out, want, "{threads} threads");
     }
+}
+
+// ----- the largest maps -------------------------------------------------------------------
+
+/// Maps of `TileMap::MAX_CELLS` tiles, in each shape at the limit (square, widest,
+/// tallest), build and answer. Building one used to take most of a minute; the test
+/// guards its cost as well as its answers.
+#[test]
+fn maps_of_the_largest_size_build_and_answer() -> Result<(), Error> {
+    for (w, h) in [
+        (1 << 15, 1 << 15),
+        (TileMap::MAX_SIDE, 64),
+        (64, TileMap::MAX_SIDE),
+    ] {
+        assert_eq!(w as usize * h as usize, TileMap::MAX_CELLS);
+        let mut map = TileMap::new(w, h, Vec2::ONE, Vec2::ZERO)?.with_outside(SOLID);
+        let (fw, fh) = (w as f32, h as f32);
+        // A bullet across the middle flies free; one pushed past the far corner stops on
+        // the walled outside.
+        let mid = Aabb::from_min_size(Vec2::new(fw / 2.0, fh / 2.0), Vec2::splat(0.5));
+        let mut bullets = [mid, mid];
+        let motions = [Vec2::new(7.0, 5.0), Vec2::new(2.0 * fw, 2.0 * fh)];
+        let mut hits = vec![];
+        map.move_bullets(&mut bullets, &motions, BulletResponse::Stop, &mut hits)?;
+        assert_eq!(bullets[0], mid.translated(motions[0]), "{w} x {h}");
+        assert_eq!(hits.len(), 1, "{w} x {h}");
+        assert!(
+            bullets[1].max.x <= fw && bullets[1].max.y <= fh,
+            "{w} x {h}"
+        );
+        // A wall set in the first bullet's path stops it there.
+        let wall = (w / 2 + 3, h / 2 + 2);
+        map.set(wall.0, wall.1, SOLID)?;
+        let r = map.cast(mid, motions[0])?;
+        let hit = r.hit.expect("the new wall is hit");
+        assert!(
+            hit.tile == IVec2::new(wall.0 as i32, wall.1 as i32) || r.toi < 1.0,
+            "{w} x {h}: {r:?}"
+        );
+    }
+    Ok(())
+}
+
+/// Whether a solid tile of `map` (unit tiles at the origin) overlaps `b` with positive
+/// area: a scan of the tiles under it.
+fn overlaps_solid(map: &TileMap, b: Aabb) -> bool {
+    let (x0, y0) = (b.min.x.floor() as i32, b.min.y.floor() as i32);
+    let (x1, y1) = (b.max.x.ceil() as i32, b.max.y.ceil() as i32);
+    (y0..y1).any(|y| {
+        (x0..x1).any(|x| {
+            let t = map.tile_aabb(IVec2::new(x, y));
+            let overlap =
+                t.min.x < b.max.x && b.min.x < t.max.x && t.min.y < b.max.y && b.min.y < t.max.y;
+            overlap && map.is_solid(IVec2::new(x, y))
+        })
+    })
+}
+
+/// A maximum-size map read from its cells (an arena with walls, lines and blocks
+/// inside): bullets near the walls and in open space move as `cast` says they do, and
+/// every bullet that flew free crossed only empty tiles (a scan of the tiles its path
+/// covers). The open-space tables decide which bullets skip the exact sweep, so a wrong
+/// bit would show as a bullet through a wall.
+#[test]
+fn the_largest_map_from_cells_answers_like_a_scan() -> Result<(), Error> {
+    let (w, h) = (1usize << 15, 1usize << 15);
+    let mut cells = vec![0u8; w * h];
+    let mut seed = 0x5eed_u64;
+    let mut next = move |n: usize| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % n as u64) as usize
+    };
+    cells[..w].fill(SOLID);
+    cells[(h - 1) * w..].fill(SOLID);
+    for y in 0..h {
+        cells[y * w] = SOLID;
+        cells[y * w + w - 1] = SOLID;
+    }
+    // Walls: single tiles, horizontal and vertical lines, and solid blocks.
+    let mut walls = Vec::new();
+    for k in 0..3000 {
+        let (x, y) = (1 + next(w - 40), 1 + next(h - 40));
+        let (dx, dy) = match k % 4 {
+            0 => (1, 1),
+            1 => (1 + next(30), 1),
+            2 => (1, 1 + next(30)),
+            _ => (1 + next(6), 1 + next(6)),
+        };
+        for r in y..y + dy {
+            cells[r * w + x..r * w + x + dx].fill(2);
+        }
+        walls.push((x, y));
+    }
+    let map = TileMap::from_cells(w as u32, h as u32, cells, Vec2::ONE, Vec2::ZERO)?;
+    // Bullets around the walls, and anywhere, none starting inside a wall; motions along
+    // an axis, so that the swept box is the path.
+    let (mut bullets, mut motions) = (Vec::new(), Vec::new());
+    while bullets.len() < 20_000 {
+        let corner = if bullets.len() % 4 == 0 {
+            Vec2::new(next(w) as f32, next(h) as f32)
+        } else {
+            let (x, y) = walls[next(walls.len())];
+            Vec2::new(x as f32 - 8.0, y as f32 - 8.0) + Vec2::new(next(16) as f32, next(16) as f32)
+        };
+        let size = Vec2::new(0.1 + next(9) as f32 / 10.0, 0.1 + next(9) as f32 / 10.0);
+        let b = Aabb::from_min_size(corner + next(8) as f32 / 8.0, size);
+        if overlaps_solid(&map, b) {
+            continue;
+        }
+        let d = next(161) as f32 / 8.0 - 10.0;
+        bullets.push(b);
+        motions.push(if next(2) == 0 {
+            Vec2::new(d, 0.0)
+        } else {
+            Vec2::new(0.0, d)
+        });
+    }
+    let mut moved = bullets.clone();
+    let mut hits = vec![];
+    map.move_bullets(&mut moved, &motions, BulletResponse::Stop, &mut hits)?;
+    let mut batch_hits = hits.iter().peekable();
+    let (mut free, mut stopped) = (0, 0);
+    for (i, (&b, &m)) in bullets.iter().zip(&motions).enumerate() {
+        let cast = map.cast(b, m)?;
+        match (cast.hit, batch_hits.next_if(|h| h.index as usize == i)) {
+            (Some(want), Some(got)) => {
+                assert_eq!(
+                    (got.hit, got.aabb, got.toi),
+                    (want, cast.aabb, cast.toi),
+                    "{i}"
+                );
+                assert!(map.is_solid(want.tile), "bullet {i}: {want:?}");
+                assert!(!overlaps_solid(&map, b.swept(m * cast.toi)), "bullet {i}");
+                stopped += 1;
+            }
+            (None, None) => {
+                assert!(moved[i] == cast.aabb || moved[i] == b.translated(m), "{i}");
+                assert!(
+                    !overlaps_solid(&map, b.swept(m)),
+                    "bullet {i}: {b:?} + {m:?}"
+                );
+                free += 1;
+            }
+            (want, got) => panic!("bullet {i}: cast {want:?}, move_bullets {got:?}"),
+        }
+    }
+    assert!(batch_hits.next().is_none());
+    assert!(
+        free > 10_000 && stopped > 500,
+        "{free} free, {stopped} stopped"
+    );
+    Ok(())
 }

@@ -1,5 +1,7 @@
 //! Tile-map motion on arbitrary bytes: the invariant checks of `tilemap::check`, driven
-//! by its byte decoder ([`input_from_bytes`]: a small map, a body, a motion).
+//! by its byte decoder ([`input_from_bytes`]: a small map, a body, a motion; then, after
+//! a tag, a large map of up to 2^20 tiles around the small one, or a map read from ASCII
+//! art, whose reading [`check_ascii`] checks against the documented rules).
 //!
 //! [`move_and_slide`] holds [`check_move_and_slide`] (both axis orders, both y
 //! directions): valid input never fails and bad input is the typed error; the body never
@@ -16,7 +18,9 @@
 //! `body.translated(motion)`, bit for bit.
 
 use super::bytes::same_bits;
-pub use crate::tilemap::check::{check_cast, check_move_and_slide, input_from_bytes};
+pub use crate::tilemap::check::{
+    LARGE_CELLS, check_ascii, check_cast, check_move_and_slide, input_from_bytes, large_map,
+};
 use crate::tilemap::{BulletResponse, SlideOptions, TileMap};
 
 /// [`check_move_and_slide`] and the batch call on the input decoded from `data`.

@@ -9,14 +9,14 @@
 //! cast's path is the convex hull of its start and end boxes, checked by separating axes
 //! with a tolerance of a few `f32` ulps on the diagonal axes only.
 //!
-//! Cost: every check scans every cell of the map (plus the ring outside it); meant for
-//! small maps.
+//! Cost: every check scans the cells within two cells of the body's path (plus the ring
+//! outside the map where the path reaches it): the whole map for a path across it.
 
 use super::exact::within;
 use super::map::TileMap;
 use super::slide::{AxisOrder, Direction, SlideOptions, SlideResult, TileEdge, TileHit};
 use super::{CastResult, EMPTY};
-use crate::error::Error;
+use crate::error::{AsciiDefect, Error};
 use crate::math::Aabb;
 use core::cmp::Ordering;
 use glam::{IVec2, Vec2};
@@ -57,12 +57,31 @@ fn solid(map: &TileMap, c: i64, r: i64) -> bool {
     map.get(IVec2::new(c as i32, r as i32)) != EMPTY
 }
 
-/// Every solid cell, the ring outside the map included, as `(c, r, box)`.
-fn solid_cells(map: &TileMap) -> Vec<(i64, i64, Box64)> {
+/// Every solid cell within two cells of the boxes `near`, the ring outside the map
+/// included, as `(c, r, box)`. The checks look at no cell farther away (their boxes
+/// move by one ulp at most, less than a tile), so a large map costs only the cells
+/// around the body's path. A box with a NaN coordinate takes in the whole map.
+fn solid_cells(map: &TileMap, near: &[Aabb]) -> Vec<(i64, i64, Box64)> {
     let (w, h) = (i64::from(map.width()), i64::from(map.height()));
+    let range = |a: usize, n: i64| {
+        let lo = near
+            .iter()
+            .map(|b| f64::from(b.min[a]))
+            .fold(f64::INFINITY, f64::min);
+        let hi = near
+            .iter()
+            .map(|b| f64::from(b.max[a]))
+            .fold(f64::NEG_INFINITY, f64::max);
+        if near.iter().any(|b| b.min[a].is_nan() || b.max[a].is_nan()) || lo > hi {
+            return (-1, n);
+        }
+        let (k0, k1) = (map.floor_index(a, lo), map.floor_index(a, hi));
+        ((k0 - 2).max(-1), (k1 + 2).min(n))
+    };
+    let ((c0, c1), (r0, r1)) = (range(0, w), range(1, h));
     let mut v = Vec::new();
-    for r in -1..=h {
-        for c in -1..=w {
+    for r in r0..=r1 {
+        for c in c0..=c1 {
             if solid(map, c, r) {
                 v.push((c, r, cell_box(map, c, r)));
             }
@@ -118,6 +137,14 @@ fn interior_cells(map: &TileMap, cells: &[(i64, i64, Box64)], b: &Box64) -> Vec<
         }
     }
     out
+}
+
+/// Whether `cells` (as [`interior_cells`] lists them: by row, then column) holds `c`,
+/// by binary search: a large body overlaps thousands of cells.
+fn holds(cells: &[(i64, i64)], c: &(i64, i64)) -> bool {
+    cells
+        .binary_search_by_key(&(c.1, c.0), |&(x, y)| (y, x))
+        .is_ok()
 }
 
 fn union64(a: &Box64, b: &Box64) -> Box64 {
@@ -225,7 +252,7 @@ pub fn check_move_and_slide_with(
 /// [`TileMap::contact`] on all four sides of `b` agrees with a one-ulp probe, and a
 /// contact reports the face's own coordinate on the right edge.
 fn verify_contacts(map: &TileMap, b: &Aabb) -> Result<(), String> {
-    let cells = solid_cells(map);
+    let cells = solid_cells(map, &[*b]);
     for side in [
         Direction::PosX,
         Direction::NegX,
@@ -260,7 +287,7 @@ pub fn verify_slide(
     options: &SlideOptions,
     r: &SlideResult,
 ) -> Result<(), String> {
-    let cells = solid_cells(map);
+    let cells = solid_cells(map, &[body, r.aabb]);
     let ctx = |what: String| {
         format!("{what} (body {body:?}, motion {motion:?}, {options:?}, result {r:?})")
     };
@@ -322,7 +349,7 @@ fn verify_axis_step(
     let (s0, s1) = (box64(b0), box64(b1));
     let start = interior_cells(map, cells, &s0);
     let swept = interior_cells(map, cells, &union64(&s0, &s1));
-    if let Some(c) = swept.iter().find(|c| !start.contains(c)) {
+    if let Some(c) = swept.iter().find(|c| !holds(&start, c)) {
         return Err(format!(
             "{axis}: passed through or ended in solid cell {c:?}"
         ));
@@ -388,7 +415,7 @@ fn verify_axis_step(
                 // One ulp further would enter the solid interior through this tile.
                 let e = box64(&nudged(b1, a, up));
                 let into = interior_cells(map, cells, &e);
-                if !into.contains(&(i64::from(h.tile.x), i64::from(h.tile.y))) {
+                if !holds(&into, &(i64::from(h.tile.x), i64::from(h.tile.y))) {
                     return Err(format!(
                         "{axis}: hit tile {:?} does not block the face",
                         h.tile
@@ -483,7 +510,7 @@ pub fn check_region_clear(
 /// # Errors
 /// A description of the first violated property.
 pub fn verify_cast(map: &TileMap, body: Aabb, motion: Vec2, r: &CastResult) -> Result<(), String> {
-    let cells = solid_cells(map);
+    let cells = solid_cells(map, &[body, r.aabb]);
     let (b0, b1) = (body, r.aabb);
     for a in 0..2 {
         let d = motion[a];
@@ -507,18 +534,18 @@ pub fn verify_cast(map: &TileMap, body: Aabb, motion: Vec2, r: &CastResult) -> R
     let start = interior_cells(map, &cells, &s0);
     if let Some(c) = interior_cells(map, &cells, &s1)
         .iter()
-        .find(|c| !start.contains(c))
+        .find(|c| !holds(&start, c))
     {
         return Err(format!("ended in solid cell {c:?}"));
     }
     if motion.x == 0.0 || motion.y == 0.0 {
         let swept = interior_cells(map, &cells, &union64(&s0, &s1));
-        if let Some(c) = swept.iter().find(|c| !start.contains(c)) {
+        if let Some(c) = swept.iter().find(|c| !holds(&start, c)) {
             return Err(format!("passed through solid cell {c:?}"));
         }
     }
     for &(c, rr, cb) in &cells {
-        if start.contains(&(c, rr)) {
+        if holds(&start, &(c, rr)) {
             let (o0, o1) = (overlap(&s0, &cb), overlap(&s1, &cb));
             let (a0, a1) = (o0[0] * o0[1], o1[0] * o1[1]);
             if a1 > a0 * (1.0 + 1e-9) {
@@ -642,12 +669,26 @@ fn hull_enters(s0: &Box64, s1: &Box64, cb: &Box64) -> bool {
     true
 }
 
-/// Builds a small map, a body and a motion from raw bytes (for fuzz targets): sizes
+/// Builds a map, a body and a motion from raw bytes (for fuzz targets): sizes
 /// (1 to 12 cells a side, or 0 for a size byte of 255: maps without cells),
 /// tile size and origin from short tables (including origins near `±10⁶` and tile sizes
 /// that are not powers of two), cells as bits, and a body either on a grid of eighth
 /// tiles (many exact contacts) or from raw `f32` bits (NaN, infinities, huge values).
 /// `None` when the bytes run out or the map is rejected.
+///
+/// Bytes left over after the body and motion may change the map (other leftovers are
+/// ignored, so older inputs keep their meaning):
+/// - `b'L'` then a large map: its size (two bytes a side, up to
+///   [`TileMap::MAX_SIDE`], at most [`LARGE_CELLS`] cells in all), where the small
+///   map sits in it (the small map's tiles keep their place in the world), and up to
+///   16 rectangles of walls or of empty tiles. See [`large_map`].
+/// - `b'A'` then ASCII art: a flags byte (bit 0: read it y-up), then one character a
+///   byte from a table of tiles, line ends, blanks and characters that are no tile.
+///   The text is read with the small map's tile size and origin, and checked by
+///   [`check_ascii`]; a text refused as documented gives `None`.
+///
+/// # Panics
+/// When the ASCII reader breaks its contract (see [`check_ascii`]).
 #[must_use]
 pub fn input_from_bytes(data: &[u8]) -> Option<(TileMap, Aabb, Vec2)> {
     const TILES: [f32; 6] = [1.0, 16.0, 0.1, 7.3, 0.5, 3.0];
@@ -688,7 +729,32 @@ pub fn input_from_bytes(data: &[u8]) -> Option<(TileMap, Aabb, Vec2)> {
         map
     };
     let mode = byte()?;
-    let (body, motion) = if mode & 1 == 1 {
+    let (body, motion) = body_from_bytes(&map, tile, mode, &mut byte)?;
+    let map = match byte() {
+        Some(b'L') => large_map(&map, &mut byte)?,
+        Some(b'A') => {
+            let y_up = byte()? & 1 == 1;
+            let text: String = core::iter::from_fn(&mut byte)
+                .take(4096)
+                .map(|b| ASCII_CHARS[usize::from(b) % ASCII_CHARS.len()])
+                .collect();
+            let read = check_ascii(&text, y_up, map.tile_size(), map.origin())
+                .unwrap_or_else(|e| panic!("ascii reader: {e}\ntext: {text:?}"));
+            read?.with_outside(map.outside())
+        }
+        _ => map,
+    };
+    Some((map, body, motion))
+}
+
+/// The body and motion of [`input_from_bytes`], after the map's bytes.
+fn body_from_bytes(
+    map: &TileMap,
+    tile: Vec2,
+    mode: u8,
+    mut byte: impl FnMut() -> Option<u8>,
+) -> Option<(Aabb, Vec2)> {
+    Some(if mode & 1 == 1 {
         let mut f =
             || -> Option<f32> { Some(f32::from_le_bytes([byte()?, byte()?, byte()?, byte()?])) };
         let v = [f()?, f()?, f()?, f()?, f()?, f()?];
@@ -707,6 +773,175 @@ pub fn input_from_bytes(data: &[u8]) -> Option<(TileMap, Aabb, Vec2)> {
         let body = Aabb::new(min, Vec2::new(at(x + sx, 0), at(y + sy, 1)));
         let motion = Vec2::new(mx * tile.x * scale, my * tile.y * scale);
         (body, motion)
+    })
+}
+
+/// The most cells of a map made by [`large_map`]: large enough for rows of many words
+/// and for several coarse levels, small enough to build in about a millisecond.
+pub const LARGE_CELLS: u64 = 1 << 20;
+
+/// A large map around `small` from bytes: per side two bytes `v`, the side being
+/// `(v & 0xfff) << (v >> 12)` (so up to [`TileMap::MAX_SIDE`] and past it, which is
+/// refused), the taller side cut down to fit [`LARGE_CELLS`]; two bytes a side for the
+/// small map's place (its tiles keep their world position: the large map's origin
+/// moves); then up to 16 rectangles of seven bytes (`x`, `y` as two bytes each taken
+/// modulo the side, width and height a byte each, 255 meaning the whole side, and a
+/// kind `0..=3`, 0 carving empty tiles). `None` when the bytes run out before the
+/// place, or the map is refused.
+pub fn large_map(small: &TileMap, mut byte: impl FnMut() -> Option<u8>) -> Option<TileMap> {
+    let u16_ = |byte: &mut dyn FnMut() -> Option<u8>| Some(u16::from_le_bytes([byte()?, byte()?]));
+    let side = |v: u16| u64::from(v & 0xfff) << (v >> 12);
+    let (mut w, mut h) = (side(u16_(&mut byte)?), side(u16_(&mut byte)?));
+    while w * h > LARGE_CELLS {
+        if w >= h {
+            w = (LARGE_CELLS / h).max(1);
+        } else {
+            h = (LARGE_CELLS / w).max(1);
+        }
+    }
+    let (sw, sh) = (u64::from(small.width()), u64::from(small.height()));
+    let at = |v: u16, n: u64, s: u64| u64::from(v) % (n.saturating_sub(s) + 1);
+    let (ox, oy) = (at(u16_(&mut byte)?, w, sw), at(u16_(&mut byte)?, h, sh));
+    let (wu, hu) = (w as usize, h as usize);
+    if w > u64::from(TileMap::MAX_SIDE) || h > u64::from(TileMap::MAX_SIDE) {
+        return TileMap::new(w as u32, h as u32, small.tile_size(), small.origin()).ok();
+    }
+    let mut cells = vec![EMPTY; wu * hu];
+    for y in 0..sh.min(h - oy) {
+        for x in 0..sw.min(w - ox) {
+            let kind = small.get(IVec2::new(x as i32, y as i32));
+            cells[(oy + y) as usize * wu + (ox + x) as usize] = kind;
+        }
+    }
+    let mut rect = || -> Option<()> {
+        let x = u64::from(u16_(&mut byte)?) % w.max(1);
+        let y = u64::from(u16_(&mut byte)?) % h.max(1);
+        let span = |b: u8, n: u64| if b == u8::MAX { n } else { u64::from(b) };
+        let (dx, dy) = (span(byte()?, w), span(byte()?, h));
+        let kind = byte()? % 4;
+        for r in y..(y + dy).min(h) {
+            let row = r as usize * wu;
+            cells[row + x as usize..row + (x + dx).min(w) as usize].fill(kind);
+        }
+        Some(())
     };
-    Some((map, body, motion))
+    for _ in 0..16 {
+        if rect().is_none() {
+            break;
+        }
+    }
+    let t = small.tile_size();
+    let origin = small.origin() - Vec2::new(ox as f32 * t.x, oy as f32 * t.y);
+    let map = TileMap::from_cells(w as u32, h as u32, cells, t, origin).ok()?;
+    Some(map.with_outside(small.outside()))
+}
+
+/// The characters of [`input_from_bytes`]'s ASCII art: tiles, line ends (twice as
+/// likely), blanks, and characters that are no tile (one of them not ASCII).
+const ASCII_CHARS: [char; 18] = [
+    '.', '#', '.', '#', '0', '7', '9', '\n', '\n', '\n', '\r', ' ', ' ', '\t', 'x', 'é', '.', '.',
+];
+
+/// Reads `text` as ASCII art ([`TileMap::from_ascii`], or [`TileMap::from_ascii_y_up`])
+/// and checks the answer against a plain reading of the documented rules: the same
+/// cells, or the first defect in the text at the same line and column, or the map
+/// refused by [`TileMap::from_cells`] for the same reason.
+///
+/// # Errors
+/// A description of the disagreement. `Ok(None)` when the text is refused as it
+/// should be.
+pub fn check_ascii(
+    text: &str,
+    y_up: bool,
+    tile: Vec2,
+    origin: Vec2,
+) -> Result<Option<TileMap>, String> {
+    let got = if y_up {
+        TileMap::from_ascii_y_up(text, tile, origin)
+    } else {
+        TileMap::from_ascii(text, tile, origin)
+    };
+    // The rules, plainly: lines end at '\n' (a '\r' before it goes with it; no line
+    // after the last line end), each is
+    // trimmed, blank lines around the rows are dropped, rows must be non-blank, of the
+    // first row's length, of tiles only.
+    let lines: Vec<(usize, &str)> = text
+        .split_inclusive('\n')
+        .map(|l| match l.strip_suffix('\n') {
+            Some(l) => l.strip_suffix('\r').unwrap_or(l),
+            None => l,
+        })
+        .enumerate()
+        .map(|(i, l)| (i + 1, l))
+        .collect();
+    let rows: Vec<(usize, &str)> = {
+        let first = lines.iter().position(|l| !l.1.trim().is_empty());
+        let last = lines.iter().rposition(|l| !l.1.trim().is_empty());
+        match (first, last) {
+            (Some(a), Some(b)) => lines[a..=b].to_vec(),
+            _ => Vec::new(),
+        }
+    };
+    let mut want: Result<Vec<u8>, AsciiDefect> = Err(AsciiDefect::NoRows);
+    if let Some(&(first_line, first)) = rows.first() {
+        let first_tiles = first.trim().chars().count();
+        let mut cells = Vec::new();
+        want = Ok(Vec::new());
+        'rows: for &(line, raw) in &rows {
+            let row = raw.trim();
+            if row.is_empty() {
+                want = Err(AsciiDefect::BlankLine { line });
+                break;
+            }
+            let indent = raw.chars().count() - raw.trim_start().chars().count();
+            for (k, ch) in row.chars().enumerate() {
+                let kind = match ch {
+                    '.' => 0,
+                    '#' => 1,
+                    '0'..='9' => ch as u8 - b'0',
+                    found => {
+                        let column = indent + k + 1;
+                        want = Err(AsciiDefect::UnknownTile {
+                            line,
+                            column,
+                            found,
+                        });
+                        break 'rows;
+                    }
+                };
+                cells.push(kind);
+            }
+            let tiles = row.chars().count();
+            if tiles != first_tiles {
+                want = Err(AsciiDefect::Ragged {
+                    line,
+                    tiles,
+                    first_line,
+                    first_tiles,
+                });
+                break;
+            }
+        }
+        if want.is_ok() {
+            if y_up {
+                let rows_read: Vec<&[u8]> = cells.chunks(first_tiles.max(1)).rev().collect();
+                cells = rows_read.concat();
+            }
+            want = Ok(cells);
+        }
+    }
+    let width = rows.first().map_or(0, |r| r.1.trim().chars().count()) as u32;
+    match (want, got) {
+        (Err(defect), Err(Error::InvalidAscii(d))) if d == defect => Ok(None),
+        (Ok(cells), got) => {
+            let height = rows.len() as u32;
+            let plain = TileMap::from_cells(width, height, cells, tile, origin);
+            match (plain, got) {
+                (Ok(p), Ok(g)) if p == g => Ok(Some(g)),
+                (Err(p), Err(g)) if p == g => Ok(None),
+                (p, g) => Err(format!("read {g:?}, the rules give {p:?}")),
+            }
+        }
+        (Err(defect), got) => Err(format!("read {got:?}, the rules give {defect:?}")),
+    }
 }

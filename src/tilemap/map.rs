@@ -16,8 +16,9 @@
 //!   world: (-∞, line(0)] ... cells ...  [line(n), +∞)
 //! ```
 
+use super::bits;
 use super::open::{Coarse, Interior};
-use crate::error::Error;
+use crate::error::{AsciiDefect, Error};
 use crate::lanes::{F32W, LANES, MaskW};
 use crate::math::Aabb;
 use glam::{IVec2, Vec2};
@@ -119,10 +120,10 @@ pub(crate) struct Span {
 
 impl TileMap {
     /// The most cells along one axis (`2^24`, so every index is exact as an `f32`).
-    pub const MAX_SIDE: u32 = 1 << 24;
+    pub const MAX_SIDE: u32 = crate::error::MAP_MAX_SIDE;
 
     /// The most cells in one map (`2^30`, one byte each).
-    pub const MAX_CELLS: usize = 1 << 30;
+    pub const MAX_CELLS: usize = crate::error::MAP_MAX_CELLS;
 
     /// An all-empty map of `width × height` tiles of `tile_size`, its cell `(0, 0)` at
     /// `origin`.
@@ -131,24 +132,25 @@ impl TileMap {
     /// As [`TileMap::from_cells`].
     pub fn new(width: u32, height: u32, tile_size: Vec2, origin: Vec2) -> Result<Self, Error> {
         check_geometry(width, height, tile_size, origin)?;
-        Self::from_cells(
-            width,
-            height,
-            vec![EMPTY; width as usize * height as usize],
-            tile_size,
-            origin,
-        )
+        let cells = vec![EMPTY; width as usize * height as usize];
+        Self::assemble(width, height, cells, tile_size, origin, true)
     }
 
     /// A map from its cells, row-major (`cells[y * width + x]`), [`EMPTY`] or a solid kind.
     ///
     /// A map may have zero cells; everything is then "outside".
     ///
+    /// The map also builds its open-space tables, the lookups that let bodies in open
+    /// space skip the exact sweep. This reads the cells once and then works a word of 64
+    /// cells at a time, so the cost grows linearly with the cells. On maps of many rows,
+    /// part of the work runs on rayon's pool.
+    ///
     /// # Errors
+    /// - [`Error::MapTooLarge`] when a side exceeds [`TileMap::MAX_SIDE`] or the map
+    ///   exceeds [`TileMap::MAX_CELLS`];
     /// - [`Error::LengthMismatch`] when `cells.len() != width * height`;
-    /// - [`Error::InvalidShape`] (index 0) when a side exceeds [`TileMap::MAX_SIDE`], the
-    ///   map exceeds [`TileMap::MAX_CELLS`], the tile size is not finite and positive, the
-    ///   origin is not finite, or the tiles are too small for their coordinates (two
+    /// - [`Error::InvalidShape`] (index 0) when the tile size is not finite and positive,
+    ///   the origin is not finite, or the tiles are too small for their coordinates (two
     ///   consecutive tile edges round to the same `f32`, or the far edge overflows).
     pub fn from_cells(
         width: u32,
@@ -156,6 +158,19 @@ impl TileMap {
         cells: Vec<u8>,
         tile_size: Vec2,
         origin: Vec2,
+    ) -> Result<Self, Error> {
+        Self::assemble(width, height, cells, tile_size, origin, false)
+    }
+
+    /// [`TileMap::from_cells`], told whether every cell is known to be empty (then the
+    /// cells are not read: a fresh map's pages stay untouched until written).
+    fn assemble(
+        width: u32,
+        height: u32,
+        cells: Vec<u8>,
+        tile_size: Vec2,
+        origin: Vec2,
+        all_empty: bool,
     ) -> Result<Self, Error> {
         check_geometry(width, height, tile_size, origin)?;
         crate::error::check_len(
@@ -190,14 +205,22 @@ impl TileMap {
             let ulp = f64::from(far.next_up() - far);
             2.0 * ulp * map.inv_tile[a]
         });
-        map.rebuild_clear(0, 0, width, height);
-        map.coarse = Coarse::build(&map);
         map.fast_index = if map.edge_slack.iter().all(|&s| s < 0.25) {
             map.f32_index()
         } else {
             None
         };
-        map.interior = Interior::build(&map);
+        // The open-space tables, from one bit per cell (the outside is empty).
+        let solid = if all_empty {
+            vec![0; map.cells.len().div_ceil(64)]
+        } else {
+            bits::solid(&map.cells)
+        };
+        map.coarse = Coarse::from_solid(&solid, width, height, false);
+        let mut interior = Interior::from_solid(&solid, width, height);
+        interior.locate(&map);
+        map.interior = interior;
+        map.clear = bits::open(solid, width as usize, map.cells.len());
         Ok(map)
     }
 
@@ -360,21 +383,16 @@ impl TileMap {
         (small, W::test_bits(&self.clear, &cells) & small)
     }
 
-    /// Recomputes [`TileMap::clear`] for the cells in `x0..x1 × y0..y1` (clamped).
+    /// Recomputes [`TileMap::clear`] for the cells in `x0..x1 × y0..y1` (clamped), cell
+    /// by cell: for the few cells around a change.
     fn rebuild_clear(&mut self, x0: u32, y0: u32, x1: u32, y1: u32) {
-        let (w, h) = (self.dims[0] as usize, self.dims[1] as usize);
-        self.clear.resize((w * h).div_ceil(64), 0);
-        for y in y0 as usize..(y1 as usize).min(h) {
-            for x in x0 as usize..(x1 as usize).min(w) {
-                let mut open = true;
-                for dy in [-1i64, 0, 1] {
-                    for dx in [-1i64, 0, 1] {
-                        let c = IVec2::new((x as i64 + dx) as i32, (y as i64 + dy) as i32);
-                        open &= self.get(c) == EMPTY;
-                    }
-                }
-                let (word, bit) = ((y * w + x) / 64, (y * w + x) % 64);
-                self.clear[word] = (self.clear[word] & !(1 << bit)) | (u64::from(open) << bit);
+        let w = self.dims[0] as usize;
+        for y in y0..y1.min(self.dims[1]) {
+            for x in x0..x1.min(self.dims[0]) {
+                let (x, y) = (i64::from(x), i64::from(y));
+                let open =
+                    (y - 1..=y + 1).all(|r| (x - 1..=x + 1).all(|c| self.kind_at(c, r) == EMPTY));
+                bits::put(&mut self.clear, y as usize * w + x as usize, open);
             }
         }
     }
@@ -417,10 +435,30 @@ impl TileMap {
     /// row and after the last are ignored, so the art can be indented in source code.
     ///
     /// # Errors
-    /// - [`Error::LengthMismatch`] (`what: "ascii tile map row"`) when the rows differ in
-    ///   length (ragged art is never padded);
-    /// - [`Error::InvalidShape`] for an empty picture, a blank line between rows or an
-    ///   unknown character; and as [`TileMap::from_cells`].
+    /// - [`Error::InvalidAscii`] for a text with no rows, a blank line between rows, an
+    ///   unknown character, or rows of different lengths (ragged art is never padded).
+    ///   The [`AsciiDefect`] says which, and names the line and the
+    ///   column in the text.
+    /// - [`Error::MapTooLarge`] when the picture is wider than [`TileMap::MAX_SIDE`]
+    ///   tiles, taller, or larger than [`TileMap::MAX_CELLS`] (checked before its tiles
+    ///   are read).
+    /// - The other errors of [`TileMap::from_cells`] (the tile size and origin).
+    ///
+    /// ```
+    /// use hantei::{AsciiDefect, Error, TileMap};
+    /// use glam::Vec2;
+    /// let art = "
+    ///     ....
+    ///     .x..
+    /// ";
+    /// let err = TileMap::from_ascii(art, Vec2::ONE, Vec2::ZERO).unwrap_err();
+    /// let defect = AsciiDefect::UnknownTile { line: 3, column: 6, found: 'x' };
+    /// assert_eq!(err, Error::InvalidAscii(defect));
+    /// assert_eq!(
+    ///     err.to_string(),
+    ///     "ascii tile map, line 3, column 6: unknown tile 'x' (use '.', '#' or a digit)"
+    /// );
+    /// ```
     pub fn from_ascii(art: &str, tile_size: Vec2, origin: Vec2) -> Result<Self, Error> {
         Self::ascii(art, tile_size, origin, false)
     }
@@ -435,36 +473,66 @@ impl TileMap {
     }
 
     fn ascii(art: &str, tile_size: Vec2, origin: Vec2, y_up: bool) -> Result<Self, Error> {
-        let lines: Vec<&str> = art.lines().map(str::trim).collect();
-        let first = lines.iter().position(|l| !l.is_empty());
-        let last = lines.iter().rposition(|l| !l.is_empty());
+        let bad = |defect| Err(Error::InvalidAscii(defect));
+        // (line number from 1, indentation in characters, the row's text)
+        let lines: Vec<(usize, usize, &str)> = art
+            .lines()
+            .enumerate()
+            .map(|(i, line)| {
+                let row = line.trim();
+                let indent = line.chars().count() - line.trim_start().chars().count();
+                (i + 1, indent, row)
+            })
+            .collect();
+        let first = lines.iter().position(|l| !l.2.is_empty());
+        let last = lines.iter().rposition(|l| !l.2.is_empty());
         let (Some(first), Some(last)) = (first, last) else {
-            return Err(invalid("ascii tile map is empty"));
+            return bad(AsciiDefect::NoRows);
         };
-        let mut rows = lines[first..=last].to_vec();
-        if y_up {
-            rows.reverse();
-        }
-        let width = rows[0].chars().count();
+        let rows = &lines[first..=last];
+        let (first_line, _, first_row) = rows[0];
+        let width = first_row.chars().count();
+        check_size(width as u64, rows.len() as u64)?;
         let mut cells = Vec::with_capacity(width * rows.len());
-        for row in &rows {
+        for &(line, indent, row) in rows {
             if row.is_empty() {
-                return Err(invalid("ascii tile map has a blank line between rows"));
+                return bad(AsciiDefect::BlankLine { line });
             }
-            crate::error::check_len("ascii tile map row", width, row.chars().count())?;
+            let mut tiles = 0;
             for ch in row.chars() {
+                tiles += 1;
                 cells.push(match ch {
                     '.' => EMPTY,
                     '#' => SOLID,
                     '0'..='9' => ch as u8 - b'0',
-                    _ => {
-                        return Err(invalid(
-                            "unknown ascii tile character (use '.', '#' or a digit)",
-                        ));
+                    found => {
+                        let column = indent + tiles;
+                        return bad(AsciiDefect::UnknownTile {
+                            line,
+                            column,
+                            found,
+                        });
                     }
                 });
             }
+            if tiles != width {
+                return bad(AsciiDefect::Ragged {
+                    line,
+                    tiles,
+                    first_line,
+                    first_tiles: width,
+                });
+            }
         }
+        if y_up {
+            // The last line is row 0: reverse the rows.
+            let height = rows.len();
+            for y in 0..height / 2 {
+                let (top, bottom) = cells.split_at_mut((height - 1 - y) * width);
+                top[y * width..(y + 1) * width].swap_with_slice(&mut bottom[..width]);
+            }
+        }
+        // Both sides are within MAX_SIDE (checked above).
         let side = |v: usize| u32::try_from(v).unwrap_or(u32::MAX);
         Self::from_cells(side(width), side(rows.len()), cells, tile_size, origin)
     }
@@ -473,14 +541,23 @@ impl TileMap {
     /// lets bodies leave the map; a solid kind walls it in).
     #[must_use]
     pub fn with_outside(mut self, kind: u8) -> Self {
-        self.outside = kind;
-        // Only the border cells see outside neighbours.
+        let walled = kind != EMPTY;
+        let was_walled = core::mem::replace(&mut self.outside, kind) != EMPTY;
+        if walled == was_walled {
+            return self; // one solid kind for another: the same open space
+        }
+        // Only the border cells see outside neighbours. A solid outside takes them all out
+        // of open space; an empty one lets each be open again if its neighbours are.
         let (w, h) = (self.dims[0], self.dims[1]);
-        self.rebuild_clear(0, 0, w, 1);
-        self.rebuild_clear(0, h.saturating_sub(1), w, h);
-        self.rebuild_clear(0, 0, 1, h);
-        self.rebuild_clear(w.saturating_sub(1), 0, w, h);
-        self.coarse = Coarse::build(&self);
+        if walled {
+            bits::wall_off(&mut self.clear, w as usize, h as usize, [1; 4]);
+        } else {
+            self.rebuild_clear(0, 0, w, 1);
+            self.rebuild_clear(0, h.saturating_sub(1), w, h);
+            self.rebuild_clear(0, 0, 1, h);
+            self.rebuild_clear(w.saturating_sub(1), 0, w, h);
+        }
+        self.coarse.outside_changed(walled);
         self
     }
 
@@ -851,13 +928,18 @@ fn invalid(reason: &'static str) -> Error {
     Error::InvalidShape { index: 0, reason }
 }
 
+/// [`Error::MapTooLarge`] unless a map of `width × height` tiles is within
+/// [`TileMap::MAX_SIDE`] and [`TileMap::MAX_CELLS`].
+fn check_size(width: u64, height: u64) -> Result<(), Error> {
+    let side = u64::from(TileMap::MAX_SIDE);
+    if width > side || height > side || width * height > TileMap::MAX_CELLS as u64 {
+        return Err(Error::MapTooLarge { width, height });
+    }
+    Ok(())
+}
+
 fn check_geometry(width: u32, height: u32, tile_size: Vec2, origin: Vec2) -> Result<(), Error> {
-    if width > TileMap::MAX_SIDE || height > TileMap::MAX_SIDE {
-        return Err(invalid("tile map side longer than TileMap::MAX_SIDE"));
-    }
-    if u64::from(width) * u64::from(height) > TileMap::MAX_CELLS as u64 {
-        return Err(invalid("tile map has more than TileMap::MAX_CELLS cells"));
-    }
+    check_size(width.into(), height.into())?;
     if !(tile_size.is_finite() && tile_size.x > 0.0 && tile_size.y > 0.0) {
         return Err(invalid("tile size must be finite and positive"));
     }

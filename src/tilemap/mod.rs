@@ -123,6 +123,7 @@
 //! builder of inputs from raw bytes.
 
 mod batch;
+mod bits;
 mod cast;
 mod exact;
 mod map;

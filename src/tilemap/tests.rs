@@ -2,7 +2,7 @@
 //! coordinates, near 10⁶, with huge motions, from fuzz-style bytes), and the checks'
 //! own ability to reject wrong answers.
 
-use super::check::{self, check_cast, check_move_and_slide, input_from_bytes};
+use super::check::{self, check_ascii, check_cast, check_move_and_slide, input_from_bytes};
 use super::*;
 use crate::math::Aabb;
 use crate::rng::Rng;
@@ -210,6 +210,93 @@ proptest! {
             prop_assert_eq!(check_cast(&map, body, motion), Ok(()));
         }
     }
+}
+
+/// The byte decoder's large maps: the small map's tiles at their place in the large map
+/// and in the world, the rectangles drawn, the size cut to `LARGE_CELLS`; the checks
+/// hold on bodies moving through them.
+#[test]
+fn large_maps_from_bytes_keep_the_small_map_in_place() {
+    // A 3×3 sketch with a centre wall, 16-unit tiles at the origin; a body left of the
+    // wall pushed right, then a 600 × 300 map with the sketch at (70, 40) and a wall
+    // column at x = 75.
+    let small = [
+        2u8, 2, 7, 0, 0x10, 0, 0, 0, 0, 8, 0, 4, 0, 4, 0, 40, 0, 0, 0,
+    ];
+    let (map, body, motion) = input_from_bytes(&small).unwrap();
+    assert_eq!((map.width(), map.height()), (3, 3));
+    let mut large = small.to_vec();
+    large.push(b'L');
+    for v in [600u16, 300, 70, 40, 75, 0] {
+        large.extend(v.to_le_bytes());
+    }
+    large.extend([1, 255, 1]);
+    let (big, b2, m2) = input_from_bytes(&large).unwrap();
+    assert_eq!(
+        (big.width(), big.height(), b2, m2),
+        (600, 300, body, motion)
+    );
+    for (x, y) in (0..3).flat_map(|y| (0..3).map(move |x| (x, y))) {
+        let (t, at) = (IVec2::new(x, y), IVec2::new(70 + x, 40 + y));
+        assert_eq!(
+            (big.get(at), big.tile_aabb(at)),
+            (map.get(t), map.tile_aabb(t))
+        );
+    }
+    assert!((0..300).all(|y| big.get(IVec2::new(75, y)) == SOLID));
+    assert_eq!(check_move_and_slide(&big, body, motion), Ok(()));
+    assert_eq!(check_cast(&big, body, motion), Ok(()));
+    // Sides past the cell budget are cut; past MAX_SIDE, refused.
+    let mut huge = small.to_vec();
+    huge.push(b'L');
+    for v in [0xc100u16, 0x0005, 0, 0] {
+        huge.extend(v.to_le_bytes());
+    }
+    let (cut, _, _) = input_from_bytes(&huge).unwrap();
+    let cells = u64::from(cut.width()) * u64::from(cut.height());
+    assert_eq!((cut.height(), cells <= check::LARGE_CELLS), (5, true));
+    huge[20..22].copy_from_slice(&0xffffu16.to_le_bytes());
+    huge[22..24].copy_from_slice(&0u16.to_le_bytes());
+    assert!(input_from_bytes(&huge).is_none());
+}
+
+/// The ASCII reader agrees with the plain reading of its rules on texts with every
+/// defect, both ways up; the byte decoder reads ASCII art after the tag `A`.
+#[test]
+fn ascii_art_reads_by_its_rules() {
+    let texts = [
+        "",
+        " \n\t\n",
+        "..#\n#..",
+        "\n    ...\n    .#.\n",
+        "#..\r\n.#.\r\n..#\r\n",
+        "..\r",
+        ".\r.",
+        "..\n\n..",
+        "...\n....",
+        "....\n...",
+        "  .x\n",
+        "#é#",
+        "09\n90",
+    ];
+    for text in texts {
+        for y_up in [false, true] {
+            let read = check_ascii(text, y_up, Vec2::splat(16.0), Vec2::ZERO);
+            assert!(read.is_ok(), "{text:?} y_up {y_up}: {read:?}");
+        }
+    }
+    let read = check_ascii("09\n#.", true, Vec2::ONE, Vec2::ZERO)
+        .unwrap()
+        .unwrap();
+    assert_eq!(read.cells(), &[1, 0, 0, 9]);
+    // "..\n.#" after a small input: the map is the art, with the small map's tiles.
+    let mut data = vec![
+        2u8, 2, 7, 0, 0x10, 0, 0, 0, 0, 8, 0, 4, 0, 4, 0, 40, 0, 0, 0,
+    ];
+    data.extend([b'A', 0, 0, 0, 7, 0, 1]);
+    let (map, _, _) = input_from_bytes(&data).unwrap();
+    assert_eq!((map.width(), map.cells()), (2, &[0u8, 0, 0, 1][..]));
+    assert_eq!(map.tile_size(), Vec2::splat(16.0));
 }
 
 prop_compose! {
@@ -645,6 +732,218 @@ fn region_clear_never_misses_a_solid_tile() {
         clear_at.iter().all(|&n| n > 50),
         "clear answers per scale: {clear_at:?}"
     );
+}
+
+/// Whether every tile of `xs × ys` (tile indices, any integers) is empty, tiles outside
+/// the map counting as its outside kind: the definition the open-space bits accelerate.
+fn tiles_empty(map: &TileMap, xs: core::ops::Range<i64>, ys: core::ops::Range<i64>) -> bool {
+    let (w, h) = (i64::from(map.width()), i64::from(map.height()));
+    let inside = |r: &core::ops::Range<i64>, n: i64| r.start.max(0)..r.end.min(n);
+    // Beyond the map every tile is the outside kind: one look at it is enough.
+    let reaches_out = xs.start < 0 || ys.start < 0 || xs.end > w || ys.end > h;
+    if reaches_out && map.outside() != EMPTY && !xs.is_empty() && !ys.is_empty() {
+        return false;
+    }
+    inside(&ys, h).all(|y| inside(&xs, w).all(|x| map.kind_at(x, y) == EMPTY))
+}
+
+/// Every open-space bit of `map` against its definition, tile by tile: at level 0 a
+/// cell's 3×3 tiles, at level `k` the tiles under its 3×3 block of `2^k`-tile cells,
+/// all empty (the outside counting as its kind); and the interior rectangle against the
+/// column-by-column histogram search it replaces.
+fn assert_open_space_exact(map: &TileMap, what: &str) {
+    let (w, h) = (i64::from(map.width()), i64::from(map.height()));
+    for y in 0..h {
+        for x in 0..w {
+            let want = tiles_empty(map, x - 1..x + 2, y - 1..y + 2);
+            let got = map.is_clear((y * w + x) as usize);
+            assert_eq!(got, want, "{what}: level 0 ({x}, {y})");
+        }
+    }
+    for k in 1..=map.coarse.len() {
+        let side = 1i64 << k;
+        let (cw, ch) = ((w + side - 1) >> k, (h + side - 1) >> k);
+        for cy in 0..ch {
+            for cx in 0..cw {
+                let xs = (cx - 1) * side..(cx + 2) * side;
+                let ys = (cy - 1) * side..(cy + 2) * side;
+                let got = map.coarse.is_clear(k, (cx << k) as u32, (cy << k) as u32);
+                assert_eq!(
+                    got,
+                    tiles_empty(map, xs, ys),
+                    "{what}: level {k} ({cx}, {cy})"
+                );
+            }
+        }
+    }
+    let fresh = super::open::Interior::build(map);
+    assert_eq!(fresh.tiles(), reference_interior(map), "{what}: interior");
+}
+
+/// The largest empty rectangle as the map first found it: each row's histogram of empty
+/// runs upwards, searched column by column with a stack (the first found on ties).
+fn reference_interior(map: &TileMap) -> [u32; 4] {
+    let (w, h) = (map.width() as usize, map.height() as usize);
+    let mut heights = vec![0u32; w];
+    let mut stack: Vec<(usize, u32)> = Vec::new();
+    let (mut best, mut tiles) = (0u64, [0u32; 4]);
+    for y in 0..h {
+        for (x, hx) in heights.iter_mut().enumerate() {
+            *hx = if map.cells()[y * w + x] == EMPTY {
+                *hx + 1
+            } else {
+                0
+            };
+        }
+        stack.clear();
+        for (x, hx) in heights.iter().copied().chain([0]).enumerate() {
+            let mut start = x;
+            while let Some(&(s, top)) = stack.last() {
+                if top < hx {
+                    break;
+                }
+                stack.pop();
+                let area = u64::from(top) * (x - s) as u64;
+                if area > best {
+                    best = area;
+                    let y1 = y as u32 + 1;
+                    tiles = [s as u32, y1 - top, x as u32, y1];
+                }
+                start = s;
+            }
+            stack.push((start, hx));
+        }
+    }
+    tiles
+}
+
+/// A map drawn from a few patterns: noise at a density, walls (a border, rooms, long
+/// lines, a solid block) and runs of one kind, so that rows repeat, differ by a tile, or
+/// are solid throughout.
+fn patterned_map(w: u32, h: u32, rng: &mut Rng) -> TileMap {
+    let (wu, hu) = (w as usize, h as usize);
+    let mut cells = vec![EMPTY; wu * hu];
+    let density = [0.0, 0.002, 0.02, 0.2, 0.5, 0.9][rng.below(6) as usize];
+    for c in &mut cells {
+        if rng.unit_f32() < density {
+            *c = 1 + rng.below(3) as u8;
+        }
+    }
+    for _ in 0..rng.below(4) {
+        match rng.below(4) {
+            0 => {
+                for y in 0..hu {
+                    for x in 0..wu {
+                        if x == 0 || y == 0 || x + 1 == wu || y + 1 == hu {
+                            cells[y * wu + x] = SOLID;
+                        }
+                    }
+                }
+            }
+            1 if w > 0 => {
+                let x = rng.below(w) as usize;
+                let (y0, y1) = (rng.below(h + 1) as usize, rng.below(h + 1) as usize);
+                for y in y0.min(y1)..y0.max(y1) {
+                    cells[y * wu + x] = SOLID;
+                }
+            }
+            2 if h > 0 => {
+                let y = rng.below(h) as usize;
+                let (x0, x1) = (rng.below(w + 1) as usize, rng.below(w + 1) as usize);
+                cells[y * wu + x0.min(x1)..y * wu + x0.max(x1)].fill(SOLID);
+            }
+            _ => {
+                let (x0, y0) = (rng.below(w + 1) as usize, rng.below(h + 1) as usize);
+                let (x1, y1) = (rng.below(w + 1) as usize, rng.below(h + 1) as usize);
+                let kind = if rng.unit_f32() < 0.5 { EMPTY } else { SOLID };
+                for y in y0.min(y1)..y0.max(y1) {
+                    cells[y * wu + x0.min(x1)..y * wu + x0.max(x1)].fill(kind);
+                }
+            }
+        }
+    }
+    TileMap::from_cells(w, h, cells, Vec2::splat(2.0), Vec2::new(-5.0, 3.0)).unwrap()
+}
+
+/// The open-space tables (clear bits at every level, the interior rectangle), built a
+/// word at a time, equal their definitions evaluated tile by tile: on maps of every
+/// shape (sides around 64, one tile wide, empty, long and thin), of noise and walls,
+/// with either outside, after the outside changes and after single tiles change.
+#[test]
+fn open_space_tables_match_their_definitions() {
+    let mut rng = Rng::new(0x0be5);
+    let sizes = [
+        (0, 0),
+        (0, 7),
+        (5, 0),
+        (1, 1),
+        (1, 70),
+        (70, 1),
+        (2, 33),
+        (63, 5),
+        (64, 4),
+        (65, 9),
+        (127, 3),
+        (128, 2),
+        (129, 7),
+        (31, 31),
+        (200, 12),
+        (3, 200),
+        (100, 90),
+    ];
+    for &(w, h) in &sizes {
+        for round in 0..6 {
+            let map = patterned_map(w, h, &mut rng);
+            let what = format!("{w}x{h} round {round}");
+            assert_open_space_exact(&map, &what);
+            let walled = map.clone().with_outside(SOLID);
+            assert_open_space_exact(&walled, &format!("{what}, walled"));
+            assert_open_space_exact(&walled.clone().with_outside(3), &format!("{what}, 3"));
+            let mut open = walled.with_outside(EMPTY);
+            assert!(open == map, "{what}: walled and opened again");
+            if w > 0 && h > 0 {
+                for _ in 0..5 {
+                    let (x, y) = (rng.below(w), rng.below(h));
+                    let kind = if rng.unit_f32() < 0.5 { EMPTY } else { SOLID };
+                    open.set(x, y, kind).unwrap();
+                }
+                assert_open_space_exact(&open, &format!("{what}, after set"));
+            }
+        }
+    }
+}
+
+/// The interior search on large maps (where its shortcuts matter: open rows repeating,
+/// tall columns, long stretches of equal height) gives the column-by-column answer, in
+/// any number of bands of rows.
+#[test]
+fn interior_search_matches_the_column_by_column_search_on_large_maps() {
+    let mut rng = Rng::new(0x1b1e);
+    for &(w, h) in &[(700, 300), (64, 2000), (3000, 40), (333, 333), (5, 9)] {
+        for _ in 0..4 {
+            let map = patterned_map(w, h, &mut rng);
+            let want = reference_interior(&map);
+            let built = super::open::Interior::build(&map);
+            assert_eq!(built.tiles(), want, "{w}x{h} {map:?}");
+            let solid = super::bits::solid(map.cells());
+            for bands in [2, 3, 7, 64, 1000] {
+                let banded = super::open::Interior::from_solid_in(&solid, w, h, bands);
+                assert_eq!(banded.tiles(), want, "{w}x{h} in {bands} bands");
+            }
+        }
+    }
+    // Ties across bands: two equal rooms, one per band; the first (upper) one wins.
+    let mut cells = vec![SOLID; 40 * 40];
+    for (x0, y0) in [(2, 3), (20, 25)] {
+        for y in y0..y0 + 5 {
+            cells[y * 40 + x0..y * 40 + x0 + 6].fill(EMPTY);
+        }
+    }
+    let solid = super::bits::solid(&cells);
+    for bands in 1..8 {
+        let interior = super::open::Interior::from_solid_in(&solid, 40, 40, bands);
+        assert_eq!(interior.tiles(), [2, 3, 8, 8], "{bands} bands");
+    }
 }
 
 // ----- the open interior -------------------------------------------------------------

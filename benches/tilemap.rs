@@ -1,0 +1,103 @@
+//! Building a tile map: [`TileMap::new`], [`TileMap::from_cells`] and
+//! [`TileMap::with_outside`] on maps of `2^26` tiles, each with its open-space tables
+//! (the clear bits at every scale and the open interior).
+//!
+//! ```text
+//! cargo bench --bench tilemap
+//! ```
+//!
+//! Rows (one thread; the cells are made, and cloned for the calls that take them, outside
+//! the timed loop):
+//! - `new/8192x8192`, `new/1048576x64`, `new/64x1048576`: an empty map, square, wide
+//!   and tall;
+//! - `from_cells/arena`: 8192 × 8192 walled at its border, with 3,000 walls inside
+//!   (tiles, lines and blocks);
+//! - `from_cells/noise_1_in_2`, `from_cells/noise_1_in_64`: every tile solid at random,
+//!   one in two and one in 64;
+//! - `with_outside/arena`: the arena walled in (a solid outside), then opened again.
+
+use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
+use glam::Vec2;
+use hantei::TileMap;
+use hantei::rng::Rng;
+use hantei::tilemap::{EMPTY, SOLID};
+use std::time::Duration;
+
+const SIDE: usize = 8192;
+
+/// An arena: a solid border, and 3,000 walls inside (single tiles, lines of up to 30
+/// tiles either way, blocks of up to 6 × 6).
+fn arena(rng: &mut Rng) -> Vec<u8> {
+    let (w, h) = (SIDE, SIDE);
+    let mut cells = vec![EMPTY; w * h];
+    cells[..w].fill(SOLID);
+    cells[(h - 1) * w..].fill(SOLID);
+    for y in 0..h {
+        cells[y * w] = SOLID;
+        cells[y * w + w - 1] = SOLID;
+    }
+    for k in 0..3000 {
+        let (x, y) = (
+            1 + rng.below(w as u32 - 40) as usize,
+            1 + rng.below(h as u32 - 40) as usize,
+        );
+        let (dx, dy) = match k % 4 {
+            0 => (1, 1),
+            1 => (1 + rng.below(30) as usize, 1),
+            2 => (1, 1 + rng.below(30) as usize),
+            _ => (1 + rng.below(6) as usize, 1 + rng.below(6) as usize),
+        };
+        for r in y..y + dy {
+            cells[r * w + x..r * w + x + dx].fill(2);
+        }
+    }
+    cells
+}
+
+/// Every tile solid with probability `1 / one_in`.
+fn noise(rng: &mut Rng, one_in: u32) -> Vec<u8> {
+    (0..SIDE * SIDE)
+        .map(|_| if rng.below(one_in) == 0 { SOLID } else { EMPTY })
+        .collect()
+}
+
+fn build(c: &mut Criterion) {
+    let mut rng = Rng::new(34);
+    let size = Vec2::splat(16.0);
+    let mut group = c.benchmark_group("tilemap_build/2^26");
+    group.sample_size(10);
+    group.warm_up_time(Duration::from_millis(500));
+    group.measurement_time(Duration::from_secs(3));
+    for (w, h) in [(SIDE, SIDE), (1 << 20, 64), (64, 1 << 20)] {
+        group.bench_function(format!("new/{w}x{h}"), |b| {
+            b.iter(|| TileMap::new(w as u32, h as u32, size, Vec2::ZERO).unwrap());
+        });
+    }
+    let side = SIDE as u32;
+    let inputs = [
+        ("arena", arena(&mut rng)),
+        ("noise_1_in_2", noise(&mut rng, 2)),
+        ("noise_1_in_64", noise(&mut rng, 64)),
+    ];
+    for (name, cells) in &inputs {
+        group.bench_function(format!("from_cells/{name}"), |b| {
+            b.iter_batched(
+                || cells.clone(),
+                |cells| TileMap::from_cells(side, side, cells, size, Vec2::ZERO).unwrap(),
+                BatchSize::PerIteration,
+            );
+        });
+    }
+    let map = TileMap::from_cells(side, side, inputs[0].1.clone(), size, Vec2::ZERO).unwrap();
+    group.bench_function("with_outside/arena", |b| {
+        b.iter_batched(
+            || map.clone(),
+            |map| map.with_outside(SOLID).with_outside(EMPTY),
+            BatchSize::PerIteration,
+        );
+    });
+    group.finish();
+}
+
+criterion_group!(benches, build);
+criterion_main!(benches);
