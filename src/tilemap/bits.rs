@@ -71,7 +71,7 @@ pub(crate) fn read(bits: &[u64], start: usize, len: usize, out: &mut [u64]) {
             (lo >> s) | bits.get(j + q + 1).map_or(0, |&hi| hi << (64 - s))
         };
     }
-    if len % 64 != 0 {
+    if !len.is_multiple_of(64) {
         out[len / 64] &= (1 << (len % 64)) - 1;
     }
 }
@@ -205,7 +205,7 @@ pub(crate) fn open(mut solid: Vec<u64>, w: usize, n: usize) -> Vec<u64> {
             !(spread[j as usize] | up | down)
         })
         .collect();
-    if n % 64 != 0 {
+    if !n.is_multiple_of(64) {
         open[n / 64] &= (1 << (n % 64)) - 1;
     }
     open
@@ -237,7 +237,7 @@ pub(crate) fn wall_off(bits: &mut [u64], w: usize, h: usize, [l, t, r, b]: [usiz
     // in the right margin of the row before.
     let mut starts = RowStarts { w, next: 0 };
     let mut this = starts.mask(0);
-    for j in 0..bits.len() {
+    for (j, word) in bits.iter_mut().enumerate() {
         let next = starts.mask(j + 1);
         let mut side = 0u64;
         for k in 0..l {
@@ -246,7 +246,7 @@ pub(crate) fn wall_off(bits: &mut [u64], w: usize, h: usize, [l, t, r, b]: [usiz
         for k in 1..=r {
             side |= (this >> k) | (next << (64 - k));
         }
-        bits[j] &= !side;
+        *word &= !side;
         this = next;
     }
 }
@@ -336,7 +336,7 @@ mod tests {
             for (i, &c) in cells.iter().enumerate() {
                 assert_eq!(get(&bits, i), c != 0, "n {n}, cell {i}");
             }
-            if n % 64 != 0 {
+            if !n.is_multiple_of(64) {
                 assert_eq!(bits[n / 64] >> (n % 64), 0, "bits past the end");
             }
         }
@@ -355,7 +355,7 @@ mod tests {
             for k in 0..len {
                 assert_eq!(get(&out, k), plain[from + k]);
             }
-            if len % 64 != 0 {
+            if !len.is_multiple_of(64) {
                 assert_eq!(out[len / 64] >> (len % 64), 0);
             }
             let first = |want: bool| (from..from + len).find(|&i| plain[i] == want);
@@ -380,7 +380,7 @@ mod tests {
             for (i, &p) in plain.iter().enumerate() {
                 assert_eq!(get(&bits, i), p, "bit {i} of {n}");
             }
-            if n % 64 != 0 {
+            if !n.is_multiple_of(64) {
                 assert_eq!(bits[n / 64] >> (n % 64), 0, "bits past the end");
             }
         }
@@ -419,7 +419,7 @@ mod tests {
                 } else {
                     cw * h.div_ceil(2)
                 };
-                if n % 64 != 0 {
+                if !n.is_multiple_of(64) {
                     assert_eq!(v[n / 64] >> (n % 64), 0, "bits past the end");
                 }
             }

@@ -449,7 +449,7 @@ impl TileMap {
     /// # Errors
     /// - [`Error::InvalidAscii`] for a text with no rows, a blank line between rows, an
     ///   unknown character, or rows of different lengths (ragged art is never padded).
-    ///   The [`AsciiDefect`](crate::AsciiDefect) says which, and names the line and the
+    ///   The [`AsciiDefect`] says which, and names the line and the
     ///   column in the text.
     /// - [`Error::MapTooLarge`] when the picture is wider than [`TileMap::MAX_SIDE`]
     ///   tiles, taller, or larger than [`TileMap::MAX_CELLS`] (checked before its tiles
