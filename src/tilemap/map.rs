@@ -210,17 +210,29 @@ impl TileMap {
         } else {
             None
         };
-        // The open-space tables, from one bit per cell (the outside is empty).
+        // The open-space tables, from one bit per cell (the outside is empty). With no
+        // solid cell, every cell is clear and the interior is the whole map.
+        let n = map.cells.len();
         let solid = if all_empty {
-            vec![0; map.cells.len().div_ceil(64)]
+            vec![0; n.div_ceil(64)]
         } else {
             bits::solid(&map.cells)
         };
         map.coarse = Coarse::from_solid(&solid, width, height, false);
-        let mut interior = Interior::from_solid(&solid, width, height);
+        let mut interior = if all_empty {
+            Interior::whole(width, height)
+        } else {
+            Interior::from_solid(&solid, width, height)
+        };
         interior.locate(&map);
         map.interior = interior;
-        map.clear = bits::open(solid, width as usize, map.cells.len());
+        map.clear = if all_empty {
+            let mut clear = solid;
+            bits::fill(&mut clear, 0, n, true);
+            clear
+        } else {
+            bits::open(solid, width as usize, n)
+        };
         Ok(map)
     }
 

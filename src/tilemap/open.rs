@@ -279,6 +279,18 @@ impl Interior {
         Self::from_solid_in(solid, w, h, bands as u32)
     }
 
+    /// The interior of a `w × h` map of empty tiles: all of it (what
+    /// [`Interior::from_solid`] finds there), without its world box.
+    pub(crate) fn whole(w: u32, h: u32) -> Self {
+        let area = u64::from(w) * u64::from(h);
+        Self {
+            tiles: if area > 0 { [0, 0, w, h] } else { [0; 4] },
+            built: area,
+            changes: 0,
+            world: Self::NONE,
+        }
+    }
+
     /// [`Interior::from_solid`] in `bands` bands of rows.
     pub(crate) fn from_solid_in(solid: &[u64], w: u32, h: u32, bands: u32) -> Self {
         use rayon::prelude::*;

@@ -913,6 +913,31 @@ fn open_space_tables_match_their_definitions() {
     }
 }
 
+/// A new map (whose cells are known to be empty and not read) holds the tables a map of
+/// empty cells read from its cells holds.
+#[test]
+fn new_maps_equal_maps_of_empty_cells() {
+    for (w, h) in [
+        (0, 0),
+        (0, 3),
+        (4, 0),
+        (1, 1),
+        (63, 2),
+        (64, 64),
+        (65, 3),
+        (200, 130),
+    ] {
+        let new = TileMap::new(w, h, Vec2::splat(3.0), Vec2::new(-1.0, 2.0)).unwrap();
+        let cells = vec![EMPTY; (w * h) as usize];
+        let read = TileMap::from_cells(w, h, cells, Vec2::splat(3.0), Vec2::new(-1.0, 2.0));
+        let read = read.unwrap();
+        assert!(new == read, "{w}x{h}");
+        assert_eq!(new.interior.tiles(), read.interior.tiles(), "{w}x{h}");
+        assert_eq!(new.interior.world, read.interior.world, "{w}x{h}");
+        assert_open_space_exact(&new, &format!("new {w}x{h}"));
+    }
+}
+
 /// The interior search on large maps (where its shortcuts matter: open rows repeating,
 /// tall columns, long stretches of equal height) gives the column-by-column answer, in
 /// any number of bands of rows.
