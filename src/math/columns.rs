@@ -1,11 +1,14 @@
-//! Shapes as structure-of-arrays columns: a borrowed view per shape (`*Columns`: one
-//! `&[f32]` per field) and its owned twin (`*Soa`).
+//! Shapes as structure-of-arrays columns.
 //!
-//! Plain data below the store and the narrow phase: the store hands out its box and
-//! motion columns as views (`AabbColumns::from_store`, `MotionColumns::from_store`, in
-//! `store`), and the narrow phase's batches read any view through its input traits
-//! (`ShapeInput`, implemented in `narrow::columns`, whose public paths these types keep:
-//! `hantei::narrow::columns::AabbColumns`, ...).
+//! Each shape has a borrowed view, named `*Columns`, with one `&[f32]` per field. Each
+//! view has an owned twin, named `*Soa`.
+//!
+//! These types are plain data that sit below the store and the narrow phase. The store
+//! hands out its box and motion columns as views. It does so through
+//! `AabbColumns::from_store` and `MotionColumns::from_store`, in `store`. The narrow
+//! phase's batches read any view through their input trait, `ShapeInput`. That trait is
+//! implemented in `narrow::columns`. The public paths of these types are there too, such
+//! as `hantei::narrow::columns::AabbColumns`.
 
 use super::{Aabb, Circle, Obb2, Obb3, Ray};
 use crate::error::{Error, check_count, check_len};
@@ -30,11 +33,13 @@ macro_rules! columns {
         }
 
         impl<'a> $cols<'a> {
-            /// A view over the given columns.
+            /// Creates a view over the given columns.
             ///
             /// # Errors
-            /// [`Error::LengthMismatch`] when a column's length differs from the first
-            /// one's; [`Error::TooManyBoxes`] for more than [`crate::MAX_BOXES`] shapes.
+            /// - [`Error::LengthMismatch`] when a column's length differs from the
+            ///   length of the first column.
+            /// - [`Error::TooManyBoxes`] when there are more than
+            ///   [`MAX_BOXES`](crate::MAX_BOXES) shapes.
             #[allow(clippy::too_many_arguments)]
             pub fn new($($f: &'a [f32]),+) -> Result<Self, Error> {
                 let c = Self { $($f),+ };
@@ -42,7 +47,7 @@ macro_rules! columns {
                 Ok(c)
             }
 
-            /// The number of shapes (the length of the first column).
+            /// Returns the number of shapes. This is the length of the first column.
             #[must_use]
             pub fn len(&self) -> usize {
                 [$(self.$f.len()),+][0]
@@ -64,8 +69,10 @@ macro_rules! columns {
             /// The number of shapes, once every column is known to have it.
             ///
             /// # Errors
-            /// [`Error::LengthMismatch`] when a column's length differs from the first
-            /// one's; [`Error::TooManyBoxes`] for more than [`crate::MAX_BOXES`] shapes.
+            /// - [`Error::LengthMismatch`] when a column's length differs from the
+            ///   length of the first column.
+            /// - [`Error::TooManyBoxes`] when there are more than
+            ///   [`MAX_BOXES`](crate::MAX_BOXES) shapes.
             pub(crate) fn lengths(&self) -> Result<usize, Error> {
                 let lens = [$((concat!(stringify!($cols), ".", stringify!($f)), self.$f.len())),+];
                 for &(what, len) in &lens[1..] {
@@ -78,7 +85,7 @@ macro_rules! columns {
             /// The shape at index `i`.
             ///
             /// # Panics
-            /// If `i` is out of range of a column.
+            /// Panics if `i` is out of range of a column.
             #[must_use]
             #[inline]
             pub fn get(&self, i: usize) -> $shape {
@@ -123,8 +130,9 @@ macro_rules! columns {
 }
 
 columns! {
-    /// Boxes as four columns: `min_x`, `min_y`, `max_x`, `max_y` (the
-    /// [`BoxStore`](crate::BoxStore) layout).
+    /// Boxes as four columns: `min_x`, `min_y`, `max_x` and `max_y`.
+    ///
+    /// This is the layout of a [`BoxStore`](crate::BoxStore).
     AabbColumns,
     /// Owned [`AabbColumns`].
     AabbSoa,
@@ -135,8 +143,9 @@ columns! {
 }
 
 columns! {
-    /// Per-frame displacements as two columns, `x` and `y` (the
-    /// [`BoxStore`](crate::BoxStore) motion columns).
+    /// Per-frame displacements as two columns, `x` and `y`.
+    ///
+    /// These are the motion columns of a [`BoxStore`](crate::BoxStore).
     MotionColumns,
     /// Owned [`MotionColumns`].
     MotionSoa,
@@ -147,7 +156,7 @@ columns! {
 }
 
 columns! {
-    /// Circles as three columns: `x`, `y` (the center) and `radius`.
+    /// Circles as three columns: the center `x` and `y`, and the `radius`.
     CircleColumns,
     /// Owned [`CircleColumns`].
     CircleSoa,
@@ -180,8 +189,10 @@ columns! {
 }
 
 columns! {
-    /// 3D oriented boxes as fifteen columns: center, the three axes (`axis0_x` is the x
-    /// component of `axes[0]`), half extents.
+    /// 3D oriented boxes as fifteen columns: the center, the three axes, and the half
+    /// extents.
+    ///
+    /// For example, `axis0_x` is the x component of `axes[0]`.
     Obb3Columns,
     /// Owned [`Obb3Columns`].
     Obb3Soa,

@@ -11,22 +11,28 @@
 //!              one record per box, gathered whole (one load) and transposed to lanes
 //! ```
 //!
-//! Each shape has a borrowed view (`*Columns`: one `&[f32]` per field, e.g. straight from
-//! a [`BoxStore`](crate::BoxStore)) and an owned twin (`*Soa`, built from a slice of shapes). A view's
-//! columns must all have the same length: [`AabbColumns::new`] and friends check it, and
-//! the batch entry points check it again (the fields are public), answering
-//! [`Error::LengthMismatch`].
+//! Each shape has two column types:
+//! - A borrowed view, named `*Columns`. It holds one `&[f32]` per field. For example,
+//!   you can take one straight from a [`BoxStore`](crate::BoxStore).
+//! - An owned twin, named `*Soa`. You build it from a slice of shapes.
 //!
-//! Every batch entry point of [`NarrowPhase`](super::NarrowPhase) takes its shapes as an
-//! input trait ([`AabbInput`], [`CircleInput`], [`RayInput`], [`MotionInput`],
-//! [`Obb2Input`], [`Obb3Input`]), implemented by the column view and by a plain slice of
-//! the shapes (`&[Aabb]`, `&[Circle]`, `&[Ray]`, `&[Vec2]`, `&[Obb2]`, `&[Obb3]`). Both
-//! give the same answers, bit for bit. Records are the faster input where the shapes
-//! already live in an array of structs: the SIMD gather loads a whole record at once
-//! instead of one `f32` per field (with AVX2, an [`Aabb`] or a [`Ray`] is one 16-byte
-//! load per lane instead of four 4-byte ones); columns are the faster input where the
-//! data already lives in columns, such as a [`BoxStore`](crate::BoxStore), since converting first would
-//! cost a pass over the shapes.
+//! All columns of a view must have the same length. [`AabbColumns::new`] and the other
+//! constructors check this. The fields are public, so the batch entry points check it
+//! again. Both return [`Error::LengthMismatch`] when the lengths differ.
+//!
+//! Every batch entry point of [`NarrowPhase`](super::NarrowPhase) takes its shapes
+//! through an input trait. There is one trait per shape: [`AabbInput`], [`CircleInput`],
+//! [`RayInput`], [`MotionInput`], [`Obb2Input`] and [`Obb3Input`]. Each trait is
+//! implemented by the column view and by a plain slice of the shapes. The slices are
+//! `&[Aabb]`, `&[Circle]`, `&[Ray]`, `&[Vec2]`, `&[Obb2]` and `&[Obb3]`. Both inputs give
+//! the same answers, bit for bit.
+//!
+//! Pick the input that matches where your data already lives:
+//! - If the shapes live in an array of structs, pass the slice. The SIMD gather then
+//!   loads a whole record at once, instead of one `f32` per field. With AVX2, an
+//!   [`Aabb`] or a [`Ray`] takes one 16-byte load per lane instead of four 4-byte loads.
+//! - If the data lives in columns, as in a [`BoxStore`](crate::BoxStore), pass the
+//!   columns. Converting them first would cost a pass over the shapes.
 
 use crate::error::{Error, check_count};
 use crate::lanes::{F32W, LANES};
@@ -46,40 +52,46 @@ mod sealed {
     pub trait Sealed {}
 }
 
-/// Shapes a batch reads, as `N` `f32` fields each: a column view or a slice of the shapes.
+/// The shapes a batch reads, each as `N` `f32` fields.
 ///
-/// Sealed: implemented by every `*Columns` view and by `&[Aabb]`, `&[Circle]`,
-/// `&[Ray]`, `&[Vec2]`, `&[Obb2]` and `&[Obb3]`. The batch entry points name it through
-/// one trait per shape ([`AabbInput`] and friends).
+/// The input is a column view or a slice of the shapes. This trait is sealed. Every
+/// `*Columns` view implements it, and so do `&[Aabb]`, `&[Circle]`, `&[Ray]`, `&[Vec2]`,
+/// `&[Obb2]` and `&[Obb3]`. The batch entry points name it through one trait per shape,
+/// such as [`AabbInput`].
 pub trait ShapeInput<const N: usize>: Copy + Sync + sealed::Sealed {
     /// The shape.
     type Shape: Copy;
     /// The number of shapes.
     ///
     /// # Errors
-    /// [`Error::LengthMismatch`] when a column view's columns differ in length;
-    /// [`Error::TooManyBoxes`] for more than [`crate::MAX_BOXES`] shapes (every batch
-    /// refuses such an input before it reads a pair, at every SIMD level).
+    /// - [`Error::LengthMismatch`] when the columns of a view differ in length.
+    /// - [`Error::TooManyBoxes`] when there are more than
+    ///   [`MAX_BOXES`](crate::MAX_BOXES) shapes. Every batch refuses such an input before
+    ///   it reads a pair, at every SIMD level.
     fn checked_len(&self) -> Result<usize, Error>;
     /// The shape at index `i`.
     ///
     /// # Panics
-    /// If `i` is out of range.
+    /// Panics if `i` is out of range.
     fn shape(&self, i: usize) -> Self::Shape;
-    /// The fields of shapes `idx[0..8]` in lanes: lane `j` of result `k` is field `k`
-    /// of shape `idx[j]`.
+    /// Returns the fields of shapes `idx[0..8]` in lanes.
+    ///
+    /// Lane `j` of result `k` is field `k` of shape `idx[j]`.
     ///
     /// # Safety
     /// Every `idx[j]` must be below the length of every column (of the slice).
     #[doc(hidden)]
     unsafe fn gather_unchecked<W: F32W>(&self, idx: &[u32; LANES]) -> [W; N];
     /// Whether [`ShapeInput::gather_padded_unchecked`] is faster than
-    /// [`ShapeInput::gather_unchecked`] (circle records: with AVX2, each is then
-    /// gathered in one 16-byte load).
+    /// [`ShapeInput::gather_unchecked`].
+    ///
+    /// This is true for circle records. With AVX2, each record is then gathered in one
+    /// 16-byte load.
     #[doc(hidden)]
     const PADS: bool = false;
-    /// [`ShapeInput::gather_unchecked`] where shape `idx[j] + 1` exists too. Same
-    /// result.
+    /// Works like [`ShapeInput::gather_unchecked`] when shape `idx[j] + 1` exists too.
+    ///
+    /// It returns the same result.
     ///
     /// # Safety
     /// Every `idx[j] + 1` must be below the length of every column (of the slice).
@@ -100,7 +112,9 @@ macro_rules! input_trait {
 }
 
 input_trait! {
-    /// Boxes for a batch: [`AabbColumns`] (e.g. [`AabbColumns::from_store`]) or `&[Aabb]`.
+    /// Boxes for a batch: [`AabbColumns`] or `&[Aabb]`.
+    ///
+    /// For example, [`AabbColumns::from_store`] gives a view of a store's boxes.
     AabbInput, 4, Aabb
 }
 input_trait! {
@@ -124,9 +138,11 @@ input_trait! {
     Obb3Input, 15, Obb3
 }
 
-/// A slice of shapes as an input: each shape is a record of `$n` `f32`, in the order of
-/// the lane type's `from_lanes` (asserted at compile time by size; the field order is
-/// that of the `*Columns` view, checked by the tests).
+/// Makes a slice of shapes an input.
+///
+/// Each shape is a record of `$n` `f32` fields, in the order of the lane type's
+/// `from_lanes`. A compile-time assertion checks the size. The field order is that of the
+/// `*Columns` view, and the tests check it.
 macro_rules! records {
     ($shape:ty, $n:literal) => {
         const _: () = assert!(core::mem::size_of::<$shape>() == 4 * $n);
@@ -169,8 +185,10 @@ records!(Vec2, 2);
 records!(Obb2, 6);
 records!(Obb3, 15);
 
-/// A column view as an input: shape `i` is [`get`](AabbColumns::get)`(i)`, and eight
-/// shapes' fields are gathered from one column each.
+/// Makes a column view an input.
+///
+/// Shape `i` is [`get`](AabbColumns::get)`(i)`. The fields of eight shapes are gathered
+/// from one column each.
 macro_rules! columns {
     ($cols:ident, $n:literal, $shape:ty) => {
         impl sealed::Sealed for $cols<'_> {}

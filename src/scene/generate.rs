@@ -1,11 +1,16 @@
 //! Seeded scene generators for tests, benchmarks and examples.
 //!
-//! Each generator returns exactly `n` valid boxes and is a pure function of `(n, seed)`.
-//! A size that cannot be built (more than [`crate::MAX_BOXES`] boxes, or more than memory
-//! holds) is [`Error::TooManyBoxes`] from [`Shape::try_generate`]; the plain functions
-//! panic with that message instead (see their `# Panics`).
-//! Densities are fixed per shape (the world grows with `n`), so the pair count grows
-//! roughly linearly with `n`, except for [`identical`] (all `n(n-1)/2` pairs).
+//! Each generator returns exactly `n` valid boxes. The result depends only on `n` and
+//! `seed`.
+//!
+//! Some sizes cannot be built. That happens with more than
+//! [`MAX_BOXES`](crate::MAX_BOXES) boxes, or with more boxes than memory holds. For such
+//! a size, [`Shape::try_generate`] returns [`Error::TooManyBoxes`]. The plain functions
+//! panic with that message instead. Their `# Panics` sections say so.
+//!
+//! Each shape has a fixed density, and its world grows with `n`. So the number of
+//! overlapping pairs grows roughly linearly with `n`. The exception is [`identical`],
+//! where all `n(n-1)/2` pairs overlap.
 
 use crate::error::{Error, check_count};
 use crate::math::Aabb;
@@ -46,7 +51,7 @@ impl Shape {
         Shape::Parked,
     ];
 
-    /// The generator's name (`uniform`, `bullet_hell`, ...).
+    /// Returns the generator's name, such as `uniform` or `bullet_hell`.
     #[must_use]
     pub fn name(self) -> &'static str {
         match self {
@@ -61,7 +66,7 @@ impl Shape {
         }
     }
 
-    /// The shape with this name.
+    /// Returns the shape with this name.
     #[must_use]
     pub fn from_name(name: &str) -> Option<Shape> {
         Shape::ALL.into_iter().find(|s| s.name() == name)
@@ -70,14 +75,14 @@ impl Shape {
     /// Generates `n` boxes of this shape.
     ///
     /// # Panics
-    /// When `n` cannot be built (see [`Shape::try_generate`]).
+    /// Panics when `n` boxes cannot be built. [`Shape::try_generate`] says when.
     #[must_use]
     pub fn generate(self, n: usize, seed: u64) -> Vec<Aabb> {
         self.try_generate(n, seed)
             .unwrap_or_else(|e| panic!("scene::generate::{}: {e}", self.name()))
     }
 
-    /// Generates `n` boxes of this shape, or says why it cannot.
+    /// Generates `n` boxes of this shape, or returns why it cannot.
     ///
     /// ```
     /// use hantei::scene::generate::Shape;
@@ -87,8 +92,8 @@ impl Shape {
     /// ```
     ///
     /// # Errors
-    /// [`Error::TooManyBoxes`] when `n` is more than [`crate::MAX_BOXES`] or the
-    /// allocator cannot provide room for `n` boxes (nothing is generated).
+    /// - [`Error::TooManyBoxes`] when `n` is more than [`MAX_BOXES`](crate::MAX_BOXES),
+    ///   or when the allocator cannot provide room for `n` boxes. Nothing is generated.
     pub fn try_generate(self, n: usize, seed: u64) -> Result<Vec<Aabb>, Error> {
         check_count(n)?;
         let mut out = Vec::new();
@@ -117,8 +122,10 @@ macro_rules! panics {
     };
 }
 
-/// Boxes with sides in `[0.5, 1.5)` spread uniformly over a square of area `2n`: each box
-/// overlaps about two others (≈ `n` pairs).
+/// Boxes spread uniformly over a square of area `2n`.
+///
+/// Each box has sides in `[0.5, 1.5)`. Each box overlaps about two others, so the scene
+/// has about `n` pairs.
 ///
 #[doc = panics!()]
 #[must_use]
@@ -136,12 +143,15 @@ fn fill_uniform(out: &mut Vec<Aabb>, n: usize, seed: u64) {
     }));
 }
 
-/// Bullet hell: emitters firing rings and spirals of small bullets (boxes of side 4 to 8
-/// units) over a 16:9 field, plus a few large enemies (side 24 to 64 units): one enemy
-/// per 2,000 boxes, at least one, at most 50.
+/// A bullet-hell scene: emitters fire rings and spirals of small bullets.
 ///
-/// About 200 square units of field per box; the rings crowd near their emitters, so
-/// bullets overlap their neighbours there and rings of different emitters cross.
+/// The field has a 16:9 shape. Bullets are boxes with sides of 4 to 8 units. The scene
+/// also has a few large enemies, with sides of 24 to 64 units. There is one enemy per
+/// 2,000 boxes, with at least one and at most 50.
+///
+/// The field has about 200 square units per box. The rings crowd near their emitters.
+/// So bullets overlap their neighbours there, and the rings of different emitters
+/// cross.
 ///
 #[doc = panics!()]
 #[must_use]
@@ -198,8 +208,11 @@ fn fill_bullet_hell(out: &mut Vec<Aabb>, n: usize, seed: u64) {
     }
 }
 
-/// Gaussian clusters: one cluster per 2,000 boxes, each with a standard deviation of 3
-/// to 8 units, boxes with sides in `[0.5, 1.5)`: dense, about a dozen pairs per box.
+/// Boxes in Gaussian clusters.
+///
+/// There is one cluster per 2,000 boxes. Each cluster has a standard deviation of 3 to
+/// 8 units. Each box has sides in `[0.5, 1.5)`. The scene is dense, with about a dozen
+/// pairs per box.
 ///
 #[doc = panics!()]
 #[must_use]
@@ -227,8 +240,11 @@ fn fill_clusters(out: &mut Vec<Aabb>, n: usize, seed: u64) {
     }));
 }
 
-/// Every box in one horizontal strip of height 1 (the plain-SAP-friendly, grid-hostile
-/// case): centers one unit apart with jitter, sides in `[0.5, 1.5)`, shuffled.
+/// Every box in one horizontal strip of height 1.
+///
+/// This case suits a plain sweep-and-prune and is hard for a grid. Centers lie one unit
+/// apart, with jitter. Each box has sides in `[0.5, 1.5)`. The boxes come in shuffled
+/// order.
 ///
 #[doc = panics!()]
 #[must_use]
@@ -236,7 +252,7 @@ pub fn horizontal_line(n: usize, seed: u64) -> Vec<Aabb> {
     Shape::HorizontalLine.generate(n, seed)
 }
 
-/// [`horizontal_line`] with x and y swapped: one vertical strip.
+/// Every box in one vertical strip. This is [`horizontal_line`] with x and y swapped.
 ///
 #[doc = panics!()]
 #[must_use]
@@ -261,7 +277,9 @@ fn fill_line(out: &mut Vec<Aabb>, n: usize, seed: u64, swap: bool) {
     }
 }
 
-/// `n` copies of the unit box: every pair overlaps (`n(n-1)/2` pairs).
+/// `n` copies of the unit box.
+///
+/// Every pair overlaps, so the scene has `n(n-1)/2` pairs.
 ///
 #[doc = panics!()]
 #[must_use]
@@ -269,9 +287,11 @@ pub fn identical(n: usize) -> Vec<Aabb> {
     Shape::Identical.generate(n, 0)
 }
 
-/// Many tiny boxes (sides in `[0.1, 0.5)`) over a `side × side` square with `side =
-/// √(4n)`, plus one huge box per 10,000 (at least two) spanning a quarter to the whole of
-/// the world on one or both axes.
+/// Many tiny boxes, plus a few huge ones.
+///
+/// The tiny boxes have sides in `[0.1, 0.5)`. They lie over a `side × side` square, with
+/// `side = √(4n)`. There is one huge box per 10,000 boxes, and at least two. Each huge
+/// box spans a quarter to the whole of the world, on one or both axes.
 ///
 #[doc = panics!()]
 #[must_use]
@@ -301,12 +321,13 @@ fn fill_huge_and_tiny(out: &mut Vec<Aabb>, n: usize, seed: u64) {
     shuffle(out, &mut rng);
 }
 
-/// [`uniform`], with one box in a thousand parked far out of the field. A game does this
-/// with objects it hides instead of removing them.
+/// The [`uniform`] scene, with one box in a thousand parked far out of the field.
 ///
-/// A parked box sits at half of [`MAX_COORDINATE`](crate::MAX_COORDINATE) on one axis,
-/// plus or minus, and anywhere along the field on the other. So a store takes the scene.
-/// Parked boxes on the same spot overlap.
+/// A game parks objects like this when it hides them instead of removing them.
+///
+/// A parked box sits at plus or minus half of [`MAX_COORDINATE`](crate::MAX_COORDINATE)
+/// on one axis. On the other axis it lies anywhere along the field. So every store
+/// accepts the scene. Parked boxes on the same spot overlap.
 ///
 #[doc = panics!()]
 #[must_use]
@@ -331,8 +352,10 @@ fn fill_parked(out: &mut Vec<Aabb>, n: usize, seed: u64) {
     }
 }
 
-/// Fisher–Yates with our own generator (stable across platforms). `v` holds at most
-/// [`crate::MAX_BOXES`] entries, so every `i + 1` fits a `u32`.
+/// Shuffles with Fisher–Yates and our own generator, which is stable across platforms.
+///
+/// `v` holds at most [`MAX_BOXES`](crate::MAX_BOXES) entries, so every `i + 1` fits a
+/// `u32`.
 fn shuffle<T>(v: &mut [T], rng: &mut Rng) {
     for i in (1..v.len()).rev() {
         let j = rng.below(i as u32 + 1) as usize;

@@ -1,6 +1,7 @@
-//! Scene files (the `AABB2D` format, version 1) and seeded scene generators.
+//! Scene files and seeded scene generators.
 //!
-//! The format (see `docs/scene-format.md` in the repository and the package):
+//! A scene file uses the `AABB2D` format, version 1. The file `docs/scene-format.md` in
+//! the repository and the package describes it in full. In short:
 //!
 //! ```text
 //! offset  size   field
@@ -10,9 +11,9 @@
 //!     16  16·N   N records of 4 × f32 LE: min_x, min_y, max_x, max_y
 //! ```
 //!
-//! The file is exactly `16 + 16·N` bytes; every coordinate is finite and `min <= max` on
-//! both axes. [`decode`] rejects anything else with a [`SceneError`] that names the
-//! problem (and the record, for a bad record).
+//! The file is exactly `16 + 16·N` bytes long. Every coordinate is finite, and
+//! `min <= max` on both axes. [`decode`] rejects anything else. Its [`SceneError`] names
+//! the problem. For a bad record, it also names the record.
 
 pub mod generate;
 
@@ -28,13 +29,15 @@ use std::path::Path;
 pub const MAGIC: [u8; 8] = *b"AABB2D\0\0";
 /// The only version this crate reads and writes.
 pub const VERSION: u32 = crate::error::SCENE_VERSION;
-/// Size of the header in bytes.
+/// The size of the header in bytes.
 pub const HEADER_LEN: usize = crate::error::SCENE_HEADER_LEN;
-/// Size of one record in bytes.
+/// The size of one record in bytes.
 pub const RECORD_LEN: usize = 16;
 
-/// Decodes a scene, borrowing the records when the bytes are suitably aligned (on a
-/// little-endian target) and copying them otherwise.
+/// Decodes a scene.
+///
+/// On a little-endian target, the result borrows the records when the bytes are
+/// suitably aligned. Otherwise it copies them.
 ///
 /// ```
 /// use hantei::{Aabb, scene};
@@ -46,7 +49,8 @@ pub const RECORD_LEN: usize = 16;
 /// ```
 ///
 /// # Errors
-/// Every malformed case named by [`SceneError`]; a bad record is the first one found.
+/// Returns the [`SceneError`] that names what is malformed. When several records are
+/// bad, the error names the first one.
 pub fn decode(bytes: &[u8]) -> Result<Cow<'_, [Aabb]>, SceneError> {
     let n = check_header(bytes)?;
     let body = &bytes[HEADER_LEN..];
@@ -102,10 +106,14 @@ fn check_header(bytes: &[u8]) -> Result<usize, SceneError> {
 
 /// Encodes boxes as a scene file.
 ///
+/// The encoder never writes a file that [`decode`] rejects.
+///
 /// # Errors
-/// [`SceneError::NonFinite`] or [`SceneError::Inverted`] for the first invalid box (a
-/// writer never produces a file that [`decode`] rejects), or
-/// [`SceneError::TooManyBoxes`].
+/// - [`SceneError::NonFinite`] when a box has a coordinate that is not finite.
+/// - [`SceneError::Inverted`] when a box has `min > max` on an axis.
+/// - [`SceneError::TooManyBoxes`] when the count does not fit the format's `u32`.
+///
+/// The first two name the first invalid box.
 pub fn encode(boxes: &[Aabb]) -> Result<Vec<u8>, SceneError> {
     let count =
         u32::try_from(boxes.len()).map_err(|_| SceneError::TooManyBoxes { count: boxes.len() })?;
@@ -131,7 +139,8 @@ pub fn encode(boxes: &[Aabb]) -> Result<Vec<u8>, SceneError> {
 /// Reads and decodes a scene file.
 ///
 /// # Errors
-/// [`SceneError::Io`] when the file cannot be read, else as [`decode`].
+/// - [`SceneError::Io`] when the file cannot be read.
+/// - The errors of [`decode`].
 pub fn load(path: impl AsRef<Path>) -> Result<Vec<Aabb>, SceneError> {
     let bytes = std::fs::read(path)?;
     Ok(decode(&bytes)?.into_owned())
@@ -140,7 +149,8 @@ pub fn load(path: impl AsRef<Path>) -> Result<Vec<Aabb>, SceneError> {
 /// Encodes and writes a scene file.
 ///
 /// # Errors
-/// As [`encode`], or [`SceneError::Io`].
+/// - The errors of [`encode`].
+/// - [`SceneError::Io`] when the file cannot be written.
 pub fn save(path: impl AsRef<Path>, boxes: &[Aabb]) -> Result<(), SceneError> {
     std::fs::write(path, encode(boxes)?)?;
     Ok(())

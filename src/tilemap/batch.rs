@@ -1,5 +1,6 @@
-//! Many bodies at once, in parallel with rayon; results in input order, the same for
-//! every thread count.
+//! Many bodies at once, in parallel with rayon.
+//!
+//! Results come back in input order. They are the same for every thread count.
 
 use super::map::TileMap;
 use super::slide::{SlideOptions, SlideResult, TileHit, check_input, leaves_f32};
@@ -12,20 +13,25 @@ use rayon::prelude::*;
 /// Bodies per rayon task: small enough to balance, large enough to amortise.
 const CHUNK: usize = 2048;
 
-/// Bodies per rayon task of the input check (one quick pass: larger tasks).
+/// Bodies per rayon task of the input check. The check is one quick pass, so its tasks
+/// are larger.
 const CHECK_CHUNK: usize = 1 << 15;
 
 /// What happens to a bullet that touches a solid tile in [`TileMap::move_bullets`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum BulletResponse {
-    /// The bullet stops flush against the tile: its box is updated to the contact box
-    /// (an arrow sticking in a wall, a grenade resting on it). Pushed on the next frame,
-    /// it is reported again with `toi == 0`.
+    /// The bullet stops flush against the tile.
+    ///
+    /// Its box is updated to the contact box. Use this for an arrow that sticks in a wall
+    /// or a grenade that rests on the floor. If the bullet is pushed into the tile again
+    /// on the next frame, it is reported again with `toi == 0`.
     #[default]
     Stop,
-    /// The bullet is destroyed: its box is left as it was, for the caller to remove it
-    /// by the reported index; the contact box is in the report (for the impact effect).
+    /// The bullet is destroyed.
+    ///
+    /// Its box is left as it was. You remove the bullet yourself, using the reported
+    /// index. The report holds the contact box, so you can place an impact effect there.
     Destroy,
 }
 
@@ -37,21 +43,26 @@ pub struct BulletHit {
     pub index: u32,
     /// The bullet's box at the contact.
     pub aabb: Aabb,
-    /// The tile, its edge and where the bullet stopped.
+    /// The tile, its edge, and where the bullet stopped.
     pub hit: TileHit,
     /// The fraction of the motion travelled before the contact.
     pub toi: f32,
 }
 
 impl TileMap {
-    /// [`TileMap::move_and_slide_with`] for every `bodies[i]` with `motions[i]`, in
-    /// parallel; `out` is overwritten with one result per body, in input order.
+    /// Runs [`TileMap::move_and_slide_with`] for every `bodies[i]` with `motions[i]`, in
+    /// parallel.
+    ///
+    /// `out` is overwritten with one result per body, in input order.
     ///
     /// # Errors
-    /// [`Error::LengthMismatch`] when the lengths differ; [`Error::InvalidBox`],
-    /// [`Error::InvalidMotion`] or [`Error::OutOfRange`] (a face moved beyond
-    /// `±f32::MAX`) naming the lowest bad index. On error `out` is left as it
-    /// was.
+    /// On error, `out` is left as it was.
+    /// - [`Error::LengthMismatch`] when the lengths differ.
+    /// - [`Error::InvalidBox`] when a body is NaN, infinite or inverted.
+    /// - [`Error::InvalidMotion`] when a motion is NaN or infinite.
+    /// - [`Error::OutOfRange`] when a motion would carry a face beyond `±f32::MAX`.
+    ///
+    /// The last three name the lowest bad index.
     pub fn move_and_slide_all(
         &self,
         bodies: &[Aabb],
@@ -69,25 +80,34 @@ impl TileMap {
         Ok(())
     }
 
-    /// Moves every bullet in a straight line ([`TileMap::cast`]) along its motion, in
-    /// parallel, handling contacts by `response`.
+    /// Moves every bullet in a straight line along its motion, in parallel.
     ///
-    /// `hits` is cleared, then lists every bullet that touched a solid tile this call, in
-    /// ascending index order. A bullet in open space costs no lookup when its swept box
-    /// lies inside the map's open interior (one large rectangle of empty tiles kept with
-    /// the map, a quarter of a tile in from its edges: an arena's whole inside; four
-    /// comparisons, eight bullets at a time), one lookup when its swept box is no larger
-    /// than a tile (a precomputed "this cell and its neighbours are empty" flag at the
-    /// box's centre), else a test of the cells it covers.
+    /// Each bullet moves as in [`TileMap::cast`]. `response` says what happens when a
+    /// bullet touches a solid tile. `hits` is cleared first. Then it lists every bullet
+    /// that touched a solid tile in this call, in ascending index order.
     ///
-    /// A bullet in open space moves to `bullet.translated(motion)` when one of the first
-    /// two tests decides it: each face is the plain `f32` sum, rounded to nearest (so it
-    /// may land half an ulp past the motion, and a motion far below a face's ulp moves
-    /// that face not at all while it moves the other: the size is not kept exactly).
-    /// When they are not conclusive (near walls, or a swept box larger than a tile
-    /// outside the interior) the bullet gets [`TileMap::cast`]'s exact answer, which
-    /// never passes the motion and keeps the size. Contacts are always
-    /// [`TileMap::cast`]'s, exactly; no bullet passes through a solid tile either way.
+    /// Bullets in open space are cheap. The cost depends on the bullet's swept box:
+    /// - Inside the map's open interior, a bullet needs no lookup. The open interior is
+    ///   one large rectangle of empty tiles, kept with the map. It stays a quarter of a
+    ///   tile in from its edges, and in an arena it covers the whole inside. The test
+    ///   takes four comparisons, eight bullets at a time.
+    /// - Otherwise, a swept box no larger than a tile needs one lookup. The map keeps a
+    ///   flag per cell that says whether the cell and its neighbours are all empty. The
+    ///   test reads the flag at the box's centre.
+    /// - Otherwise, the bullet tests the cells its swept box covers.
+    ///
+    /// When one of the first two tests decides, the bullet moves to
+    /// `bullet.translated(motion)`. Each face is then the plain `f32` sum, rounded to
+    /// nearest. So a face may land half an ulp past the motion. A motion far below the
+    /// ulp of one face leaves that face in place while the other face moves. So the size
+    /// is not kept exactly.
+    ///
+    /// The first two tests may not decide. This happens near walls, or for a swept box
+    /// larger than a tile outside the interior. Then the bullet gets the exact answer of
+    /// [`TileMap::cast`]. That answer never passes the motion and keeps the size.
+    ///
+    /// Contacts always match [`TileMap::cast`] exactly. Either way, no bullet passes
+    /// through a solid tile.
     ///
     /// ```
     /// use hantei::{Aabb, tilemap::{BulletResponse, TileMap}};
@@ -105,10 +125,15 @@ impl TileMap {
     /// ```
     ///
     /// # Errors
-    /// [`Error::LengthMismatch`], [`Error::InvalidBox`], [`Error::InvalidMotion`],
-    /// [`Error::OutOfRange`] (a face moved beyond `±f32::MAX`; the lowest bad index) and
-    /// [`Error::TooManyBoxes`] (more than [`crate::MAX_BOXES`]); on error nothing is
-    /// changed.
+    /// On error, nothing changes.
+    /// - [`Error::LengthMismatch`] when the lengths differ.
+    /// - [`Error::TooManyBoxes`] when there are more than [`MAX_BOXES`](crate::MAX_BOXES)
+    ///   bullets.
+    /// - [`Error::InvalidBox`] when a bullet is NaN, infinite or inverted.
+    /// - [`Error::InvalidMotion`] when a motion is NaN or infinite.
+    /// - [`Error::OutOfRange`] when a motion would carry a face beyond `±f32::MAX`.
+    ///
+    /// The last three name the lowest bad index.
     pub fn move_bullets(
         &self,
         bullets: &mut [Aabb],
@@ -207,10 +232,11 @@ impl TileMap {
     }
 }
 
-/// The open-space tests of [`TileMap::move_bullets`] (the interior, then one lookup) on
-/// eight bullets at a time: the same operations as the scalar test, in lanes. Bullets
-/// that pass move; the others are listed in `rest` (in order) for the scalar path.
-/// Returns their number.
+/// Runs the open-space tests of [`TileMap::move_bullets`] on eight bullets at a time.
+///
+/// The tests are the interior test, then the one-lookup test. They do the same
+/// operations as the scalar test, in lanes. Bullets that pass are moved. The others are
+/// listed in `rest`, in order, for the scalar path. Returns how many are listed.
 struct OpenLanes<'a> {
     map: &'a TileMap,
     fast: [f32; 6],
@@ -233,10 +259,10 @@ struct OpenGroup {
 
 impl SimdTask for OpenLanes<'_> {
     type Output = usize;
-    /// Software-pipelined: a group's lanes are stored one step before its bullets are
-    /// moved, so that the per-bullet reads find them in cache instead of waiting on
-    /// forwards from the vector stores just made (the broad phase's scatter, the same
-    /// shape of loop, went 18% faster so).
+    /// This loop is software-pipelined. A group's lanes are stored one step before its
+    /// bullets are moved. So the per-bullet reads find them in cache. They do not wait on
+    /// store forwarding from the vector stores just made. The scatter of the broad phase
+    /// has the same shape of loop and gained from the same change.
     #[inline(always)]
     fn run<W: F32W>(self) -> usize {
         let width = self.map.width() as usize;

@@ -1,22 +1,27 @@
-//! Straight-line box casts through the grid (what a bullet does): the box moves along
-//! its motion as one segment and stops at the first solid tile, without sliding.
+//! Straight-line box casts through the grid, the way a bullet moves.
+//!
+//! The box moves along its motion as one segment. It stops at the first solid tile and
+//! does not slide.
 //!
 //! # Algorithm
-//! A DDA over both axes at once. Each axis tracks, as cell indices, the slab its leading
-//! face is in and the slab its trailing face is in "just after" the current time; the
-//! box occupies every cell between them on both axes. Events are the times at which a
-//! face crosses a tile edge, `t = (edge - face₀) / motion`, computed in `f64`. All events
-//! at the earliest time are applied together, then every slab a leading face has just
-//! entered is tested over the other axis's current range. Applying simultaneous events
-//! together is what catches a box that enters a tile exactly through its corner.
+//! The cast is a DDA over both axes at once. Each axis tracks two slabs as cell indices.
+//! One holds the leading face and the other holds the trailing face, just after the
+//! current time. The box occupies every cell between them on both axes.
+//!
+//! An event is a time at which a face crosses a tile edge. Its time is
+//! `t = (edge - face₀) / motion`, computed in `f64`. The cast applies all events at the
+//! earliest time together. Then it tests every slab that a leading face has just
+//! entered, over the current range of the other axis. Applying simultaneous events
+//! together catches a box that enters a tile exactly through its corner.
 //!
 //! # Placement
-//! At the stop, a leading face that crossed an edge at that very time sits exactly on it
-//! (the hit face always does); any other leading face is rounded back toward its start
-//! and clamped between the last edge it crossed and the next one. Trailing faces follow
-//! their leading face as in a slide ([`super::exact`]) and never lag behind an edge they
-//! crossed. So the box ends where the event order says it is: it never overlaps a cell
-//! the sweep did not clear.
+//! At the stop, a leading face that crossed an edge at that exact time sits exactly on
+//! the edge. The hit face always does. Any other leading face is rounded back toward its
+//! start. It is then clamped between the last edge it crossed and the next one.
+//!
+//! Trailing faces follow their leading face as in a slide, see [`exact`](super::exact).
+//! They never lag behind an edge they crossed. So the box ends where the event order
+//! says it is. It never overlaps a cell that the sweep did not clear.
 
 use super::exact::{advance, follow, round_back};
 use super::map::{Span, TileMap};
@@ -29,14 +34,17 @@ use glam::{IVec2, Vec2};
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct CastResult {
-    /// The box at the stop (or at the end of the motion when nothing was hit).
+    /// The box where it stopped, or at the end of the motion when nothing was hit.
     pub aabb: Aabb,
-    /// The tile that stopped it. When the box enters a tile exactly through its corner,
-    /// the x edge is reported (and the box is flush on both axes).
+    /// The tile that stopped the box.
+    ///
+    /// When the box enters a tile exactly through its corner, the x edge is reported. The
+    /// box is then flush on both axes.
     pub hit: Option<TileHit>,
-    /// The fraction of the motion travelled before the hit, in `[0, 1]` (`1` without
-    /// a hit); computed in `f64`, so it is the time of the hit up to rounding, while the
-    /// hit face itself is placed exactly.
+    /// The fraction of the motion travelled before the hit, in `[0, 1]`.
+    ///
+    /// It is `1` when nothing was hit. It is computed in `f64`, so it equals the time of
+    /// the hit only up to rounding. The hit face itself is placed exactly.
     pub toi: f32,
 }
 
@@ -258,12 +266,16 @@ fn clamp_dir(x: f32, back: f32, fwd: f32, up: bool) -> f32 {
 }
 
 impl TileMap {
-    /// Moves `body` along `motion` in a straight line until it touches a solid tile, and
-    /// stops there flush (no sliding): a shape cast, the way a bullet moves.
+    /// Moves `body` along `motion` in a straight line until it touches a solid tile.
     ///
-    /// The same conventions as [`TileMap::move_and_slide`] hold: touching is not
-    /// blocking, a face inside a solid tile stays put (`embedded`, `toi = 0`), no face
-    /// moves farther than asked, and the hit face lands exactly on the tile edge.
+    /// The body stops flush against the tile and does not slide. This is a shape cast,
+    /// the way a bullet moves.
+    ///
+    /// The conventions of [`TileMap::move_and_slide`] hold here too:
+    /// - Touching is not blocking.
+    /// - A face inside a solid tile stays put. The hit is `embedded` and `toi` is 0.
+    /// - No face moves farther than asked.
+    /// - The hit face lands exactly on the tile edge.
     ///
     /// ```
     /// use hantei::{Aabb, tilemap::{TileEdge, TileMap}};
@@ -278,9 +290,11 @@ impl TileMap {
     /// ```
     ///
     /// # Errors
-    /// [`Error::InvalidBox`] or [`Error::InvalidMotion`] (index 0); [`Error::OutOfRange`]
-    /// (index 0, limit `f32::MAX`) when the whole motion would carry a face beyond
-    /// `±f32::MAX`.
+    /// All errors use index 0.
+    /// - [`Error::InvalidBox`] when the body is NaN, infinite or inverted.
+    /// - [`Error::InvalidMotion`] when the motion is NaN or infinite.
+    /// - [`Error::OutOfRange`], with limit `f32::MAX`, when the whole motion would carry a
+    ///   face beyond `±f32::MAX`.
     pub fn cast(&self, body: Aabb, motion: Vec2) -> Result<CastResult, Error> {
         check_input(body, motion, 0)?;
         Ok(self.cast_unchecked(body, motion, true))

@@ -2,14 +2,15 @@
 //! coordinates and cell indices.
 //!
 //! # Edges and indices
-//! Along an axis with `n` cells, edge `k` (for `k` in `0..=n`) lies at
-//! `line(k) = origin + (k as f32) * tile_size`, evaluated once in `f32` exactly as written
-//! (a multiply, then an add; Rust never fuses them). Cell `k` is the closed interval
-//! `[line(k), line(k + 1)]`. Every decision compares coordinates with these `f32` values
-//! directly, so a box stopped at `line(k)` is flush with cell `k` by construction.
+//! Along an axis with `n` cells, edge `k` lies at `line(k) = origin + (k as f32) *
+//! tile_size`, for `k` in `0..=n`. Each edge is evaluated once in `f32`, exactly as
+//! written: a multiply, then an add. Rust never fuses the two. Cell `k` is the closed
+//! interval `[line(k), line(k + 1)]`. Every decision compares coordinates with these
+//! `f32` values directly. So a box stopped at `line(k)` is flush with cell `k` by
+//! construction.
 //!
-//! Outside the map every cell has the map's [`TileMap::outside`] kind. All cells beyond
-//! one side behave alike, so internally (and in reported hits) they collapse onto the ring
+//! Every cell outside the map has the map's [`TileMap::outside`] kind. All cells beyond
+//! one side behave alike. So the code and the reported hits collapse them onto the ring
 //! of indices `-1` and `n`:
 //! ```text
 //!   index:   -1  |  0  |  1  | ... | n-1 |  n
@@ -29,12 +30,14 @@ pub const EMPTY: u8 = 0;
 /// The kind [`TileMap::from_ascii`] gives a `#`.
 pub const SOLID: u8 = 1;
 
-/// A rectangular grid of tiles, each [`EMPTY`] or solid (any other kind, a `u8` the game
-/// may use for "spikes", "ice", ...).
+/// A rectangular grid of tiles.
 ///
-/// Cells are stored row-major, one byte each: cell `(x, y)` is `cells[y * width + x]`,
-/// with `x` growing with world x and `y` growing with world y. Cell `(x, y)` covers
-/// `origin + (x, y) * tile_size` to `origin + (x + 1, y + 1) * tile_size`.
+/// Each tile is [`EMPTY`] or solid. Any kind other than [`EMPTY`] is solid. The kind is a
+/// `u8`, so a game can use different kinds for things like spikes or ice.
+///
+/// Cells are stored row-major, one byte each. Cell `(x, y)` is `cells[y * width + x]`.
+/// Index `x` grows with world x, and index `y` grows with world y. Cell `(x, y)` covers
+/// the box from `origin + (x, y) * tile_size` to `origin + (x + 1, y + 1) * tile_size`.
 ///
 /// ```
 /// use hantei::tilemap::TileMap;
@@ -75,8 +78,10 @@ pub struct TileMap {
     edge_slack: [f64; 2],
 }
 
-/// A summary, not every cell (a map may hold millions): the size, the tile size and
-/// origin, the outside kind and how many cells are not empty.
+/// Prints a summary instead of every cell, because a map may hold millions of cells.
+///
+/// The summary shows the size, the tile size, the origin, the outside kind, and how
+/// many cells are not empty.
 ///
 /// ```
 /// use hantei::TileMap;
@@ -119,39 +124,47 @@ pub(crate) struct Span {
 }
 
 impl TileMap {
-    /// The most cells along one axis (`2^24`, so every index is exact as an `f32`).
+    /// The largest number of cells along one axis.
+    ///
+    /// It is `2^24`, so every index is exact as an `f32`.
     pub const MAX_SIDE: u32 = crate::error::MAP_MAX_SIDE;
 
-    /// The most cells in one map (`2^30`, one byte each).
+    /// The largest number of cells in one map.
+    ///
+    /// It is `2^30`. Each cell takes one byte.
     pub const MAX_CELLS: usize = crate::error::MAP_MAX_CELLS;
 
-    /// An all-empty map of `width × height` tiles of `tile_size`, its cell `(0, 0)` at
-    /// `origin`.
+    /// Creates an empty map of `width × height` tiles.
+    ///
+    /// Each tile has size `tile_size`. The min corner of cell `(0, 0)` lies at `origin`.
     ///
     /// # Errors
-    /// As [`TileMap::from_cells`].
+    /// The same as [`TileMap::from_cells`].
     pub fn new(width: u32, height: u32, tile_size: Vec2, origin: Vec2) -> Result<Self, Error> {
         check_geometry(width, height, tile_size, origin)?;
         let cells = vec![EMPTY; width as usize * height as usize];
         Self::assemble(width, height, cells, tile_size, origin, true)
     }
 
-    /// A map from its cells, row-major (`cells[y * width + x]`), [`EMPTY`] or a solid kind.
+    /// Creates a map from its cells.
     ///
-    /// A map may have zero cells; everything is then "outside".
+    /// The cells are row-major, so cell `(x, y)` is `cells[y * width + x]`. Each cell is
+    /// [`EMPTY`] or a solid kind. A map may have zero cells. Then every cell is outside
+    /// the map.
     ///
-    /// The map also builds its open-space tables, the lookups that let bodies in open
-    /// space skip the exact sweep. This reads the cells once and then works a word of 64
-    /// cells at a time, so the cost grows linearly with the cells. On maps of many rows,
-    /// part of the work runs on rayon's pool.
+    /// The map also builds its open-space tables. These lookups let bodies in open space
+    /// skip the exact sweep. The build reads the cells once and then works on 64 cells
+    /// at a time. Its cost grows linearly with the number of cells. On maps with many
+    /// rows, part of the work runs on rayon's thread pool.
     ///
     /// # Errors
-    /// - [`Error::MapTooLarge`] when a side exceeds [`TileMap::MAX_SIDE`] or the map
-    ///   exceeds [`TileMap::MAX_CELLS`];
-    /// - [`Error::LengthMismatch`] when `cells.len() != width * height`;
-    /// - [`Error::InvalidShape`] (index 0) when the tile size is not finite and positive,
-    ///   the origin is not finite, or the tiles are too small for their coordinates (two
-    ///   consecutive tile edges round to the same `f32`, or the far edge overflows).
+    /// - [`Error::MapTooLarge`] when a side exceeds [`TileMap::MAX_SIDE`], or the map
+    ///   has more than [`TileMap::MAX_CELLS`] cells.
+    /// - [`Error::LengthMismatch`] when `cells.len() != width * height`.
+    /// - [`Error::InvalidShape`], with index 0, when the tile size is not finite and
+    ///   positive, or the origin is not finite. It is also returned when the tiles are
+    ///   too small for their coordinates. That happens when two neighbouring tile edges
+    ///   round to the same `f32`, or when the far edge overflows.
     pub fn from_cells(
         width: u32,
         height: u32,
@@ -438,23 +451,29 @@ impl TileMap {
         self.clear[i / 64] & (1 << (i % 64)) != 0
     }
 
-    /// A map from ASCII art: one text line per row of tiles, the first line being row 0
-    /// (the smallest y: the top of the picture in y-down screen coordinates; see
-    /// [`TileMap::from_ascii_y_up`] for y-up worlds).
+    /// Creates a map from ASCII art.
     ///
-    /// `.` is [`EMPTY`], `#` is [`SOLID`], a digit `0`–`9` is that kind (`0` is empty).
-    /// Each line is trimmed of surrounding whitespace, and blank lines before the first
-    /// row and after the last are ignored, so the art can be indented in source code.
+    /// Each text line is one row of tiles. The first line is row 0, which has the
+    /// smallest y. In y-down screen coordinates, that is the top of the picture. For
+    /// y-up worlds, use [`TileMap::from_ascii_y_up`].
+    ///
+    /// The characters mean:
+    /// - `.` is [`EMPTY`].
+    /// - `#` is [`SOLID`].
+    /// - A digit `0`–`9` is that kind. So `0` is empty.
+    ///
+    /// Each line is trimmed of surrounding whitespace. Blank lines before the first row
+    /// and after the last row are ignored. So you can indent the art in source code.
     ///
     /// # Errors
-    /// - [`Error::InvalidAscii`] for a text with no rows, a blank line between rows, an
-    ///   unknown character, or rows of different lengths (ragged art is never padded).
-    ///   The [`AsciiDefect`] says which, and names the line and the
-    ///   column in the text.
-    /// - [`Error::MapTooLarge`] when the picture is wider than [`TileMap::MAX_SIDE`]
-    ///   tiles, taller, or larger than [`TileMap::MAX_CELLS`] (checked before its tiles
-    ///   are read).
-    /// - The other errors of [`TileMap::from_cells`] (the tile size and origin).
+    /// - [`Error::InvalidAscii`] when the text has no rows, has a blank line between
+    ///   rows, has an unknown character, or has rows of different lengths. Ragged art is
+    ///   never padded. The [`AsciiDefect`] says which problem it found, and names its
+    ///   line and column in the text.
+    /// - [`Error::MapTooLarge`] when the picture is wider or taller than
+    ///   [`TileMap::MAX_SIDE`] tiles, or has more than [`TileMap::MAX_CELLS`] tiles. This
+    ///   is checked before the tiles are read.
+    /// - The other errors of [`TileMap::from_cells`], for a bad tile size or origin.
     ///
     /// ```
     /// use hantei::{AsciiDefect, Error, TileMap};
@@ -475,11 +494,13 @@ impl TileMap {
         Self::ascii(art, tile_size, origin, false)
     }
 
-    /// As [`TileMap::from_ascii`], but the last line is row 0 (the smallest y), so the
-    /// picture reads naturally in a y-up world.
+    /// Creates a map from ASCII art, with the last line as row 0.
+    ///
+    /// Row 0 has the smallest y. So the picture reads naturally in a y-up world. In all
+    /// other ways this works like [`TileMap::from_ascii`].
     ///
     /// # Errors
-    /// As [`TileMap::from_ascii`].
+    /// The same as [`TileMap::from_ascii`].
     pub fn from_ascii_y_up(art: &str, tile_size: Vec2, origin: Vec2) -> Result<Self, Error> {
         Self::ascii(art, tile_size, origin, true)
     }
@@ -549,8 +570,10 @@ impl TileMap {
         Self::from_cells(side(width), side(rows.len()), cells, tile_size, origin)
     }
 
-    /// The same map with every cell outside it of kind `kind` ([`EMPTY`], the default,
-    /// lets bodies leave the map; a solid kind walls it in).
+    /// Returns the same map, with every cell outside it set to `kind`.
+    ///
+    /// The default is [`EMPTY`], which lets bodies leave the map. A solid kind walls the
+    /// map in.
     #[must_use]
     pub fn with_outside(mut self, kind: u8) -> Self {
         let walled = kind != EMPTY;
@@ -594,36 +617,41 @@ impl TileMap {
         self.tile_size
     }
 
-    /// The world position of the min corner of cell `(0, 0)`.
+    /// Returns the world position of the min corner of cell `(0, 0)`.
     #[inline]
     #[must_use]
     pub fn origin(&self) -> Vec2 {
         self.origin
     }
 
-    /// The kind of every cell outside the map ([`EMPTY`] unless set by
-    /// [`TileMap::with_outside`]).
+    /// Returns the kind of every cell outside the map.
+    ///
+    /// It is [`EMPTY`] unless you set it with [`TileMap::with_outside`].
     #[inline]
     #[must_use]
     pub fn outside(&self) -> u8 {
         self.outside
     }
 
-    /// The cells, row-major.
+    /// Returns the cells, in row-major order.
     #[inline]
     #[must_use]
     pub fn cells(&self) -> &[u8] {
         &self.cells
     }
 
-    /// The kind of cell `tile` ([`TileMap::outside`] for a cell outside the map).
+    /// Returns the kind of cell `tile`.
+    ///
+    /// For a cell outside the map, this is [`TileMap::outside`].
     #[inline]
     #[must_use]
     pub fn get(&self, tile: IVec2) -> u8 {
         self.kind_at(i64::from(tile.x), i64::from(tile.y))
     }
 
-    /// Whether cell `tile` is solid (outside the map: whether [`TileMap::outside`] is).
+    /// Returns whether cell `tile` is solid.
+    ///
+    /// For a cell outside the map, this tells whether [`TileMap::outside`] is solid.
     #[inline]
     #[must_use]
     pub fn is_solid(&self, tile: IVec2) -> bool {
@@ -632,14 +660,14 @@ impl TileMap {
 
     /// Sets cell `(x, y)` to `kind` and returns its previous kind.
     ///
-    /// The derived data (the open-space bits around the cell, one cell per coarse level,
-    /// the open interior's rectangle) is patched in place, plus, now and then, a rebuild
-    /// of the interior rectangle: about a thousand cells' work per change amortised. A
-    /// map built wholesale is better made with [`TileMap::from_cells`] or
-    /// [`TileMap::from_ascii`] (one pass).
+    /// The map patches its open-space tables in place. It updates the bits around the
+    /// cell, one cell per coarse level, and the rectangle of open interior. Now and then
+    /// it also rebuilds that rectangle. On average, one change costs about the work of a
+    /// thousand cells. To build a whole map, use [`TileMap::from_cells`] or
+    /// [`TileMap::from_ascii`] instead. They make the map in one pass.
     ///
     /// # Errors
-    /// [`Error::InvalidShape`] when the cell is outside the map (nothing changes).
+    /// - [`Error::InvalidShape`] when the cell is outside the map. Nothing changes.
     pub fn set(&mut self, x: u32, y: u32, kind: u8) -> Result<u8, Error> {
         if x >= self.dims[0] || y >= self.dims[1] {
             return Err(invalid("tile outside the map"));
@@ -656,9 +684,10 @@ impl TileMap {
         Ok(old)
     }
 
-    /// The world box of cell `tile`, from the same edge values every query uses (for a
-    /// cell outside the map, the same formula extended; it may overflow to infinity far
-    /// away).
+    /// Returns the world box of cell `tile`.
+    ///
+    /// The box uses the same edge values as every query. For a cell outside the map, the
+    /// same formula is extended. Far from the map, it may overflow to infinity.
     #[must_use]
     pub fn tile_aabb(&self, tile: IVec2) -> Aabb {
         let (x, y) = (i64::from(tile.x), i64::from(tile.y));
@@ -670,7 +699,7 @@ impl TileMap {
         )
     }
 
-    /// The world box of the whole map.
+    /// Returns the world box of the whole map.
     #[must_use]
     pub fn bounds(&self) -> Aabb {
         Aabb::from_coords(
@@ -681,8 +710,10 @@ impl TileMap {
         )
     }
 
-    /// The cell containing `p`, cells being half-open (`[line(k), line(k + 1))`), or
-    /// `None` when `p` is outside the map or not finite.
+    /// Returns the cell that contains `p`.
+    ///
+    /// Here each cell is half-open, `[line(k), line(k + 1))`. Returns `None` when `p` is
+    /// outside the map or not finite.
     #[must_use]
     pub fn tile_at(&self, p: Vec2) -> Option<IVec2> {
         let x = self.floor_index(0, f64::from(p.x));

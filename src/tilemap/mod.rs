@@ -1,11 +1,14 @@
-//! Tile maps: boxes moving through a grid of solid and empty tiles.
+//! Tile maps: boxes that move through a grid of solid and empty tiles.
 //!
-//! A [`TileMap`] is a `width × height` grid of one-byte cells ([`EMPTY`] or a solid kind)
-//! with a tile size and a world origin. [`TileMap::move_and_slide`] moves a box by a
-//! motion, stopping it flush against solid tiles and letting it slide along them, the
-//! way a platformer character moves; [`TileMap::cast`] moves it in a straight line and
-//! stops at the first contact, the way a bullet moves. [`TileMap::move_and_slide_all`]
-//! and [`TileMap::move_bullets`] do the same for many bodies in parallel.
+//! A [`TileMap`] is a `width × height` grid of one-byte cells. Each cell is [`EMPTY`] or
+//! a solid kind. The map also has a tile size and a world origin.
+//!
+//! - [`TileMap::move_and_slide`] moves a box the way a platformer character moves. The
+//!   box stops flush against solid tiles and slides along them.
+//! - [`TileMap::cast`] moves a box the way a bullet moves. The box travels in a straight
+//!   line and stops at the first contact.
+//! - [`TileMap::move_and_slide_all`] and [`TileMap::move_bullets`] do the same for many
+//!   bodies in parallel.
 //!
 //! ```
 //! use hantei::{Aabb, tilemap::{TileEdge, TileMap}};
@@ -26,7 +29,7 @@
 //! assert_eq!((hit.edge, hit.coord, hit.tile), (TileEdge::MinY, 32.0, IVec2::new(1, 2)));
 //! assert!(r.grounded);
 //! body = r.aabb;
-//! // Next frame: gravity again; the body stays put, still grounded.
+//! // Next frame: gravity pulls again. The body stays put and is still grounded.
 //! let r = map.move_and_slide(body, Vec2::new(0.0, 0.5))?;
 //! assert_eq!(r.aabb, body);
 //! assert!(r.grounded && r.hit_y.is_some());
@@ -34,32 +37,42 @@
 //! ```
 //!
 //! # Conventions
-//! - **Cells**: cell `(x, y)` covers `origin + (x, y) * tile_size` to
-//!   `origin + (x + 1, y + 1) * tile_size`; indices grow with world coordinates. Edges
-//!   are computed once, in `f32`, as `origin + k * tile_size`, and every query compares
-//!   against those exact values.
-//! - **y direction**: nothing depends on it except two choices, both explicit:
-//!   [`SlideOptions::down`] (default [`Direction::PosY`], y-down screens; use
-//!   [`SlideOptions::y_up`] for y-up worlds), and [`TileMap::from_ascii`] reading the
-//!   first line as row 0 ([`TileMap::from_ascii_y_up`] reads it as the top row).
-//! - **Solid is open**: a body is *inside* a solid tile when they overlap with positive
-//!   area. Touching an edge or a corner never blocks: a body with `max.x` equal to a
-//!   wall's `x` is flush, not penetrating, and slides along it freely.
-//! - **Zero-size bodies** (segments, points) collide with the interior of the union of
-//!   solid tiles: a point strictly inside a tile is blocked by that tile, a point on the
-//!   seam between two tiles is blocked only when both are solid.
-//! - **Outside the map** every cell has the kind [`TileMap::outside`]: [`EMPTY`] by
-//!   default (bodies leave the map freely), or a solid kind set with
-//!   [`TileMap::with_outside`] (the map is walled in). Hits on outside cells report the
-//!   ring of cells just outside the map (index `-1` or `width`/`height`).
 //!
-//! # Algorithm: per-axis sweeps
-//! [`TileMap::move_and_slide`] resolves the motion one axis at a time, in
-//! [`SlideOptions::order`] (x then y by default). On one axis, only the *leading face*
-//! (the side facing the motion) can meet a tile. The face is swept through the grid like
-//! a DDA: slab by slab (a column of cells for x motion, a row for y), it tests the cells
-//! of the slab that the body covers across the motion, starting with the slab the face
-//! is in or flush against, and stops at the first one holding a solid cell:
+//! **Cells.** Cell `(x, y)` covers the box from `origin + (x, y) * tile_size` to
+//! `origin + (x + 1, y + 1) * tile_size`. Indices grow with world coordinates. Each edge
+//! is computed once in `f32` as `origin + k * tile_size`. Every query compares against
+//! those exact values.
+//!
+//! **Direction of y.** Only two things depend on it, and you choose both:
+//! - [`SlideOptions::down`] says which way is down. The default is [`Direction::PosY`],
+//!   for y-down screens. Use [`SlideOptions::y_up`] for y-up worlds.
+//! - [`TileMap::from_ascii`] reads the first line as row 0.
+//!   [`TileMap::from_ascii_y_up`] reads the first line as the top row.
+//!
+//! **Touching is not blocking.** A body is *inside* a solid tile when the two overlap
+//! with positive area. Touching an edge or a corner never blocks. For example, a body
+//! whose `max.x` equals a wall's `x` is flush with the wall. It does not penetrate it,
+//! and it slides along it freely.
+//!
+//! **Zero-size bodies.** Segments and points collide with the interior of the union of
+//! solid tiles. A point strictly inside a tile is blocked by that tile. A point on the
+//! seam between two tiles is blocked only when both tiles are solid.
+//!
+//! **Outside the map.** Every cell outside the map has the kind [`TileMap::outside`].
+//! By default this is [`EMPTY`], so bodies leave the map freely. Set a solid kind with
+//! [`TileMap::with_outside`] to wall the map in. A hit on an outside cell reports a cell
+//! in the ring just outside the map, with index `-1`, `width` or `height`.
+//!
+//! # Algorithm: one axis at a time
+//!
+//! [`TileMap::move_and_slide`] resolves the motion one axis at a time. The order comes
+//! from [`SlideOptions::order`] and is x then y by default. On one axis, only the
+//! *leading face* can meet a tile. This is the side of the body that faces the motion.
+//!
+//! The face is swept through the grid one slab at a time. A slab is a column of cells
+//! for motion along x, or a row for motion along y. In each slab, the sweep tests the
+//! cells that the body covers across the motion. It starts with the slab that the face
+//! is in or flush against. It stops at the first slab that holds a solid cell:
 //! ```text
 //!                  motion ──▶
 //!          column  0  1  2  3  4
@@ -71,56 +84,78 @@
 //!                       slab 2: the leading face is flush against it, tested first
 //! ```
 //! This is the grid traversal of Amanatides & Woo ("A Fast Voxel Traversal Algorithm
-//! for Ray Tracing", Eurographics 1987) along one axis, widened from a ray to the
-//! body's whole face. Every slab the face crosses is tested, so no speed tunnels through
-//! a one-tile wall,
-//! and the cost is proportional to the tiles crossed (cells outside the map are uniform
-//! and tested once). Resolving the axes separately is what lets a body slide along a
-//! wall, walk along a floor under gravity, or jump while touching a wall (seed 003).
+//! for Ray Tracing", Eurographics 1987) along one axis. It is widened from a ray to the
+//! whole face of the body.
 //!
-//! [`TileMap::cast`] instead moves both axes at once along the straight segment
-//! (a two-axis DDA, see [`CastResult`]); it reports the first contact and does not slide.
+//! The sweep tests every slab the face crosses, so no speed can tunnel through a wall
+//! one tile thick. The cost grows with the number of tiles crossed. Cells outside the
+//! map are all alike, so the sweep tests them only once. Because each axis is resolved
+//! on its own, a body can slide along a wall, walk along a floor under gravity, and
+//! jump while it touches a wall.
+//!
+//! [`TileMap::cast`] works differently. It moves along both axes at once, following the
+//! straight segment of the motion. It reports the first contact and does not slide. See
+//! [`CastResult`] for details.
 //!
 //! # Guarantees
-//! - **Flush**: a face stopped by a tile lands exactly on the tile's edge coordinate,
-//!   `hit.coord` (no gap, no penetration) at every magnitude, including `10⁶` where `f32`
-//!   steps are `0.0625`.
-//! - **Never farther than asked**: each face moves in the direction of the motion by at
-//!   most the motion (exactly, not to rounding): a sum that rounds past the target is
-//!   rounded back. A motion smaller than the `f32` spacing at the body moves nothing.
-//! - **Size**: the leading face is placed exactly and the trailing face follows by the
-//!   same displacement. The size is kept exactly whenever the result is representable
-//!   (always when both faces share a power-of-two range, as a 16-unit body at `10⁶`
-//!   does); otherwise the trailing face lags by less than one ulp: a box never shrinks
-//!   (a [`TileMap::cast`] stopped between edges may change it by one ulp either way).
-//! - **Never through a solid tile, never into one**: a body that starts outside every
-//!   solid tile ends outside all of them, and its path never enters one.
+//!
+//! **Flush contact.** When a tile stops a face, the face lands exactly on the tile's
+//! edge coordinate, `hit.coord`. There is no gap and no penetration. This holds at every
+//! magnitude, even at `10⁶`, where the spacing of `f32` values is `0.0625`.
+//!
+//! **Never farther than asked.** Each face moves in the direction of the motion by at
+//! most the motion. This bound is exact, not just up to rounding. If a sum rounds past
+//! the target, the result is rounded back. A motion smaller than the `f32` spacing at
+//! the body does not move it at all.
+//!
+//! **Size.** The leading face is placed exactly. The trailing face follows by the same
+//! displacement. The size stays exact whenever the result is representable. This is
+//! always true when both faces lie in the same power-of-two range, as for a 16-unit body
+//! at `10⁶`. Otherwise the trailing face lags by less than one ulp, so a box never
+//! shrinks. The one exception is [`TileMap::cast`]: when it stops between tile edges, the
+//! size may change by one ulp in either direction.
+//!
+//! **Never through a solid tile, never into one.** A body that starts outside every
+//! solid tile ends outside all of them. Its path never enters one.
 //!
 //! # Bodies that start inside
-//! A body already overlapping solid tiles may always move *out*, never further *in*: on
-//! each axis, if the leading face is inside a solid tile (the tile lies across the
-//! body's span, and the face is strictly between its edges), the body does not move on
-//! that axis and the hit is reported with [`TileHit::embedded`]. Tiles overlapped only
-//! behind the leading face do not block. So no move ever increases the overlap with any
-//! solid tile, and a body sunk into a floor can jump out of it but not walk along it.
+//!
+//! A body that already overlaps solid tiles may always move *out* of them, but never
+//! further *in*. On each axis, the body checks whether its leading face is inside a
+//! solid tile. That means the tile lies across the body's span and the face is strictly
+//! between the tile's edges. If so, the body does not move on that axis, and the hit is
+//! reported with [`TileHit::embedded`]. Tiles that overlap the body only behind the
+//! leading face do not block it.
+//!
+//! As a result, no move ever increases the overlap with any solid tile. A body sunk into
+//! a floor can jump out of it, but it cannot walk along it.
 //!
 //! # Grounded
-//! [`SlideResult::grounded`] is true when, after the move, a motion of any size in the
-//! [`SlideOptions::down`] direction would be blocked at once: the body's down face is
-//! flush on a solid tile covering part of its width (not just a corner), or embedded in
-//! one. It is a contact test, independent of whether the motion pushed down this frame
-//! ([`TileMap::contact`] tests any side).
+//!
+//! [`SlideResult::grounded`] tells you whether the body stands on something after the
+//! move. It is true when any motion in the [`SlideOptions::down`] direction would be
+//! blocked at once. That happens in two cases:
+//! - The body's down face is flush on a solid tile that covers part of its width. A
+//!   corner alone does not count.
+//! - The body's down face is embedded in a solid tile.
+//!
+//! This is a contact test. It does not depend on whether this frame's motion pushed
+//! down. To test any other side, use [`TileMap::contact`].
 //!
 //! # Many bodies
-//! [`TileMap::move_and_slide_all`] and [`TileMap::move_bullets`] validate the whole
-//! input first (an error names the lowest bad index and changes nothing), then run on
-//! rayon's pool; results come in input order, identical for every thread count. A
-//! bullet in open space costs a test of the few cells its swept box covers.
+//!
+//! [`TileMap::move_and_slide_all`] and [`TileMap::move_bullets`] validate the whole input
+//! first. If any input is bad, the error names the lowest bad index and nothing changes.
+//! Then they run on rayon's thread pool. Results come back in input order, and they are
+//! identical for every thread count. A bullet in open space costs only a test of the few
+//! cells its swept box covers.
 //!
 //! # Checks
-//! With `cfg(test)` or the `fuzzing` feature, `tilemap::check` holds the property
-//! checks the tests and fuzz targets share (`check_move_and_slide`, `check_cast`) and a
-//! builder of inputs from raw bytes.
+//!
+//! With `cfg(test)` or the `fuzzing` feature, the module `tilemap::check` is available.
+//! It holds the property checks that the tests and fuzz targets share, such as
+//! `check_move_and_slide` and `check_cast`. It also holds a builder that makes inputs
+//! from raw bytes.
 
 mod batch;
 mod bits;

@@ -1,5 +1,6 @@
-//! Move-and-slide: per-axis sweeps of a box through the grid (see the module docs of
-//! [`crate::tilemap`] for the algorithm and its guarantees).
+//! Move-and-slide: per-axis sweeps of a box through the grid.
+//!
+//! The [module docs](crate::tilemap) describe the algorithm and its guarantees.
 
 use super::exact::{advance, follow};
 use super::map::{Span, TileMap};
@@ -9,15 +10,15 @@ use glam::{IVec2, Vec2};
 
 /// One of the four edges of a tile, named by the coordinate it lies on.
 ///
-/// A body moving toward `+x` hits a tile's `MinX` edge, toward `-x` its `MaxX` edge, and so
-/// on. In y-down screen coordinates `MinY` is a tile's top (what a falling body lands on);
-/// in a y-up world it is the bottom.
+/// A body that moves toward `+x` hits a tile's `MinX` edge. A body that moves toward `-x`
+/// hits its `MaxX` edge, and so on. In y-down screen coordinates, `MinY` is the top of a
+/// tile. A falling body lands on it. In a y-up world, `MinY` is the bottom of a tile.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum TileEdge {
-    /// The edge at the tile's smallest x (its left side).
+    /// The edge at the tile's smallest x. This is its left side.
     MinX,
-    /// The edge at the tile's largest x (its right side).
+    /// The edge at the tile's largest x. This is its right side.
     MaxX,
     /// The edge at the tile's smallest y.
     MinY,
@@ -48,8 +49,10 @@ impl TileEdge {
     }
 }
 
-/// A direction along one axis: which way is "down" for [`SlideResult::grounded`], or the
-/// side [`TileMap::contact`] probes.
+/// A direction along one axis.
+///
+/// It says which way is down for [`SlideResult::grounded`]. It also names the side that
+/// [`TileMap::contact`] probes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Direction {
@@ -57,9 +60,9 @@ pub enum Direction {
     PosX,
     /// Toward `-x`.
     NegX,
-    /// Toward `+y` (down in y-down screen coordinates).
+    /// Toward `+y`. This is down in y-down screen coordinates.
     PosY,
-    /// Toward `-y` (down in a y-up world).
+    /// Toward `-y`. This is down in a y-up world.
     NegY,
 }
 
@@ -81,8 +84,10 @@ impl Direction {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum AxisOrder {
-    /// Horizontal, then vertical (the default; the usual platformer order: a body walking
-    /// off a ledge moves sideways first, then falls).
+    /// Horizontal, then vertical. This is the default.
+    ///
+    /// It is the usual order in platformers. A body that walks off a ledge moves
+    /// sideways first, then falls.
     #[default]
     XThenY,
     /// Vertical, then horizontal.
@@ -105,10 +110,12 @@ impl AxisOrder {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct SlideOptions {
-    /// Which axis moves first (default [`AxisOrder::XThenY`]).
+    /// Which axis moves first. The default is [`AxisOrder::XThenY`].
     pub order: AxisOrder,
-    /// The direction of gravity, for [`SlideResult::grounded`] (default
-    /// [`Direction::PosY`]: y-down screen coordinates, as in ASCII maps).
+    /// The direction of gravity, used by [`SlideResult::grounded`].
+    ///
+    /// The default is [`Direction::PosY`]. That suits y-down screen coordinates, as in
+    /// ASCII maps.
     pub down: Direction,
 }
 
@@ -122,7 +129,7 @@ impl Default for SlideOptions {
 }
 
 impl SlideOptions {
-    /// The defaults for a y-up world (`down` is [`Direction::NegY`]).
+    /// Returns the defaults for a y-up world, where `down` is [`Direction::NegY`].
     #[must_use]
     pub fn y_up() -> Self {
         Self {
@@ -131,13 +138,13 @@ impl SlideOptions {
         }
     }
 
-    /// These options with `order`.
+    /// Returns these options with `order` set.
     #[must_use]
     pub fn with_order(self, order: AxisOrder) -> Self {
         Self { order, ..self }
     }
 
-    /// These options with `down`.
+    /// Returns these options with `down` set.
     #[must_use]
     pub fn with_down(self, down: Direction) -> Self {
         Self { down, ..self }
@@ -148,19 +155,26 @@ impl SlideOptions {
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct TileHit {
-    /// The edge of the tile that was hit (its side facing the body).
+    /// The edge of the tile that was hit. This is the side of the tile that faces the
+    /// body.
     pub edge: TileEdge,
-    /// Where the body's leading face stopped on that axis: the edge's coordinate, exactly
-    /// (`body.max.x == coord` after a hit on `MinX`); for an `embedded` hit, the face's own
-    /// coordinate, which did not move.
+    /// Where the body's leading face stopped on this axis.
+    ///
+    /// After a normal hit, this is exactly the edge's coordinate. For example,
+    /// `body.max.x == coord` after a hit on `MinX`. After an `embedded` hit, this is the
+    /// face's own coordinate, because the face did not move.
     pub coord: f32,
-    /// The tile's cell. Cells outside the map are reported on the ring just outside it:
-    /// `-1` or `width` across x, `-1` or `height` across y.
+    /// The tile's cell.
+    ///
+    /// A cell outside the map is reported on the ring just outside it. Its x index is
+    /// `-1` or `width`, and its y index is `-1` or `height`.
     pub tile: IVec2,
-    /// The tile's kind (non-zero).
+    /// The tile's kind. It is never zero.
     pub kind: u8,
-    /// The body's leading face was already inside this tile, so the body did not move on
-    /// this axis (see "Bodies that start inside" in the module docs).
+    /// True when the body's leading face was already inside this tile.
+    ///
+    /// Then the body did not move on this axis. See "Bodies that start inside" in the
+    /// [module docs](crate::tilemap).
     pub embedded: bool,
 }
 
@@ -174,8 +188,10 @@ pub struct SlideResult {
     pub hit_x: Option<TileHit>,
     /// The tile that stopped the vertical part of the motion, if any.
     pub hit_y: Option<TileHit>,
-    /// Whether, after the move, the body stands on solid ground: any motion in the
-    /// [`SlideOptions::down`] direction would be blocked at once.
+    /// Whether the body stands on solid ground after the move.
+    ///
+    /// It is true when any motion in the [`SlideOptions::down`] direction would be
+    /// blocked at once.
     pub grounded: bool,
 }
 
@@ -193,8 +209,10 @@ impl SlideResult {
 }
 
 impl TileMap {
-    /// Moves `body` by `motion` with the default [`SlideOptions`] (x then y, y pointing
-    /// down), stopping flush against solid tiles and sliding along them.
+    /// Moves `body` by `motion`, and slides it along solid tiles.
+    ///
+    /// The body stops flush against solid tiles and slides along them. This uses the
+    /// default [`SlideOptions`]: x moves first, then y, and y points down.
     ///
     /// ```
     /// use hantei::{Aabb, tilemap::TileMap};
@@ -210,18 +228,19 @@ impl TileMap {
     /// ```
     ///
     /// # Errors
-    /// [`Error::InvalidBox`] (index 0) for a NaN, infinite or inverted body;
-    /// [`Error::InvalidMotion`] (index 0) for a NaN or infinite motion;
-    /// [`Error::OutOfRange`] (index 0, limit `f32::MAX`) when the whole motion would
-    /// carry a face beyond `±f32::MAX`.
+    /// All errors use index 0.
+    /// - [`Error::InvalidBox`] when the body is NaN, infinite or inverted.
+    /// - [`Error::InvalidMotion`] when the motion is NaN or infinite.
+    /// - [`Error::OutOfRange`], with limit `f32::MAX`, when the whole motion would carry a
+    ///   face beyond `±f32::MAX`.
     pub fn move_and_slide(&self, body: Aabb, motion: Vec2) -> Result<SlideResult, Error> {
         self.move_and_slide_with(body, motion, &SlideOptions::default())
     }
 
-    /// [`TileMap::move_and_slide`] with explicit settings.
+    /// Works like [`TileMap::move_and_slide`], with explicit settings.
     ///
     /// # Errors
-    /// As [`TileMap::move_and_slide`].
+    /// The same as [`TileMap::move_and_slide`].
     pub fn move_and_slide_with(
         &self,
         body: Aabb,
@@ -232,14 +251,16 @@ impl TileMap {
         Ok(self.slide_unchecked(body, motion, options))
     }
 
-    /// The tile the body touches on its `side`: the one a motion of any size that way
-    /// would stop against at once (`embedded` when the face is already inside it).
+    /// Returns the tile that the body touches on its `side`.
     ///
-    /// [`SlideResult::grounded`] is `contact(aabb, down).is_some()`; probing the sides
-    /// tells a body touching a wall (for wall jumps).
+    /// This is the tile that would stop a motion of any size toward `side` at once. The
+    /// hit is `embedded` when the face is already inside the tile.
+    ///
+    /// [`SlideResult::grounded`] equals `contact(aabb, down).is_some()`. Probe the sides
+    /// to find out whether a body touches a wall, for example for wall jumps.
     ///
     /// # Errors
-    /// [`Error::InvalidBox`] (index 0).
+    /// - [`Error::InvalidBox`], with index 0, when the body is NaN, infinite or inverted.
     pub fn contact(&self, body: Aabb, side: Direction) -> Result<Option<TileHit>, Error> {
         body.check(0)?;
         Ok(self.probe(body, side))

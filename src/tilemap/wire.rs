@@ -1,6 +1,8 @@
-//! serde for [`TileMap`]: its size, tile size, origin, outside kind and cells; read back
-//! through [`TileMap::from_cells`], so a malformed map is a serde error and the derived
-//! lookup tables are rebuilt, never trusted.
+//! serde for [`TileMap`].
+//!
+//! A map is written as its size, tile size, origin, outside kind and cells. It is read
+//! back through [`TileMap::from_cells`]. So a malformed map gives a serde error. The
+//! lookup tables are always rebuilt, never trusted.
 
 use super::map::TileMap;
 use glam::Vec2;
@@ -31,8 +33,9 @@ struct MapFields {
     cells: Vec<u8>,
 }
 
-/// A tile map as its size, tile size, origin, outside kind and cells (row-major, one
-/// byte each).
+/// Writes a tile map as its size, tile size, origin, outside kind and cells.
+///
+/// The cells are row-major, one byte each.
 ///
 /// ```
 /// use hantei::TileMap;
@@ -59,9 +62,12 @@ impl Serialize for TileMap {
 /// Reads a map through [`TileMap::from_cells`].
 ///
 /// # Errors
-/// A serde error with what [`TileMap::from_cells`] refuses: a cell count other than
-/// `width * height`, a side or a size over the limits, a tile size that is not finite and
-/// positive, an origin that is not finite, tiles too small for their coordinates.
+/// Returns a serde error for every map that [`TileMap::from_cells`] refuses:
+/// - a cell count other than `width * height`,
+/// - a side or a cell count over the limits,
+/// - a tile size that is not finite and positive,
+/// - an origin that is not finite,
+/// - tiles too small for their coordinates.
 ///
 /// ```
 /// use hantei::TileMap;

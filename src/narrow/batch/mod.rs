@@ -23,12 +23,14 @@
 //! kernels are bit-identical to the scalar ones, so every level gives the same bytes.
 //!
 //! # Errors
-//! Every column view must have equal column lengths, and the boxes and motions of a sweep
-//! the same length; every pair index must be in range of its columns. Otherwise the call
-//! returns [`Error::LengthMismatch`] (columns) or [`Error::PairOutOfRange`] (an index: the
-//! first bad pair in pair order) and the results are not updated. An input of more than
-//! [`crate::MAX_BOXES`] shapes is [`Error::TooManyBoxes`] before any pair is read. Every
-//! [`SimdLevel`] and thread count gives the same error.
+//! On error, the results are not updated. Every [`SimdLevel`] and thread count gives the
+//! same error.
+//! - [`Error::TooManyBoxes`] when an input has more than [`MAX_BOXES`](crate::MAX_BOXES)
+//!   shapes. This is checked before any pair is read.
+//! - [`Error::LengthMismatch`] when the columns of a view differ in length, or when the
+//!   boxes and motions of a sweep differ in length.
+//! - [`Error::PairOutOfRange`] when a pair index is out of range of its columns. The
+//!   error names the first bad pair in pair order.
 //!
 //! # Where things are
 //! | file | what |
@@ -129,17 +131,21 @@ pub struct PairMtv3 {
     pub mtv: Mtv3,
 }
 
-/// Runs the narrow-phase kernels over candidate pairs; keeps its result buffers between
-/// calls, so a call per frame allocates nothing once they have grown.
+/// Runs the narrow-phase kernels over candidate pairs.
 ///
-/// Each method takes its shapes either as structure-of-arrays
-/// [`columns`](super::columns) (`AabbColumns`, ..., e.g. from a
-/// [`BoxStore`](crate::BoxStore)) or as a plain slice of the shapes (`&[Aabb]`, ...;
-/// see [`AabbInput`] and its siblings), and pairs of indices
-/// into them (as [`BroadPhase`](crate::BroadPhase) returns); it gives back the pairs
-/// that hit, in pair order, identical at every [`SimdLevel`], thread count and input
-/// kind (see the [module docs](self)). Slices are the faster input where the shapes are
-/// already an array of structs: with AVX2 a box is gathered by one load instead of four.
+/// It keeps its result buffers between calls. So once they have grown, a call per frame
+/// allocates nothing.
+///
+/// Each method takes shapes and pairs of indices into them, as
+/// [`BroadPhase`](crate::BroadPhase) returns. The shapes come in one of two forms:
+/// - Structure-of-arrays [`columns`](super::columns), such as `AabbColumns`. For example,
+///   you can take them from a [`BoxStore`](crate::BoxStore).
+/// - A plain slice of the shapes, such as `&[Aabb]`. See [`AabbInput`] and its siblings.
+///
+/// Each method gives back the pairs that hit, in pair order. The result is identical at
+/// every [`SimdLevel`], thread count and input form. The [module docs](self) explain why.
+/// Slices are the faster input when the shapes are already an array of structs. With
+/// AVX2, a box is then gathered by one load instead of four.
 ///
 /// ```
 /// use hantei::{Aabb, BroadPhase, Pair};
