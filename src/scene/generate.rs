@@ -117,8 +117,9 @@ impl Shape {
 /// What every plain generator's `# Panics` says.
 macro_rules! panics {
     () => {
-        "# Panics\nWhen `n` is more than [`crate::MAX_BOXES`] or memory cannot hold `n` \
-         boxes; [`Shape::try_generate`] answers [`Error::TooManyBoxes`] instead."
+        "# Panics\nPanics when `n` is more than [`MAX_BOXES`](crate::MAX_BOXES), or when \
+         memory cannot hold `n` boxes. [`Shape::try_generate`] answers \
+         [`Error::TooManyBoxes`] instead."
     };
 }
 
