@@ -115,10 +115,7 @@ impl StaticLevel {
         let s = &self.store;
         if let Some(index) = (0..s.len()).find(|&i| {
             let b = s.aabb_at(i).expect("dense index");
-            !(b.min.x >= -MAX_COORDINATE
-                && b.min.y >= -MAX_COORDINATE
-                && b.max.x <= MAX_COORDINATE
-                && b.max.y <= MAX_COORDINATE)
+            !crate::math::within_limit(&b)
         }) {
             return Err(Error::OutOfRange {
                 handle: s.handle_at(index),
