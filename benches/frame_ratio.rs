@@ -30,7 +30,9 @@
 //! `FRAME_SIZES` (default `10000,100000,1000000`), `FRAME_THREADS` (default one and all
 //! cores), `FRAME_SCENES` (default all five, comma-separated), `FRAME_ROUNDS` (default:
 //! 400 at 10k, 150 at 100k, 40 at 1M; the static level as 100k, one thread),
-//! `FRAME_STATIC=0` (skip the static level). Not a criterion bench: `cargo bench` runs
+//! `FRAME_STATIC=0` (skip the static level), `FRAME_RESPONSES=0` (skip the rows that
+//! price sensors and a sliding player: the danmaku scene against the same scene with a
+//! player that stops at any hit, one thread). Not a criterion bench: `cargo bench` runs
 //! it with the others; run by hand, it times only with `--bench` (what `cargo bench`
 //! passes), so `cargo test --benches` runs nothing of it.
 
@@ -153,7 +155,7 @@ fn main() {
     };
     println!("each ratio: advance / step (frame rows), in store / static level (one thread)");
     println!("advance's parts (medians): broad / narrow, walls and statics / the rest");
-    for n in sizes {
+    for &n in &sizes {
         for name in &scenes {
             let config = DanmakuConfig::new(n);
             let config = match name.as_str() {
@@ -215,9 +217,40 @@ fn main() {
             }
         }
     }
+    if std::env::var("FRAME_RESPONSES").map_or(true, |v| v != "0") {
+        for &n in &sizes {
+            responses(n, rounds(n), serial);
+        }
+    }
     if std::env::var("FRAME_STATIC").map_or(true, |v| v != "0") {
         static_level(rounds(100_000), serial);
     }
+}
+
+/// What sensors and a sliding player cost: the danmaku scene's `advance` (the player
+/// slides, bullets and enemies are sensor contacts for it) against the same scene with
+/// a player that stops at whatever it hits first, interleaved, one thread.
+fn responses(n: usize, rounds: usize, config: FrameConfig) {
+    let sliding = Danmaku::new(DanmakuConfig::new(n));
+    let stopping = Danmaku::new(DanmakuConfig::new(n).with_stopping_player());
+    let (mut with, mut without) = (Frame::with_config(config), Frame::with_config(config));
+    let (mut a, mut b) = (Vec::new(), Vec::new());
+    for _ in 0..rounds {
+        a.push(timed(&sliding.store, |st| {
+            let level = Level::walls(&sliding.map);
+            black_box(with.advance(st, &level).expect("valid").contacts);
+        }));
+        b.push(timed(&stopping.store, |st| {
+            let level = Level::walls(&stopping.map);
+            black_box(without.advance(st, &level).expect("valid").contacts);
+        }));
+    }
+    report(
+        &format!("responses/{n}/1t"),
+        ("slide+sensors", "stop"),
+        a,
+        b,
+    );
 }
 
 /// `static_level/100k` of `benches/frame.rs`, interleaved.

@@ -306,7 +306,11 @@ impl Game {
         let arena = map.bounds();
         let mut store = BoxStore::with_capacity(cap + 6 * enemies + 1);
         let start = Vec2::new(arena.center().x, arena.max.y - 5.0 * TILE);
-        let me = BoxProps::new(layers::player()).with_user_data(tag(PLAYER, 0));
+        // The player slides along walls. Only walls are solid to it (layers::player()):
+        // the bullets, lasers and enemies that touch it are reported, and it moves on.
+        let me = BoxProps::new(layers::player())
+            .with_user_data(tag(PLAYER, 0))
+            .with_response(Response::Slide);
         let player = store
             .insert_shape(Circle::new(start, 2.0), me)
             .expect("valid shape");
@@ -500,7 +504,7 @@ impl Game {
             match kind(w.user_data) {
                 PLAYER_BULLET | ENEMY_BULLET => t.bullet_wall_hits += 1,
                 PLAYER => t.player_wall_hits += 1,
-                _ => t.other_wall_hits += 1,
+                _ => t.other_wall_hits += 1, // enemies
             }
         }
         // Each destroyed bullet where it first touched something (a box without an
@@ -806,7 +810,7 @@ fn simulate(args: &Args) -> Result<(), String> {
         sum(&[
             (t.bullet_wall_hits, "by bullets"),
             (t.player_wall_hits, "by the player"),
-            (t.other_wall_hits, "other"),
+            (t.other_wall_hits, "by enemies"),
         ])
     )?;
     outln!(

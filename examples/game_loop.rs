@@ -13,7 +13,7 @@ use hantei::{Aabb, BoxHandle, BoxProps, BoxStore, Circle, Error, Filter, Owner, 
 
 const LEVEL: &str = "
     ################################
-    #......##..............##......#
+    #..............................#
     #..............................#
     #..........########............#
     #..............................#
@@ -41,7 +41,11 @@ impl Game {
     fn new() -> Result<Game, Error> {
         let mut store = BoxStore::new();
         let at = Vec2::new(256.0, 70.0);
-        let me = BoxProps::new(layers::player()).with_user_data(PLAYER);
+        // The player slides along walls; bullets and enemies touching it are only
+        // reported (layers::player() makes walls its only solid layer).
+        let me = BoxProps::new(layers::player())
+            .with_user_data(PLAYER)
+            .with_response(Response::Slide);
         let player = store.insert_shape(Circle::new(at, 2.0), me)?;
         let mut enemies = Vec::new();
         for k in 0..20u32 {

@@ -9,9 +9,12 @@
 //! Each shape has a motion, its displacement this frame. Each frame, the game calls
 //! [`Frame::advance`](frame::Frame::advance) once. That call finds every contact,
 //! checks the walls of a [`TileMap`], and moves every shape. A shape whose
-//! [`Response`] is `Stop` stops at its first hit, and one whose response is `Destroy`
-//! leaves the store. The game then reads what happened with
-//! [`Frame::report`](frame::Frame::report).
+//! [`Response`] is `Stop` stops at its first hit, one whose response is `Destroy`
+//! leaves the store, and one whose response is `Slide` slides along walls like a
+//! platformer character. Each shape responds only to its solid layers
+//! ([`Filter::solid`]). The rest are sensor contacts: the player that slides along
+//! walls only reports the bullets that touch it. The game then reads what happened
+//! with [`Frame::report`](frame::Frame::report).
 //!
 //! ```
 //! use glam::Vec2;
@@ -42,8 +45,9 @@
 //! # Ok::<(), hantei::Error>(())
 //! ```
 //!
-//! `examples/game_loop.rs` is a complete bullet-hell loop built on this call. Copy it
-//! and grow it.
+//! `examples/game_loop.rs` is a complete bullet-hell loop built on this call, and
+//! `examples/platformer.rs` a platformer with gravity, a moving platform and coins.
+//! Copy them and grow them.
 //!
 //! ## Moving shapes yourself
 //! A game that moves its shapes itself calls [`Frame::step`](frame::Frame::step)
@@ -108,12 +112,18 @@
 //!   touch when a frame begins are in contact. That contact is a hit at `t = 0` when
 //!   the motion pushes one into the other, and
 //!   [`SweepStatus::Overlapping`](narrow::SweepStatus::Overlapping) otherwise.
-//! - **Solid tiles are open.** A body is inside a solid tile only when they overlap
-//!   with positive area. A body flush against a wall touches it without entering it.
-//!   It slides along the wall freely, and a motion into the wall stops at once, with
-//!   `toi == 0`. [`TileMap::contact`] reports that touch. A zero-size body collides
-//!   with the inside of the union of solid tiles, so a point on the seam of two tiles
-//!   is blocked only when both are solid. The [`tilemap`] module has the details.
+//! - **Level geometry is open: touching is not entering.** This is the one rule for
+//!   solid tiles and static boxes, in every API that meets them: the tile map's own
+//!   calls ([`TileMap::move_and_slide`], [`TileMap::cast`], [`TileMap::move_bullets`])
+//!   and [`Frame::advance`](frame::Frame::advance) against its walls and its
+//!   [`StaticLevel`](frame::StaticLevel). A body is inside a solid tile only when they
+//!   overlap with positive area. A body flush against a wall touches it without
+//!   entering it. It slides along the wall freely and has no contact with it. A motion
+//!   into the wall is a hit at once, with `toi == 0`. [`TileMap::contact`] reports
+//!   the touch itself. A zero-size body collides with the inside of the union of solid
+//!   tiles, so a point on the seam of two tiles is blocked only when both are solid.
+//!   The [`tilemap`] module has the details. A static disc or rotated rectangle is
+//!   the one exception: touching it counts, as between boxes of the store.
 //! - **Shapes.** A shape in the store is an axis-aligned box, a disc or an oriented
 //!   rectangle ([`Shape`], [`BoxStore::insert_shape`]). The store derives its bounds.
 //!   The broad phase sweeps the bounds, and the frame and the queries answer by the
@@ -146,7 +156,10 @@
 //!   problem. In a batch, the error names the lowest bad index. A call that returns an
 //!   error has changed nothing: a store that rejects an update stays exactly as it was.
 //!
-//! The two touching rules side by side, for the same body flush against the same wall:
+//! Boxes of the store meet each other by the closed rule, because a graze between a
+//! bullet and the player must be reported. Walls meet boxes by the open rule, because a
+//! character sliding along a floor must not hit it every frame. The two rules side by
+//! side, for the same body flush against the same wall:
 //!
 //! ```
 //! use glam::Vec2;
@@ -163,6 +176,15 @@
 //! // A motion into the tile stops at once, where the body was.
 //! let r = map.move_and_slide(body, Vec2::new(5.0, 0.0))?;
 //! assert_eq!((r.aabb, r.hit_x.unwrap().coord), (body, 10.0));
+//! // `advance` meets the tile by the same rule: sliding along it, no wall hit.
+//! use hantei::frame::{Frame, Level, layers};
+//! use hantei::{BoxProps, BoxStore};
+//! let mut store = BoxStore::new();
+//! let props = BoxProps::new(layers::player()).with_motion(Vec2::new(0.0, 3.0));
+//! store.insert_with(body, props)?;
+//! let mut frame = Frame::new();
+//! frame.advance(&mut store, &Level::walls(&map))?;
+//! assert!(frame.report().wall_hits.is_empty());
 //! # Ok::<(), hantei::Error>(())
 //! ```
 //!

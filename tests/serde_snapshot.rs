@@ -409,6 +409,7 @@ struct StoreMirror {
     motion_y: Vec<f32>,
     layers: Vec<u32>,
     mask: Vec<u32>,
+    solid: Vec<u32>,
     owner: Vec<u64>,
     user_data: Vec<u64>,
     response: Vec<u8>,
@@ -477,7 +478,7 @@ fn corrupted_store_snapshots_are_refused() {
         postcard::from_bytes(&postcard::to_allocvec(&churned()).unwrap()).unwrap();
     read(&good).expect("the unedited snapshot reads");
     type Edit = fn(&mut StoreMirror);
-    let cases: [(&str, Edit, &str); 19] = [
+    let cases: [(&str, Edit, &str); 20] = [
         (
             "short column",
             |m| {
@@ -494,8 +495,15 @@ fn corrupted_store_snapshots_are_refused() {
         ),
         (
             "unknown response",
-            |m| m.response[1] = 3,
-            "response at dense index 1 is 3",
+            |m| m.response[1] = 4,
+            "response at dense index 1 is 4",
+        ),
+        (
+            "short solid column",
+            |m| {
+                m.solid.pop();
+            },
+            "column solid has 2 entries",
         ),
         (
             "long column",

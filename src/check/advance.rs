@@ -2,7 +2,8 @@
 //!
 //! A small store (up to 48 boxes: plain boxes, discs and oriented rectangles; motions
 //! zero, small and huge; filters from the bullet-hell layers or arbitrary bits; owners
-//! sometimes shared; responses `Pass`, `Stop` and `Destroy`; distinct user data) and a
+//! sometimes shared; solid layers from the presets or arbitrary bits; responses `Pass`,
+//! `Stop`, `Destroy` and `Slide`; distinct user data) and a
 //! small tile map (up to 12 × 12 cells, tile size and origin from the bytes, cells from
 //! bits or an arena drawn tile by tile, the outside empty or solid) or none, with a
 //! wall filter, is advanced twice by a [`Frame`] at every SIMD level on one and two
@@ -11,7 +12,7 @@
 //! shortcuts:
 //!
 //! - the wall hits (box, user data, tile, status, time and normal, bit for bit), in dense
-//!   order;
+//!   order, a sliding box's from its slide;
 //! - the destroyed boxes (user data, time, and their shape at that time);
 //! - the contacts (one per body pair, the earliest, with its boxes, status, time and
 //!   normal bit for bit);
@@ -21,6 +22,8 @@
 //!   is zero (exactly when the other side stands still, within rounding when it moves)
 //!   and, when the other side stands still and the box did not start inside it, never
 //!   inside it (strictly, in `f64`; within rounding for discs and rectangles);
+//! - a sliding box where [`slide_oracle`] puts it: against walls alone exactly where
+//!   [`TileMap::move_and_slide`] puts it, bit for bit;
 //! - the same report and the same store for every configuration;
 //! - [`Error::OutOfRange`] exactly when a box's swept bounds pass [`MAX_COORDINATE`]
 //!   (naming the lowest), and then the store unchanged.
@@ -29,7 +32,7 @@ use super::bytes::{Bytes, finite};
 use crate::error::Error;
 use crate::frame::{Body, Contact, Frame, FrameConfig, Level, MAX_COORDINATE, WallHit, layers};
 use crate::lanes::SimdLevel;
-use crate::math::{Aabb, Shape};
+use crate::math::{Aabb, Shape, box_enters, enters, outside_normal};
 use crate::narrow::scalar::sweep_shapes;
 use crate::narrow::{Sweep, SweepStatus};
 use crate::store::{BoxHandle, BoxProps, BoxStore, Filter, Owner, Response};
@@ -104,15 +107,17 @@ pub fn decode(data: &[u8]) -> AdvanceInput {
         let filter = match bytes.u8() {
             k @ 0..=199 => filters[usize::from(k) % filters.len()],
             200..=219 => Filter::ALL,
+            220..=235 => Filter::new(bytes.u32(), bytes.u32()).with_solid(bytes.u32()),
             _ => Filter::new(bytes.u32(), bytes.u32()),
         };
         // The kind byte: the owner (low bits), the shape (high bits), the response.
         let kind_byte = bytes.u8();
         let (owner, shape) = super::frame::owner_and_shape(&mut bytes, b, kind_byte);
-        let response = match bytes.u8() % 3 {
+        let response = match bytes.u8() % 4 {
             0 => Response::Pass,
             1 => Response::Stop,
-            _ => Response::Destroy,
+            2 => Response::Destroy,
+            _ => Response::Slide,
         };
         // The store refuses only shapes whose bounds leave the finite range.
         let _ = store.insert_shape(
@@ -198,6 +203,9 @@ pub enum BoxOutcome {
         /// Its shape at that time.
         shape: Shape,
     },
+    /// Slides ([`Response::Slide`]): where to depends on where the frame leaves the
+    /// boxes it may stop against, so [`slide_oracle`] decides it after the advance.
+    Slid,
     /// Stopped at time `t` by one of `by` (the kept hits at that time: which one stops it
     /// depends on the order of hits at one time, which the oracle leaves open).
     Stopped {
@@ -248,7 +256,7 @@ fn motion(store: &BoxStore, i: usize) -> Vec2 {
 }
 
 fn filter(store: &BoxStore, i: usize) -> Filter {
-    Filter::new(store.layers()[i], store.masks()[i])
+    Filter::new(store.layers()[i], store.masks()[i]).with_solid(store.solids()[i])
 }
 
 fn shape(store: &BoxStore, i: usize) -> Shape {
@@ -326,12 +334,34 @@ fn wall_contact(store: &BoxStore, map: &TileMap, i: usize) -> [Option<(IVec2, Aa
             if !swept.overlaps(&cell) {
                 continue;
             }
-            let mut s = sweep_shapes(
-                &shape(store, i),
-                motion(store, i),
-                &Shape::Aabb(cell),
-                Vec2::ZERO,
-            );
+            let (sh, m) = (shape(store, i), motion(store, i));
+            let mut s = sweep_shapes(&sh, m, &Shape::Aabb(cell), Vec2::ZERO);
+            // Touching a tile is not entering it: a contact that begins touching is a
+            // hit at 0 when the motion goes inward, else none; a box's hit counts when
+            // its open interval overlaps the tile's before the frame ends, another
+            // shape's when it comes before the end.
+            if s.status == SweepStatus::Overlapping
+                && let Some(n) = outside_normal(&sh, &cell)
+            {
+                if !enters(&sh, n, m) {
+                    continue;
+                }
+                s = Sweep {
+                    status: SweepStatus::Hit,
+                    t: 0.0,
+                    normal: n,
+                    stop: Vec2::ZERO,
+                };
+            }
+            if s.status == SweepStatus::Hit {
+                let enters = match sh {
+                    Shape::Aabb(b) => box_enters(&b, m, &cell),
+                    _ => s.t < 1.0,
+                };
+                if !enters {
+                    continue;
+                }
+            }
             match s.status {
                 SweepStatus::Miss => continue,
                 SweepStatus::Overlapping => {}
@@ -387,7 +417,12 @@ pub fn oracle(store: &BoxStore, map: Option<&TileMap>, wall_filter: Filter) -> A
     let response = |i: usize| match store.responses()[i] {
         1 => Response::Stop,
         2 => Response::Destroy,
+        3 => Response::Slide,
         _ => Response::Pass,
+    };
+    // A sliding box's solid walls are its slide's, not the walk's.
+    let slides_on_walls = |i: usize| {
+        response(i) == Response::Slide && filter(store, i).responds_to(wall_filter.layers)
     };
     // Pair hits (`a` sees `b`, in kind order) and each box's earliest wall hit.
     let mut pairs: Vec<(usize, usize, Sweep)> = Vec::new();
@@ -431,7 +466,9 @@ pub fn oracle(store: &BoxStore, map: Option<&TileMap>, wall_filter: Filter) -> A
             && filter(store, i).pairs_with(wall_filter)
         {
             for (tile, cell, s) in wall_contact(store, map, i).into_iter().flatten() {
-                walls.push((i, tile, cell, s));
+                if !slides_on_walls(i) {
+                    walls.push((i, tile, cell, s));
+                }
             }
         }
     }
@@ -452,10 +489,14 @@ pub fn oracle(store: &BoxStore, map: Option<&TileMap>, wall_filter: Filter) -> A
     let mut stoppers: Vec<Vec<Stopper>> = vec![Vec::new(); n];
     let mut kept_pairs = Vec::new();
     let mut kept_walls = Vec::new();
-    // Box `i`'s response to a kept contact at `t` (`normal` pointing toward it).
-    let mut respond =
-        |end: &mut [f32], i: usize, t: f32, status, stopper: Stopper| match response(i) {
-            Response::Pass => {}
+    // Box `i`'s response to a kept contact at `t` with something on `layers` (`normal`
+    // pointing toward it): none unless those layers are solid to it.
+    let mut respond = |end: &mut [f32], i: usize, t: f32, status, stopper: Stopper, layers| {
+        if !filter(store, i).responds_to(layers) {
+            return;
+        }
+        match response(i) {
+            Response::Pass | Response::Slide => {}
             Response::Stop if status == SweepStatus::Hit => {
                 if end[i] == f32::INFINITY {
                     end[i] = t;
@@ -470,7 +511,8 @@ pub fn oracle(store: &BoxStore, map: Option<&TileMap>, wall_filter: Filter) -> A
                     end[i] = t;
                 }
             }
-        };
+        }
+    };
     for (tb, wall, k) in events {
         let t = f32::from_bits(tb);
         if wall {
@@ -484,7 +526,7 @@ pub fn oracle(store: &BoxStore, map: Option<&TileMap>, wall_filter: Filter) -> A
                 other: Shape::Aabb(cell),
                 other_motion: Vec2::ZERO,
             };
-            respond(&mut end, i, t, s.status, stopper);
+            respond(&mut end, i, t, s.status, stopper, wall_filter.layers);
         } else {
             let (a, b, s) = pairs[k];
             if end[a] < t || end[b] < t {
@@ -501,8 +543,9 @@ pub fn oracle(store: &BoxStore, map: Option<&TileMap>, wall_filter: Filter) -> A
                 other: shape(store, a),
                 other_motion: motion(store, a),
             };
-            respond(&mut end, a, t, s.status, to_a);
-            respond(&mut end, b, t, s.status, to_b);
+            let layers = store.layers();
+            respond(&mut end, a, t, s.status, to_a, layers[b]);
+            respond(&mut end, b, t, s.status, to_b, layers[a]);
         }
     }
     // Wall hits in dense order.
@@ -546,6 +589,7 @@ pub fn oracle(store: &BoxStore, map: Option<&TileMap>, wall_filter: Filter) -> A
                     t,
                     by: core::mem::take(&mut stoppers[i]),
                 },
+                Response::Slide => BoxOutcome::Slid,
                 _ => BoxOutcome::Moved(s.translated(m)),
             }
         })
@@ -556,6 +600,129 @@ pub fn oracle(store: &BoxStore, map: Option<&TileMap>, wall_filter: Filter) -> A
         contacts,
         outcomes,
     }
+}
+
+/// Where [`Frame::advance`] must leave sliding box `i` of `before`, and the wall hits
+/// its slide reports: `(box, wall hits, whether a box stopped it on some axis)`.
+///
+/// The documented slide, restated: one axis at a time, x then y; on each, the wall part
+/// is [`TileMap::move_and_slide`] with that axis's motion alone (with no walls to slide
+/// on, a map with no solid tile), then the store's boxes that may pair with it, on its
+/// solid layers, whose swept bounds meet its own, where the advance left them (`after`;
+/// a sliding box later in dense order where it started). A box across the motion (open intervals) whose near face is at or ahead of
+/// the leading face stops it there when nearer than the wall; one that holds the
+/// leading face inside keeps it still.
+#[must_use]
+pub fn slide_oracle(
+    before: &BoxStore,
+    after: &BoxStore,
+    i: usize,
+    (map, wall_filter): (Option<&TileMap>, Filter),
+) -> (Aabb, Vec<WallHit>, bool) {
+    let b0 = before.aabb_at(i).expect("dense index");
+    let m = motion(before, i);
+    let f = filter(before, i);
+    let empty = TileMap::new(1, 1, Vec2::ONE, Vec2::ZERO).expect("a valid map");
+    let walls = map
+        .filter(|_| f.pairs_with(wall_filter) && f.responds_to(wall_filter.layers))
+        .unwrap_or(&empty);
+    let swept = b0.swept(m);
+    let owner = before.owners()[i];
+    let obstacles: Vec<Aabb> = (0..before.len())
+        .filter(|&j| {
+            j != i
+                && f.pairs_with(filter(before, j))
+                && f.responds_to(before.layers()[j])
+                && !(owner != Owner::NONE.0 && owner == before.owners()[j])
+                && swept.overlaps(
+                    &before
+                        .aabb_at(j)
+                        .expect("dense index")
+                        .swept(motion(before, j)),
+                )
+        })
+        .filter_map(|j| {
+            if before.responses()[j] == Response::Slide as u8 && j > i {
+                before.aabb_at(j)
+            } else {
+                after.get(before.handles()[j])
+            }
+        })
+        .collect();
+    let mut b = b0;
+    let mut hits = Vec::new();
+    let mut by_box = false;
+    for a in 0..2 {
+        let d = m[a];
+        if d == 0.0 {
+            continue;
+        }
+        let mut along = Vec2::ZERO;
+        along[a] = d;
+        let r = walls.move_and_slide(b, along).expect("checked input");
+        let (up, p) = (d > 0.0, 1 - a);
+        let lead = |x: &Aabb| if up { x.max[a] } else { x.min[a] };
+        let lead0 = lead(&b);
+        let mut lead1 = lead(&r.aabb);
+        let mut wall = r.hit(a).copied();
+        let mut stopped = None;
+        for o in &obstacles {
+            if !(b.min[p] < o.max[p] && o.min[p] < b.max[p]) {
+                continue;
+            }
+            let (near, far) = if up {
+                (o.min[a], o.max[a])
+            } else {
+                (o.max[a], o.min[a])
+            };
+            let ahead = if up { near >= lead0 } else { near <= lead0 };
+            let holds = if up { lead0 < far } else { lead0 > far };
+            let coord = if ahead {
+                near
+            } else if holds {
+                lead0
+            } else {
+                continue;
+            };
+            if (up && coord < lead1) || (!up && coord > lead1) {
+                lead1 = coord;
+                wall = None;
+                stopped = Some(coord);
+            }
+        }
+        if let Some(coord) = stopped {
+            by_box = true;
+            let size = b.max[a] - b.min[a];
+            if up {
+                b.max[a] = coord;
+                b.min[a] = coord - size;
+            } else {
+                b.min[a] = coord;
+                b.max[a] = coord + size;
+            }
+        } else {
+            b = r.aabb;
+        }
+        if let Some(h) = wall {
+            let (status, toi, normal) = if h.embedded {
+                (SweepStatus::Overlapping, 0.0, Vec2::ZERO)
+            } else {
+                let mut n = Vec2::ZERO;
+                n[a] = -d.signum();
+                (SweepStatus::Hit, ((h.coord - lead0) / d).clamp(0.0, 1.0), n)
+            };
+            hits.push(WallHit {
+                body: body(before, i),
+                handle: before.handles()[i],
+                user_data: before.user_data()[i],
+                tile: h.tile,
+                status,
+                toi,
+                normal,
+            });
+        }
+    }
+    (b, hits, by_box)
 }
 
 /// A shape's coordinates as bits (`-0.0 != 0.0`).
@@ -576,6 +743,11 @@ fn bits(s: &Shape) -> Vec<u32> {
     core::iter::once(kind)
         .chain(v.into_iter().map(f32::to_bits))
         .collect()
+}
+
+/// A shape's coordinates.
+fn bits_f32(s: &Shape) -> Vec<f32> {
+    bits(s)[1..].iter().map(|&b| f32::from_bits(b)).collect()
 }
 
 /// The coordinates of `s` along axis `a` (0 = x) that a translation moves.
@@ -802,18 +974,67 @@ fn fingerprint(store: &BoxStore) -> Vec<(BoxHandle, Vec<u32>, Option<BoxProps>)>
         .collect()
 }
 
-/// One advance's report and store against the oracle (`before` is the store it ran on).
+/// One advance's report and store against the oracle (`before` is the store it ran on,
+/// `level` its walls).
 fn compare(
     before: &BoxStore,
     want: &AdvanceOracle,
     after: &BoxStore,
+    level: (Option<&TileMap>, Filter),
     walls: &[WallHit],
-    contacts: &[Contact],
-    destroyed: &[crate::frame::Destroyed],
-    stopped: usize,
+    (contacts, destroyed, stopped): (&[Contact], &[crate::frame::Destroyed], usize),
 ) -> Result<(), String> {
-    if !same_walls(walls, &want.walls) {
-        return Err(format!("wall hits {walls:?}, oracle {:?}", want.walls));
+    // The sliding boxes, in dense order: where they end, and their wall hits merged into
+    // the walk's in dense order.
+    let mut slides = Vec::new();
+    let mut want_walls: Vec<(usize, WallHit)> = want
+        .walls
+        .iter()
+        .map(|w| (before.index_of(w.handle).unwrap_or(usize::MAX), *w))
+        .collect();
+    for (i, o) in want.outcomes.iter().enumerate() {
+        if matches!(o, BoxOutcome::Slid) {
+            let (b, hits, by_box) = slide_oracle(before, after, i, level);
+            slides.push((i, b, by_box));
+            want_walls.extend(hits.into_iter().map(|h| (i, h)));
+        }
+    }
+    want_walls.sort_by_key(|w| w.0);
+    let want_walls: Vec<WallHit> = want_walls.into_iter().map(|w| w.1).collect();
+    if !same_walls(walls, &want_walls) {
+        return Err(format!("wall hits {walls:?}, oracle {want_walls:?}"));
+    }
+    for (i, want_box, by_box) in slides {
+        let data = before.user_data()[i];
+        let (b0, m) = (before.aabb_at(i).expect("dense index"), motion(before, i));
+        let Some(got) = after.shape(before.handles()[i]) else {
+            return Err(format!("sliding box {data:#x} removed"));
+        };
+        let moved = |a: usize| match m[a] {
+            x if x > 0.0 => want_box.max[a] - b0.max[a],
+            x if x < 0.0 => want_box.min[a] - b0.min[a],
+            _ => 0.0,
+        };
+        let want_shape = match shape(before, i) {
+            Shape::Aabb(_) => Shape::Aabb(want_box),
+            s => s.translated(Vec2::new(moved(0), moved(1))),
+        };
+        let ok = if by_box {
+            // A box stopped it: the trailing face within rounding of the size.
+            let tol = magnitude(&want_shape).max(1.0) * f64::from(f32::EPSILON) * 4.0;
+            let (w, g) = (bits_f32(&want_shape), bits_f32(&got));
+            w.len() == g.len()
+                && w.iter()
+                    .zip(&g)
+                    .all(|(x, y)| (f64::from(*x) - f64::from(*y)).abs() <= tol)
+        } else {
+            bits(&want_shape) == bits(&got)
+        };
+        if !ok {
+            return Err(format!(
+                "sliding box {data:#x} {b0:?} moving {m:?} at {got:?}, oracle {want_shape:?}"
+            ));
+        }
     }
     if !same_contacts(contacts, &want.contacts) {
         return Err(format!("contacts {contacts:?}, oracle {:?}", want.contacts));
@@ -869,6 +1090,7 @@ fn compare(
                 return Err(format!("box {data:#x} destroyed but still there: {s:?}"));
             }
             (_, None) => return Err(format!("box {data:#x} removed")),
+            (BoxOutcome::Slid, Some(_)) => {}
             (BoxOutcome::Moved(w), Some(s)) => {
                 if bits(w) != bits(&s) {
                     return Err(format!("box {data:#x} at {s:?}, oracle {w:?}"));
@@ -998,10 +1220,9 @@ pub(crate) fn advance_check(data: &[u8], tamper: &dyn Fn(&mut BoxStore)) -> Resu
                         &store,
                         &want,
                         &s,
+                        (input.map.as_ref(), input.wall_filter),
                         r.wall_hits,
-                        r.contacts,
-                        r.destroyed,
-                        stopped,
+                        (r.contacts, r.destroyed, stopped),
                     )
                     .map_err(|e| format!("{}: {e}", at()))?;
                     // The same report and store on every configuration.

@@ -192,9 +192,17 @@ pub(crate) fn filter_from(b: u8) -> Filter {
     match b {
         0xff => Filter::new(0, 0),
         0xfe => Filter::ALL,
-        _ => Filter::new(
-            1 << (b & 3),
-            (1 << ((b >> 2) & 3)) | u32::from(b >> 4 & 1) << 1,
-        ),
+        _ => {
+            let f = Filter::new(
+                1 << (b & 3),
+                (1 << ((b >> 2) & 3)) | u32::from(b >> 4 & 1) << 1,
+            );
+            // Sometimes only some of the paired layers are solid.
+            if b & 0x20 != 0 {
+                f.with_solid(f.mask & 0b0101)
+            } else {
+                f
+            }
+        }
     }
 }

@@ -216,6 +216,7 @@ impl Model {
         if cols.iter().any(|c| c.len() != n)
             || store.layers().len() != n
             || store.masks().len() != n
+            || store.solids().len() != n
             || store.owners().len() != n
         {
             return Err("a column has the wrong length".into());
@@ -228,7 +229,8 @@ impl Model {
             if want.map(f32::to_bits) != got.map(f32::to_bits) {
                 return Err(format!("box {i}: columns {got:?}, the model {want:?}"));
             }
-            let filter = Filter::new(store.layers()[i], store.masks()[i]);
+            let filter =
+                Filter::new(store.layers()[i], store.masks()[i]).with_solid(store.solids()[i]);
             if filter != p.filter || store.owners()[i] != p.owner.0 {
                 return Err(format!("box {i}: filter or owner columns differ"));
             }
@@ -329,6 +331,7 @@ fn snapshot(store: &BoxStore) -> Vec<u32> {
     .collect();
     v.extend(store.layers());
     v.extend(store.masks());
+    v.extend(store.solids());
     v.extend(
         store
             .owners()

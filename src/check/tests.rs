@@ -123,10 +123,11 @@ fn frame_advance_on_seeded_inputs_and_corpus() {
 }
 
 /// The seeded inputs reach every part of the advance check: wall hits (inside the map
-/// and beyond a solid outside), contacts, stopped and destroyed boxes.
+/// and beyond a solid outside), contacts, stopped, destroyed and sliding boxes.
 #[test]
 fn frame_advance_inputs_reach_walls_stops_and_destroys() {
     let (mut walls, mut ring, mut contacts, mut stopped, mut destroyed) = (0, 0, 0, 0, 0);
+    let mut slid = 0;
     for data in inputs(11, 600, 600) {
         let input = advance::decode(&data);
         let o = advance::oracle(&input.store, input.map.as_ref(), input.wall_filter);
@@ -150,14 +151,15 @@ fn frame_advance_inputs_reach_walls_stops_and_destroys() {
             match out {
                 advance::BoxOutcome::Stopped { .. } => stopped += 1,
                 advance::BoxOutcome::Destroyed { .. } => destroyed += 1,
+                advance::BoxOutcome::Slid => slid += 1,
                 advance::BoxOutcome::Moved(_) => {}
             }
         }
     }
-    let counts = (walls, ring, contacts, stopped, destroyed);
+    let counts = (walls, ring, contacts, stopped, destroyed, slid);
     assert!(
-        walls > 200 && ring > 20 && contacts > 200 && stopped > 50 && destroyed > 100,
-        "too little reached (walls, ring, contacts, stopped, destroyed): {counts:?}"
+        walls > 200 && ring > 20 && contacts > 200 && stopped > 50 && destroyed > 100 && slid > 100,
+        "too little reached (walls, ring, contacts, stopped, destroyed, slid): {counts:?}"
     );
 }
 

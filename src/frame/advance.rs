@@ -28,11 +28,12 @@ use super::groups::{Grouping, Walls};
 use super::statics::{StaticHit, StaticLevel, StaticPass, StaticRaw};
 use super::{Body, BodyPair, Contact, Frame, FrameTimings, RawHit, clock::Stamp, radix};
 use crate::error::Error;
-use crate::math::{Aabb, Shape};
+use crate::math::{Aabb, Shape, box_enters, enters, outside_normal};
 use crate::narrow::scalar::sweep_shapes;
 use crate::narrow::{Sweep, SweepStatus};
+use crate::pair::Pair;
 use crate::store::{BoxHandle, BoxStore, Filter, PLAIN, Response};
-use crate::tilemap::{EMPTY, TileMap};
+use crate::tilemap::{EMPTY, TileMap, free_target, place_axis};
 use glam::{IVec2, Vec2};
 use rayon::prelude::*;
 
@@ -56,7 +57,7 @@ pub struct Level<'a> {
     /// this one.
     ///
     /// The default is [`layers::wall()`](super::layers::wall), which pairs with the
-    /// player and with every bullet.
+    /// player, enemies and every bullet.
     pub wall_filter: Filter,
     /// Boxes that do not move, indexed once. See [`StaticLevel`].
     pub statics: Option<&'a StaticLevel>,
@@ -373,6 +374,27 @@ pub(crate) struct Moves {
     /// Their dense indices, ascending.
     doomed_index: Vec<u32>,
     stopped: usize,
+    /// The sliding boxes' dense indices, ascending; a bit per box for them.
+    sliders: Vec<u32>,
+    slider_bits: Vec<u64>,
+    /// Candidate pairs with a sliding box: (slider, other), sorted.
+    meets: Vec<(u32, u32)>,
+    /// What one sliding box may stop against, and their final bounds.
+    obstacles: Vec<(Obstacle, Aabb)>,
+    /// The sliding boxes' shapes where they end, ascending by dense index.
+    slid: Vec<(u32, Shape)>,
+    /// Their wall and static hits, with their dense indices.
+    slide_walls: Vec<(u32, WallHit)>,
+    slide_statics: Vec<(u32, StaticHit)>,
+}
+
+/// Something a sliding box may stop against, besides wall tiles.
+#[derive(Debug, Clone, Copy)]
+enum Obstacle {
+    /// A box of the level's statics (its dense index there).
+    Static(u32),
+    /// A box of the store (its dense index).
+    Box,
 }
 
 impl Moves {
@@ -443,25 +465,53 @@ impl Frame {
     /// # Walls and static boxes
     /// A box is swept against the walls of [`Level::walls`] when its filter pairs with
     /// [`Level::wall_filter`]. The sweep uses the box's true shape and the solid tiles
-    /// that its swept bounds reach. Walls follow the same touching rule as boxes, so
-    /// touching counts:
+    /// that its swept bounds reach. Walls and static boxes are solid geometry, and they
+    /// follow the tile map's touching rule: **touching is not entering**.
     ///
-    /// - A box that already touches a wall, or slides along it, is `Overlapping`.
-    /// - A box that moves into a wall hits it.
+    /// - A box that moves into a wall hits it, even when it starts flush against it.
+    /// - A box that touches a wall and slides along it, or moves away, has no contact.
+    /// - A box that starts inside a wall is `Overlapping`.
     /// - A face between two solid tiles is never hit.
+    ///
+    /// [`TileMap::cast`] and [`TileMap::move_and_slide`] follow the same rule, so a
+    /// bullet that `advance` stops at a wall stops there in a cast too. Between two boxes
+    /// of the store, touching counts, as in [`Frame::step`].
     ///
     /// [`FrameReport::wall_hits`](super::FrameReport::wall_hits) holds each box's
     /// earliest wall contact. The boxes of [`Level::statics`] work the same way, with
     /// each static box's own filter. Their contacts are in
-    /// [`FrameReport::static_hits`](super::FrameReport::static_hits).
+    /// [`FrameReport::static_hits`](super::FrameReport::static_hits). A static disc or
+    /// rectangle is the exception to the touching rule: touching it counts.
     ///
     /// # Responses
+    /// A box responds only to contacts with its solid layers, [`Filter::solid`]. Its
+    /// other contacts are sensor contacts: reported, and nothing more. The presets of
+    /// [`layers`](super::layers) make walls solid to everything, enemies and the player
+    /// solid to bullets, and nothing solid to the player but walls.
+    ///
     /// - A box with [`Response::Pass`] moves the whole way.
-    /// - A box with [`Response::Stop`] stops at its first *hit*. An overlap does not stop
-    ///   it, so nothing gets stuck. The box stops flush with what it hit. When that
-    ///   stands still, like a wall or a resting box, the box never ends inside it.
-    /// - A box with [`Response::Destroy`] is removed at its first contact, a hit or an
-    ///   overlap. [`FrameReport::destroyed`](super::FrameReport::destroyed) lists it.
+    /// - A box with [`Response::Stop`] stops at its first solid *hit*. An overlap does
+    ///   not stop it, so nothing gets stuck. The box stops flush with what it hit. When
+    ///   that stands still, like a wall or a resting box, the box never ends inside it.
+    /// - A box with [`Response::Destroy`] is removed at its first solid contact, a hit
+    ///   or an overlap. [`FrameReport::destroyed`](super::FrameReport::destroyed) lists
+    ///   it.
+    /// - A box with [`Response::Slide`] moves one axis at a time, x first, then y. On
+    ///   each axis it stops flush at the first solid wall tile, static box or store box
+    ///   in its way, and keeps the rest of its motion on the other axis. Against walls
+    ///   alone it ends exactly where [`TileMap::move_and_slide`] puts it.
+    ///
+    /// A sliding box slides as its bounding box. It meets the store's boxes where this
+    /// frame leaves them. So it stops on top of a moving platform where the platform
+    /// ends. Sliding boxes are resolved in dense order, and a sliding box meets a later
+    /// one where that one starts. A solid box that moves into a sliding box does not
+    /// push it. Add a platform's motion to its rider's motion to carry the rider.
+    ///
+    /// The slide's wall and static hits are in the report with the other hits. Each
+    /// has the fraction of its axis's motion done before it as its time. A leading face
+    /// already inside a tile or a static box is `Overlapping` and does not move on that
+    /// axis. The sliding box's contacts with other boxes are found along its straight
+    /// motion, as for every box.
     ///
     /// Destroyed boxes leave the store in a fixed order, so the dense order left behind
     /// depends only on the input. The box with the highest dense index leaves first.
@@ -513,6 +563,7 @@ impl Frame {
         }
         let t_narrow = Stamp::now();
         self.moves.respond(store, &self.raw, level);
+        self.moves.slide(store, level, &self.candidates);
         self.contacts_from_raw(store);
         self.events(store);
         self.index_hits();
@@ -608,6 +659,7 @@ impl Moves {
             }
         }
         self.end.resize(n, f32::INFINITY);
+        find_sliders(store.responses(), &mut self.sliders);
         self.held.clear();
         self.doomed.clear();
         self.kept.clear();
@@ -618,16 +670,35 @@ impl Moves {
                 t: h.sweep.t.to_bits(),
                 k: k as u32,
             }));
-        self.events
-            .extend(self.wall_raw.iter().enumerate().map(|(k, w)| Event {
-                t: w.sweep.t.to_bits(),
-                k: WALL | k as u32,
-            }));
-        self.events
-            .extend(self.statics.raw.iter().enumerate().map(|(k, h)| Event {
-                t: h.sweep.t.to_bits(),
-                k: STATIC | k as u32,
-            }));
+        // A sliding box's solid walls and statics are the slide's (Moves::slide).
+        let responses = store.responses();
+        let solids = store.solids();
+        let slides_on = |i: u32, layers: u32| {
+            responses[i as usize] == Response::Slide as u8 && solids[i as usize] & layers != 0
+        };
+        let wall_layers = level.wall_filter.layers;
+        self.events.extend(
+            self.wall_raw
+                .iter()
+                .enumerate()
+                .filter(|(_, w)| !slides_on(w.i, wall_layers))
+                .map(|(k, w)| Event {
+                    t: w.sweep.t.to_bits(),
+                    k: WALL | k as u32,
+                }),
+        );
+        let static_layers = |s: u32| level.statics.map_or(0, |l| l.store().layers()[s as usize]);
+        self.events.extend(
+            self.statics
+                .raw
+                .iter()
+                .enumerate()
+                .filter(|(_, h)| self.sliders.is_empty() || !slides_on(h.i, static_layers(h.s)))
+                .map(|(k, h)| Event {
+                    t: h.sweep.t.to_bits(),
+                    k: STATIC | k as u32,
+                }),
+        );
         // Time, then box pairs before walls, then input order: a function of the input.
         radix::sort_by_key(&mut self.events, &mut self.events_scratch, |e| {
             (u64::from(e.t) << 32) | u64::from(e.k)
@@ -661,7 +732,8 @@ impl Moves {
                         _ => None,
                     })
                 };
-                self.respond_one(store, i, &h.sweep, (Vec2::ZERO, other), t);
+                let layers = static_layers(h.s);
+                self.respond_one(store, i, &h.sweep, (Vec2::ZERO, other), t, layers);
             } else if e.k & WALL == 0 {
                 let h = &raw[e.k as usize];
                 let (i, j) = (h.i as usize, h.j as usize);
@@ -676,8 +748,9 @@ impl Moves {
                     stop: Vec2::ZERO - s.stop,
                     ..*s
                 };
-                self.respond_one(store, i, s, (motion(j), || resting(j)), t);
-                self.respond_one(store, j, &back, (motion(i), || resting(i)), t);
+                let layers = store.layers();
+                self.respond_one(store, i, s, (motion(j), || resting(j)), t, layers[j]);
+                self.respond_one(store, j, &back, (motion(i), || resting(i)), t, layers[i]);
             } else {
                 let k = (e.k & !WALL) as usize;
                 let i = self.wall_raw[k].i as usize;
@@ -691,7 +764,7 @@ impl Moves {
                         wall_box(map, tile.x.into(), tile.y.into(), &b.swept(motion(i)))
                     })
                 };
-                self.respond_one(store, i, &sweep, (Vec2::ZERO, cell), t);
+                self.respond_one(store, i, &sweep, (Vec2::ZERO, cell), t, wall_layers);
             }
         }
         self.events = events;
@@ -754,9 +827,173 @@ impl Moves {
         }
     }
 
-    /// Box `i`'s response to a kept contact at time `t`, seen through `s` (relative to
-    /// the other side, which moves by `other_motion`; `resting`: its box, when it is a
-    /// plain box standing still).
+    /// Step 5b: each sliding box's move ([`Response::Slide`]), in dense order: one axis
+    /// at a time, x then y, against the wall tiles, the static boxes and the store's
+    /// boxes on its solid layers (see [`slide_box`]). The store's boxes are taken where
+    /// this frame leaves them: a sliding box earlier in dense order where it slid to, a
+    /// later one where it starts. The slide's wall and static hits join the report in
+    /// dense order.
+    fn slide(&mut self, store: &BoxStore, level: &Level<'_>, candidates: &[Pair]) {
+        self.slid.clear();
+        self.slide_walls.clear();
+        self.slide_statics.clear();
+        if self.sliders.is_empty() {
+            return;
+        }
+        // The store's boxes a sliding box may meet: the broad phase's candidates, since
+        // a slide stays inside the box's swept bounds.
+        self.slider_bits.clear();
+        self.slider_bits.resize(store.len().div_ceil(64), 0);
+        for &i in &self.sliders {
+            self.slider_bits[i as usize / 64] |= 1 << (i % 64);
+        }
+        let bits = &self.slider_bits;
+        let is_slider = |i: u32| bits[i as usize / 64] >> (i % 64) & 1 != 0;
+        self.meets.clear();
+        for p in candidates {
+            if is_slider(p.a) {
+                self.meets.push((p.a, p.b));
+            }
+            if is_slider(p.b) {
+                self.meets.push((p.b, p.a));
+            }
+        }
+        self.meets.sort_unstable();
+        let (layers, masks, solids) = (store.layers(), store.masks(), store.solids());
+        let sliders = core::mem::take(&mut self.sliders);
+        let mut obstacles = core::mem::take(&mut self.obstacles);
+        for &i in &sliders {
+            let iu = i as usize;
+            let (Some(b0), Some(shape)) = (store.aabb_at(iu), store.shape_at(iu)) else {
+                continue;
+            };
+            let m = Vec2::new(store.motion_x()[iu], store.motion_y()[iu]);
+            let solid = solids[iu];
+            let filter = Filter::new(layers[iu], masks[iu]);
+            let walls = level.walls.filter(|_| {
+                filter.pairs_with(level.wall_filter) && solid & level.wall_filter.layers != 0
+            });
+            obstacles.clear();
+            if let Some(statics) = level.statics {
+                for st in self.statics.statics_of(i) {
+                    if solid & statics.store().layers()[st as usize] != 0 {
+                        let b = statics.shape_at(st as usize).bounds();
+                        obstacles.push((Obstacle::Static(st), b));
+                    }
+                }
+            }
+            let from = self.meets.partition_point(|p| p.0 < i);
+            for &(_, j) in self.meets[from..].iter().take_while(|p| p.0 == i) {
+                if solid & layers[j as usize] != 0
+                    && let Some(b) = self.final_bounds(store, j)
+                {
+                    obstacles.push((Obstacle::Box, b));
+                }
+            }
+            let (b1, hits) = slide_box(b0, m, walls, &obstacles);
+            let end = match shape {
+                Shape::Aabb(_) => Shape::Aabb(b1),
+                other => {
+                    // The leading face's move on each axis.
+                    let moved = |a: usize| match m[a] {
+                        d if d > 0.0 => b1.max[a] - b0.max[a],
+                        d if d < 0.0 => b1.min[a] - b0.min[a],
+                        _ => 0.0,
+                    };
+                    other.translated(Vec2::new(moved(0), moved(1)))
+                }
+            };
+            self.slid.push((i, end));
+            let (body, handle, user_data) = (
+                Body::of(store, iu),
+                store.handles()[iu],
+                store.user_data()[iu],
+            );
+            for (a, hit) in hits.into_iter().enumerate() {
+                let Some((stop, toi)) = hit else {
+                    continue;
+                };
+                let (status, normal) = if stop.embedded() {
+                    (SweepStatus::Overlapping, Vec2::ZERO)
+                } else {
+                    let mut n = Vec2::ZERO;
+                    n[a] = -m[a].signum();
+                    (SweepStatus::Hit, n)
+                };
+                match stop {
+                    SlideStop::Wall(h) => self.slide_walls.push((
+                        i,
+                        WallHit {
+                            body,
+                            handle,
+                            user_data,
+                            tile: h.tile,
+                            status,
+                            toi,
+                            normal,
+                        },
+                    )),
+                    SlideStop::Obstacle(k, _) => {
+                        if let (Obstacle::Static(st), Some(statics)) =
+                            (obstacles[k].0, level.statics)
+                        {
+                            let st = st as usize;
+                            self.slide_statics.push((
+                                i,
+                                StaticHit {
+                                    body,
+                                    handle,
+                                    user_data,
+                                    static_handle: statics.store().handles()[st],
+                                    static_user_data: statics.store().user_data()[st],
+                                    status,
+                                    toi,
+                                    normal,
+                                },
+                            ));
+                        }
+                    }
+                }
+            }
+        }
+        self.obstacles = obstacles;
+        self.sliders = sliders;
+        // Merged into the walk's lists, in dense order (a sliding box has no entry
+        // there for what it slides on).
+        let index = |h: BoxHandle| store.index_of(h).map_or(u32::MAX, |i| i as u32);
+        merge_by_index(&mut self.wall_hits, &self.slide_walls, |w| index(w.handle));
+        merge_by_index(&mut self.static_hits, &self.slide_statics, |h| {
+            index(h.handle)
+        });
+    }
+
+    /// Where box `j` ends this frame, for a sliding box to stop against: `None` when it
+    /// is destroyed.
+    fn final_bounds(&self, store: &BoxStore, j: u32) -> Option<Aabb> {
+        let ju = j as usize;
+        let shape = store.shape_at(ju)?;
+        let response = Response::from_u8(store.responses()[ju]);
+        if self.end[ju] != f32::INFINITY {
+            // Stopped or destroyed by the walk.
+            let (_, offset) = self.held.iter().find(|h| h.0 == j)?;
+            return Some(shape.translated(*offset).bounds());
+        }
+        if response == Response::Slide {
+            return Some(match self.slid.binary_search_by_key(&j, |s| s.0) {
+                Ok(k) => self.slid[k].1.bounds(),
+                Err(_) => shape.bounds(),
+            });
+        }
+        let m = Vec2::new(store.motion_x()[ju], store.motion_y()[ju]);
+        Some(match shape {
+            Shape::Aabb(b) => b.translated(m),
+            other => other.translated(m).bounds(),
+        })
+    }
+
+    /// Box `i`'s response to a kept contact at time `t` with something on `layers`,
+    /// seen through `s` (relative to the other side, which moves by `other_motion`;
+    /// `resting`: its box, when it is a plain box standing still).
     fn respond_one(
         &mut self,
         store: &BoxStore,
@@ -764,12 +1001,16 @@ impl Moves {
         s: &Sweep,
         (other_motion, resting): (Vec2, impl FnOnce() -> Option<Aabb>),
         t: f32,
+        layers: u32,
     ) {
         if self.end[i] != f32::INFINITY {
             return; // already stopped or destroyed at this very time
         }
+        if store.solids()[i] & layers == 0 {
+            return; // a sensor contact: reported, nothing else
+        }
         match Response::from_u8(store.responses()[i]) {
-            Response::Pass => {}
+            Response::Pass | Response::Slide => {}
             Response::Stop if s.status == SweepStatus::Hit => {
                 self.end[i] = t;
                 self.stopped += 1;
@@ -849,6 +1090,7 @@ impl Moves {
                 let shape = store.shape_at(i as usize).expect("dense index");
                 (i, shape.translated(offset))
             }));
+        self.held_shapes.extend_from_slice(&self.slid);
         let start = Stamp::now();
         store.apply_motion(&self.held_shapes, parallel, simd);
         let moving = Stamp::now().since(start);
@@ -934,10 +1176,10 @@ fn wall_contact(store: &BoxStore, map: &TileMap, i: usize) -> [Option<WallRaw>; 
             if !swept.overlaps(&cell) {
                 continue;
             }
-            let mut s = sweep_shapes(&shape, m, &Shape::Aabb(cell), Vec2::ZERO);
-            if s.status == SweepStatus::Miss {
+            let s = sweep_shapes(&shape, m, &Shape::Aabb(cell), Vec2::ZERO);
+            let Some(mut s) = solid_contact(&shape, m, &cell, s) else {
                 continue;
-            }
+            };
             if s.status == SweepStatus::Hit {
                 // A face shared with a solid neighbour is inside the wall: no hit on it.
                 let mut n = s.normal;
@@ -970,6 +1212,175 @@ fn wall_contact(store: &BoxStore, map: &TileMap, i: usize) -> [Option<WallRaw>; 
         }
     }
     best
+}
+
+/// `s`, the sweep of `shape` moving by `m` against the still solid box `other`, read
+/// with the touching rule of solid geometry; `None` when that rule finds no contact.
+///
+/// The swept kernels count touching. Walls and static boxes do not: a shape that only
+/// touches one is outside it (see `math::touch`). So a contact in `s` that begins
+/// touching and does not go inward is dropped, and one that goes inward from touching
+/// is a hit at time `0` with the touched face's normal. A hit of a box that never
+/// enters `other`'s interior (it grazes along a face, touches a corner in passing, or
+/// arrives as the frame ends) is no contact; so is a disc's or a rectangle's that
+/// arrives as the frame ends.
+pub(super) fn solid_contact(shape: &Shape, m: Vec2, other: &Aabb, s: Sweep) -> Option<Sweep> {
+    match s.status {
+        SweepStatus::Miss => None,
+        SweepStatus::Overlapping => match outside_normal(shape, other) {
+            None => Some(s),
+            Some(normal) => enters(shape, normal, m).then_some(Sweep {
+                status: SweepStatus::Hit,
+                t: 0.0,
+                normal,
+                stop: Vec2::ZERO,
+            }),
+        },
+        // A box: whether its open interval ever overlaps `other`'s before the end.
+        SweepStatus::Hit => match shape {
+            Shape::Aabb(b) => box_enters(b, m, other).then_some(s),
+            // Touching only at the end of the frame: the motion stops before entering.
+            _ => (s.t < 1.0).then_some(s),
+        },
+    }
+}
+
+/// The dense indices whose response is [`Response::Slide`], ascending, into `out`. A
+/// word of eight responses at a time: a store without sliding boxes costs one compare
+/// per eight.
+fn find_sliders(responses: &[u8], out: &mut Vec<u32>) {
+    out.clear();
+    const ONES: u64 = u64::from_ne_bytes([1; 8]);
+    const HIGH: u64 = ONES << 7;
+    let slide = ONES * Response::Slide as u8 as u64;
+    let mut words = responses.chunks_exact(8);
+    for (w, chunk) in (&mut words).enumerate() {
+        let x = u64::from_ne_bytes(chunk.try_into().expect("eight bytes")) ^ slide;
+        // A zero byte in `x` (a slider) sets its high bit here; false positives only
+        // above a true one, which the scan below rules out.
+        if x.wrapping_sub(ONES) & !x & HIGH != 0 {
+            for (k, &r) in chunk.iter().enumerate() {
+                if r == Response::Slide as u8 {
+                    out.push((w * 8 + k) as u32);
+                }
+            }
+        }
+    }
+    let base = responses.len() - words.remainder().len();
+    for (k, &r) in words.remainder().iter().enumerate() {
+        if r == Response::Slide as u8 {
+            out.push((base + k) as u32);
+        }
+    }
+}
+
+/// What stopped a sliding box on one axis.
+#[derive(Debug, Clone, Copy)]
+enum SlideStop {
+    /// A wall tile.
+    Wall(crate::tilemap::TileHit),
+    /// The obstacle at this index; `true` when the leading face was already inside it.
+    Obstacle(usize, bool),
+}
+
+impl SlideStop {
+    /// Whether the leading face was already inside, so it did not move.
+    fn embedded(self) -> bool {
+        match self {
+            SlideStop::Wall(h) => h.embedded,
+            SlideStop::Obstacle(_, e) => e,
+        }
+    }
+}
+
+/// Moves `b0` by `m` one axis at a time, x then y, and stops each axis flush at the
+/// first wall tile of `map` or box of `obstacles` in its way. Returns the box where it
+/// ends, and per axis what stopped it with the fraction of that axis's motion done.
+///
+/// Against the walls this is [`TileMap::move_and_slide`]'s own sweep, so with no
+/// obstacle the result is the same bit for bit. An obstacle follows the same rule as a
+/// tile: touching is not blocking, so the box must overlap it across the motion (open
+/// intervals). The leading face stops on the obstacle's near face; a leading face
+/// already inside an obstacle does not move on that axis.
+fn slide_box(
+    b0: Aabb,
+    m: Vec2,
+    map: Option<&TileMap>,
+    obstacles: &[(Obstacle, Aabb)],
+) -> (Aabb, [Option<(SlideStop, f32)>; 2]) {
+    let mut b = b0;
+    let mut hits = [None, None];
+    for a in [0, 1] {
+        let d = m[a];
+        if d == 0.0 {
+            continue;
+        }
+        let (up, p) = (d > 0.0, 1 - a);
+        let lead0 = if up { b.max[a] } else { b.min[a] };
+        let (mut moved, mut stop) = match map {
+            Some(map) => {
+                let (moved, hit) = map.sweep_axis(b, a, d);
+                (moved, hit.map(SlideStop::Wall))
+            }
+            None => (place_axis(b, a, d, free_target(lead0, d)), None),
+        };
+        let mut lead1 = if up { moved.max[a] } else { moved.min[a] };
+        for (k, (_, o)) in obstacles.iter().enumerate() {
+            if !(b.min[p] < o.max[p] && o.min[p] < b.max[p]) {
+                continue;
+            }
+            let (near, far) = if up {
+                (o.min[a], o.max[a])
+            } else {
+                (o.max[a], o.min[a])
+            };
+            let (coord, embedded) = if (up && near >= lead0) || (!up && near <= lead0) {
+                (near, false)
+            } else if (up && lead0 < far) || (!up && lead0 > far) {
+                (lead0, true)
+            } else {
+                continue;
+            };
+            if (up && coord < lead1) || (!up && coord > lead1) {
+                lead1 = coord;
+                stop = Some(SlideStop::Obstacle(k, embedded));
+            }
+        }
+        if let Some(SlideStop::Obstacle(..)) = stop {
+            moved = place_axis(b, a, d, lead1);
+        }
+        hits[a] = stop.map(|s| {
+            let toi = if s.embedded() {
+                0.0
+            } else {
+                ((lead1 - lead0) / d).clamp(0.0, 1.0)
+            };
+            (s, toi)
+        });
+        b = moved;
+    }
+    (b, hits)
+}
+
+/// `extra` (each with its dense index, ascending) merged into `list` (ascending by
+/// `index`), keeping both orders.
+fn merge_by_index<T: Copy>(list: &mut Vec<T>, extra: &[(u32, T)], index: impl Fn(&T) -> u32) {
+    if extra.is_empty() {
+        return;
+    }
+    let old = core::mem::take(list);
+    let mut rest = extra.iter().peekable();
+    for item in old {
+        let k = index(&item);
+        while let Some(&&(i, e)) = rest.peek()
+            && i < k
+        {
+            list.push(e);
+            rest.next();
+        }
+        list.push(item);
+    }
+    list.extend(rest.map(|&(_, e)| e));
 }
 
 /// Keeps in `best` a box's earliest contact (`best[0]`) and, when that is an overlap,

@@ -168,6 +168,13 @@ pub struct DanmakuConfig {
     /// The default is `false`. Then the bullets are stored in firing order, with the
     /// two sides mixed, as a game spawns them.
     pub sides_grouped: bool,
+    /// Whether the player slides along walls and only senses bullets and enemies.
+    ///
+    /// The default is `true`: the player has [`Response::Slide`] and
+    /// [`layers::player()`], whose only solid layer is the walls. With `false`, the
+    /// player has [`Response::Stop`] and every contact is solid to it, so the frame
+    /// pays for no sensor and no slide. The benchmarks compare the two.
+    pub sliding_player: bool,
     /// The seed of every random choice.
     pub seed: u64,
 }
@@ -181,6 +188,7 @@ impl DanmakuConfig {
             round_bullets: true,
             pillars: true,
             sides_grouped: false,
+            sliding_player: true,
             seed: 1,
         }
     }
@@ -212,6 +220,16 @@ impl DanmakuConfig {
         }
     }
 
+    /// The same scene with a player that stops at its first hit of any kind, as in
+    /// [`DanmakuConfig::sliding_player`] `= false`.
+    #[must_use]
+    pub const fn with_stopping_player(self) -> Self {
+        DanmakuConfig {
+            sliding_player: false,
+            ..self
+        }
+    }
+
     /// The same scene with another seed.
     #[must_use]
     pub const fn with_seed(self, seed: u64) -> Self {
@@ -228,7 +246,8 @@ impl DanmakuConfig {
 ///   one-tile inner wall.
 /// - 20 enemies. Each has three boxes under one owner: a round core and two wings.
 ///   They drift slowly.
-/// - A round player hitbox with [`Response::Stop`], moving toward a wall.
+/// - A round player hitbox with [`Response::Slide`], moving toward a wall. Only walls
+///   are solid to it: bullets and enemies touching it are sensor contacts.
 /// - Three thin lasers ([`Obb2`]), each at its own angle. They hit the player.
 /// - The bullets, in the order a game fires them. Each enemy fires rings in turn, and
 ///   every sixth ring is fast. The player's shots fan out upward between the rings, so
@@ -336,15 +355,22 @@ impl Danmaku {
             emitters.push(c);
             enemies.push([core, left, right]);
         }
-        // The player: a small disc, stopped by walls, moving toward the left wall.
+        // The player: a small disc moving toward the left wall, sliding along walls
+        // and sensing the rest; or stopped by whatever it hits first.
         let me = Vec2::new(0.5 * size.x, 0.85 * size.y);
+        let (filter, response) = if config.sliding_player {
+            (layers::player(), Response::Slide)
+        } else {
+            let all = layers::player();
+            (all.with_solid(all.mask), Response::Stop)
+        };
         let player = store
             .insert_shape(
                 Circle::new(me, 3.0),
-                BoxProps::new(layers::player())
+                BoxProps::new(filter)
                     .with_owner(Owner(0))
                     .with_motion(Vec2::new(-3.0, 1.0))
-                    .with_response(Response::Stop),
+                    .with_response(response),
             )
             .expect("a valid player");
         // The lasers: long thin rectangles from three of the enemies, each at its own

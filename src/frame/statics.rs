@@ -11,7 +11,7 @@
 //!    ──► sweep_shapes(box shape, motion, static shape, 0) ──► earliest per box
 //! ```
 
-use super::advance::keep_earliest;
+use super::advance::{keep_earliest, solid_contact};
 use super::groups::Grouping;
 use super::{Body, MAX_COORDINATE, radix};
 use crate::broad::{BoxSet, StaticGrid};
@@ -201,6 +201,16 @@ pub(super) struct StaticPass {
 }
 
 impl StaticPass {
+    /// The static boxes whose bounds box `i`'s swept bounds reach (dense indices of the
+    /// level's store), from the last [`StaticPass::run`].
+    pub(super) fn statics_of(&self, i: u32) -> impl Iterator<Item = u32> + '_ {
+        let from = self.pairs.partition_point(|p| p.a < i);
+        self.pairs[from..]
+            .iter()
+            .take_while(move |p| p.a == i)
+            .map(|p| p.b)
+    }
+
     /// Each moving box's earliest contact with a static box (and its earliest hit when
     /// that is an overlap), in dense order.
     pub(super) fn run(
@@ -212,6 +222,7 @@ impl StaticPass {
         parallel: bool,
     ) -> Result<(), Error> {
         self.raw.clear();
+        self.pairs.clear();
         if level.grid.is_empty() {
             return Ok(());
         }
@@ -285,7 +296,12 @@ impl StaticPass {
                 k += 1;
                 let other = level.shape_at(s as usize);
                 let sweep = sweep_shapes(&shape, m, &other, Vec2::ZERO);
-                if sweep.status != SweepStatus::Miss {
+                // A static box is solid geometry: touching it is not entering it.
+                let sweep = match other {
+                    Shape::Aabb(o) => solid_contact(&shape, m, &o, sweep),
+                    _ => (sweep.status != SweepStatus::Miss).then_some(sweep),
+                };
+                if let Some(sweep) = sweep {
                     keep_earliest(&mut best, StaticRaw { i, s, sweep }, |h| &h.sweep);
                 }
             }

@@ -7,6 +7,7 @@ mod obb2;
 mod obb3;
 mod ray;
 mod shape;
+mod touch;
 #[cfg(feature = "serde")]
 mod wire;
 pub use aabb::Aabb;
@@ -21,6 +22,7 @@ pub use obb3::Obb3;
 pub use ray::Ray;
 pub use shape::{Shape, ShapeKind};
 pub(crate) use shape::{down2_finite, grow, up2_finite};
+pub(crate) use touch::{box_enters, enters, outside_normal};
 
 use crate::error::Error;
 

@@ -14,9 +14,10 @@
 //!  motion_y  [ f32 ][ f32 ][ f32 ] ...
 //!  layers    [ u32 ][ u32 ][ u32 ] ...       Filter::layers
 //!  mask      [ u32 ][ u32 ][ u32 ] ...       Filter::mask
+//!  solid     [ u32 ][ u32 ][ u32 ] ...       Filter::solid
 //!  owner     [ u64 ][ u64 ][ u64 ] ...       Owner
 //!  user_data [ u64 ][ u64 ][ u64 ] ...       the game's id for the box (an entity)
-//!  response  [ u8  ][ u8  ][ u8  ] ...       Response: pass, stop or destroy
+//!  response  [ u8  ][ u8  ][ u8  ] ...       Response: pass, stop, destroy or slide
 //!  handle    [ BoxHandle ] ...               dense index → handle
 //!  shape     [ u32 ][ u32 ][ u32 ] ...       0: the box itself; else its kind, and for
 //!                                            a rectangle its index into obbs
@@ -171,6 +172,8 @@ pub struct BoxStore {
     motion_y: Vec<f32>,
     layers: Vec<u32>,
     mask: Vec<u32>,
+    /// [`Filter::solid`], per box.
+    solid: Vec<u32>,
     owner: Vec<u64>,
     user_data: Vec<u64>,
     response: Vec<u8>,
@@ -306,6 +309,7 @@ impl BoxStore {
             motion_y: Vec::new(),
             layers: Vec::new(),
             mask: Vec::new(),
+            solid: Vec::new(),
             owner: Vec::new(),
             user_data: Vec::new(),
             response: Vec::new(),
@@ -349,6 +353,7 @@ impl BoxStore {
         }
         let _ = self.layers.try_reserve(n).is_ok()
             && self.mask.try_reserve(n).is_ok()
+            && self.solid.try_reserve(n).is_ok()
             && self.owner.try_reserve(n).is_ok()
             && self.user_data.try_reserve(n).is_ok()
             && self.response.try_reserve(n).is_ok()
@@ -382,6 +387,7 @@ impl BoxStore {
         }
         self.layers.clear();
         self.mask.clear();
+        self.solid.clear();
         self.owner.clear();
         self.user_data.clear();
         self.response.clear();
@@ -724,6 +730,7 @@ impl BoxStore {
         let i = self.dense(h)?;
         self.layers[i] = filter.layers;
         self.mask[i] = filter.mask;
+        self.solid[i] = filter.solid;
         Ok(())
     }
 
@@ -779,6 +786,7 @@ impl BoxStore {
         }
         self.layers.swap_remove(i);
         self.mask.swap_remove(i);
+        self.solid.swap_remove(i);
         self.owner.swap_remove(i);
         self.user_data.swap_remove(i);
         self.response.swap_remove(i);
@@ -828,6 +836,7 @@ impl BoxStore {
         }
         remove_all(&mut self.layers, doomed);
         remove_all(&mut self.mask, doomed);
+        remove_all(&mut self.solid, doomed);
         remove_all(&mut self.owner, doomed);
         remove_all(&mut self.user_data, doomed);
         remove_all(&mut self.response, doomed);
@@ -882,7 +891,7 @@ impl BoxStore {
     pub fn props(&self, h: BoxHandle) -> Option<BoxProps> {
         let i = self.dense(h).ok()?;
         Some(BoxProps {
-            filter: Filter::new(self.layers[i], self.mask[i]),
+            filter: Filter::new(self.layers[i], self.mask[i]).with_solid(self.solid[i]),
             owner: Owner(self.owner[i]),
             motion: Vec2::new(self.motion_x[i], self.motion_y[i]),
             response: Response::from_u8(self.response[i]),
@@ -960,6 +969,11 @@ impl BoxStore {
     pub fn masks(&self) -> &[u32] {
         &self.mask
     }
+    /// The column of [`Filter::solid`], in dense order.
+    #[must_use]
+    pub fn solids(&self) -> &[u32] {
+        &self.solid
+    }
     /// The column of [`Owner`] ids, in dense order.
     #[must_use]
     pub fn owners(&self) -> &[u64] {
@@ -972,7 +986,7 @@ impl BoxStore {
     }
     /// The column of [`Response`]s, in dense order.
     ///
-    /// Each response is a `u8`: 0 for pass, 1 for stop and 2 for destroy.
+    /// Each response is a `u8`: 0 for pass, 1 for stop, 2 for destroy and 3 for slide.
     #[must_use]
     pub fn responses(&self) -> &[u8] {
         &self.response
@@ -1239,6 +1253,7 @@ impl BoxStore {
         self.motion_y.push(props.motion.y);
         self.layers.push(props.filter.layers);
         self.mask.push(props.filter.mask);
+        self.solid.push(props.filter.solid);
         self.owner.push(props.owner.0);
         self.user_data.push(props.user_data);
         self.response.push(props.response as u8);

@@ -5,8 +5,9 @@
 //!
 //! ```text
 //!  BoxStore {
-//!    min_x min_y max_x max_y motion_x motion_y layers mask owner   the columns, dense order
-//!    user_data response                                            (responses checked: 0..=2)
+//!    min_x min_y max_x max_y motion_x motion_y layers mask solid   the columns, dense order
+//!    owner user_data response                                      (responses checked: 0..=3;
+//!                                                                  solid may be missing)
 //!    handles                                                       dense index → handle
 //!    circles circle_boxes obbs obb_boxes                           the shapes, as tables
 //!                                                                  (discs in dense order)
@@ -42,6 +43,7 @@ struct StoreRef<'a> {
     motion_y: &'a [f32],
     layers: &'a [u32],
     mask: &'a [u32],
+    solid: &'a [u32],
     owner: &'a [u64],
     user_data: &'a [u64],
     response: &'a [u8],
@@ -66,6 +68,9 @@ struct StoreFields {
     motion_y: Vec<f32>,
     layers: Vec<u32>,
     mask: Vec<u32>,
+    /// Empty in a store written before `solid` existed: then every contact is solid.
+    #[serde(default)]
+    solid: Vec<u32>,
     owner: Vec<u64>,
     user_data: Vec<u64>,
     response: Vec<u8>,
@@ -158,6 +163,7 @@ impl Serialize for BoxStore {
             motion_y: &self.motion_y,
             layers: &self.layers,
             mask: &self.mask,
+            solid: &self.solid,
             owner: &self.owner,
             user_data: &self.user_data,
             response: &self.response,
@@ -186,7 +192,8 @@ impl Serialize for BoxStore {
 /// - an invalid box (NaN, infinite or inverted), or a box beyond
 ///   [`MAX_COORDINATE`](crate::MAX_COORDINATE),
 /// - a motion that is NaN or infinite,
-/// - a response other than 0 (pass), 1 (stop) or 2 (destroy),
+/// - a response other than 0 (pass), 1 (stop), 2 (destroy) or 3 (slide),
+/// - a `solid` column that is neither empty nor as long as the others,
 /// - a table of discs or oriented rectangles whose two lists differ in length, or that
 ///   holds more than `2^30 - 1` shapes,
 /// - a disc or oriented rectangle that is invalid, names no box, names a box that
@@ -290,6 +297,14 @@ impl StoreFields {
             ("owner", self.owner.len()),
             ("user_data", self.user_data.len()),
             ("response", self.response.len()),
+            (
+                "solid",
+                if self.solid.is_empty() {
+                    n
+                } else {
+                    self.solid.len()
+                },
+            ),
         ] {
             if len != n {
                 return Err(format!(
@@ -323,9 +338,9 @@ impl StoreFields {
             if !(self.motion_x[i].is_finite() && self.motion_y[i].is_finite()) {
                 return Err(format!("motion at dense index {i} is NaN or infinite"));
             }
-            if self.response[i] > super::Response::Destroy as u8 {
+            if self.response[i] > super::Response::Slide as u8 {
                 return Err(format!(
-                    "response at dense index {i} is {}, not 0 (pass), 1 (stop) or 2 (destroy)",
+                    "response at dense index {i} is {}, not 0 (pass), 1 (stop), 2 (destroy) or 3 (slide)",
                     self.response[i]
                 ));
             }
@@ -419,6 +434,12 @@ impl StoreFields {
             ));
         }
 
+        // A store written before `solid` existed: every paired layer is solid.
+        let solid = if self.solid.is_empty() {
+            self.mask.clone()
+        } else {
+            self.solid
+        };
         Ok(BoxStore {
             min_x: self.min_x,
             min_y: self.min_y,
@@ -428,6 +449,7 @@ impl StoreFields {
             motion_y: self.motion_y,
             layers: self.layers,
             mask: self.mask,
+            solid,
             owner: self.owner,
             user_data: self.user_data,
             response: self.response,

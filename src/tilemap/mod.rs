@@ -177,3 +177,4 @@ pub use batch::{BulletHit, BulletResponse};
 pub use cast::CastResult;
 pub use map::{EMPTY, SOLID, TileMap};
 pub use slide::{AxisOrder, Direction, SlideOptions, SlideResult, TileEdge, TileHit};
+pub(crate) use slide::{free_target, place_axis};

@@ -305,24 +305,11 @@ impl TileMap {
         let p = 1 - a;
         let up = d > 0.0;
         let span = self.still_span(p, f64::from(b.min[p]), f64::from(b.max[p]));
-        let (lead0, trail0) = if up {
-            (b.max[a], b.min[a])
-        } else {
-            (b.min[a], b.max[a])
-        };
+        let lead0 = if up { b.max[a] } else { b.min[a] };
         let target = advance(lead0, d);
         let hit = self.first_block(a, up, lead0, target, span);
         let lead1 = hit.map_or(target, |h| h.coord);
-        let trail1 = follow(trail0, lead0, lead1);
-        let mut out = b;
-        if up {
-            out.max[a] = lead1;
-            out.min[a] = trail1;
-        } else {
-            out.min[a] = lead1;
-            out.max[a] = trail1;
-        }
-        (out, hit)
+        (place_axis(b, a, d, lead1), hit)
     }
 
     /// The first slab of cells that blocks a leading face moving on axis `a` from `lead0`
@@ -383,6 +370,27 @@ impl TileMap {
         }
         None
     }
+}
+
+/// `b` with its leading face on axis `a` (the face toward the motion `d`, not zero) at
+/// `lead1`, and its trailing face following it (see `exact::follow`).
+#[inline]
+pub(crate) fn place_axis(b: Aabb, a: usize, d: f32, lead1: f32) -> Aabb {
+    let mut out = b;
+    if d > 0.0 {
+        out.max[a] = lead1;
+        out.min[a] = follow(b.min[a], b.max[a], lead1);
+    } else {
+        out.min[a] = lead1;
+        out.max[a] = follow(b.max[a], b.min[a], lead1);
+    }
+    out
+}
+
+/// Where a face at `lead` moving by `d` goes in open space: never past `lead + d`.
+#[inline]
+pub(crate) fn free_target(lead: f32, d: f32) -> f32 {
+    advance(lead, d)
 }
 
 /// Checks one body and its motion, naming `index` in the error.
