@@ -91,19 +91,7 @@ pub fn decode(data: &[u8]) -> AdvanceInput {
     for _ in 0..n {
         let b = bytes.aabb(prev, scale, false);
         prev = Some(b);
-        let motion = match bytes.u8() % 8 {
-            0 | 1 => Vec2::ZERO,
-            2 => Vec2::new(finite(bytes.f32_edge()), finite(bytes.f32_edge())),
-            3 => {
-                // Fast: many tiles (or the whole map) in one frame.
-                let (x, y) = (bytes.u8(), bytes.u8());
-                Vec2::new(f32::from(x) - 128.0, f32::from(y) - 128.0) * scale
-            }
-            _ => {
-                let (x, y) = (bytes.u8(), bytes.u8());
-                Vec2::new(f32::from(x % 64) - 32.0, f32::from(y % 64) - 32.0) * scale * 0.25
-            }
-        };
+        let motion = decode_motion(&mut bytes, scale);
         let filter = match bytes.u8() {
             k @ 0..=199 => filters[usize::from(k) % filters.len()],
             200..=219 => Filter::ALL,
@@ -136,6 +124,127 @@ pub fn decode(data: &[u8]) -> AdvanceInput {
         map,
         wall_filter,
     }
+}
+
+/// A motion: still, arbitrary bits, fast (many tiles, or the whole map, in one frame),
+/// or a few tiles.
+fn decode_motion(bytes: &mut Bytes<'_>, scale: f32) -> Vec2 {
+    match bytes.u8() % 8 {
+        0 | 1 => Vec2::ZERO,
+        2 => Vec2::new(finite(bytes.f32_edge()), finite(bytes.f32_edge())),
+        3 => {
+            let (x, y) = (bytes.u8(), bytes.u8());
+            Vec2::new(f32::from(x) - 128.0, f32::from(y) - 128.0) * scale
+        }
+        _ => {
+            let (x, y) = (bytes.u8(), bytes.u8());
+            Vec2::new(f32::from(x % 64) - 32.0, f32::from(y % 64) - 32.0) * scale * 0.25
+        }
+    }
+}
+
+/// [`Response::Slide`] in [`Frame::advance`] against the standalone
+/// [`TileMap::move_and_slide`], on a map and up to 16 sliding players (which pair with
+/// the walls and nothing else), at every SIMD level on one and two threads: each box
+/// ends where `move_and_slide` puts it, bit for bit, and its wall hits are the tiles
+/// that stopped it (status, time and normal as [`Frame::advance`] documents them).
+///
+/// # Panics
+/// When a property fails (that is what a fuzz target reports).
+pub fn slide_vs_move_and_slide(data: &[u8]) {
+    if let Err(e) = slide_check(data) {
+        panic!("slide check failed: {e}");
+    }
+}
+
+/// The slide check: `Ok` with how many sliding boxes it compared and how many of them a
+/// tile stopped on some axis.
+pub(crate) fn slide_check(data: &[u8]) -> Result<(usize, usize), String> {
+    let mut bytes = Bytes::new(data);
+    let scale = bytes.scale();
+    let Some(map) = decode_map(&mut bytes, scale) else {
+        return Ok((0, 0));
+    };
+    if !crate::math::within_limit(&map.bounds()) {
+        return Ok((0, 0)); // refused by advance, as `advance_vs_oracle` checks
+    }
+    let mut store = BoxStore::new();
+    let mut bodies = Vec::new();
+    let mut prev = None;
+    for _ in 0..1 + bytes.below(16) {
+        let b = bytes.aabb(prev, scale, false);
+        prev = Some(b);
+        let m = decode_motion(&mut bytes, scale);
+        let props = BoxProps::new(layers::player())
+            .with_motion(m)
+            .with_response(Response::Slide);
+        // The store refuses what leaves the coordinate limit; so does move_and_slide
+        // what leaves f32.
+        if let (Ok(h), Ok(want)) = (store.insert_with(b, props), map.move_and_slide(b, m)) {
+            bodies.push((h, b, m, want));
+        }
+    }
+    let same = |a: Aabb, b: Aabb| {
+        [a.min.x, a.min.y, a.max.x, a.max.y].map(f32::to_bits)
+            == [b.min.x, b.min.y, b.max.x, b.max.y].map(f32::to_bits)
+    };
+    for &simd in SimdLevel::available() {
+        for threads in [1, 2] {
+            let mut frame = Frame::with_config(FrameConfig {
+                simd,
+                parallel: threads > 1,
+                parallel_threshold: 0,
+                ..FrameConfig::default()
+            });
+            let mut s = store.clone();
+            pool(threads)
+                .install(|| frame.advance(&mut s, &Level::walls(&map)))
+                .map_err(|e| format!("{simd:?} × {threads}: {e}"))?;
+            let walls = frame.report().wall_hits;
+            for (h, b, m, want) in &bodies {
+                let got = s.get(*h).ok_or("a sliding box was removed")?;
+                if !same(got, want.aabb) {
+                    return Err(format!(
+                        "{simd:?} × {threads}: {b:?} moving {m:?} at {got:?}, move_and_slide {:?}",
+                        want.aabb
+                    ));
+                }
+                let mine: Vec<&WallHit> = walls.iter().filter(|w| w.handle == *h).collect();
+                let stops: Vec<(usize, crate::tilemap::TileHit)> = [want.hit_x, want.hit_y]
+                    .into_iter()
+                    .enumerate()
+                    .filter_map(|(a, t)| Some((a, t?)))
+                    .collect();
+                let ok = mine.len() == stops.len()
+                    && mine.iter().zip(&stops).all(|(w, (a, t))| {
+                        let lead0 = if m[*a] > 0.0 { b.max[*a] } else { b.min[*a] };
+                        let (status, toi, normal) = if t.embedded {
+                            (SweepStatus::Overlapping, 0.0, Vec2::ZERO)
+                        } else {
+                            let mut n = Vec2::ZERO;
+                            n[*a] = -m[*a].signum();
+                            let toi = ((t.coord - lead0) / m[*a]).clamp(0.0, 1.0);
+                            (SweepStatus::Hit, toi, n)
+                        };
+                        w.tile == t.tile
+                            && w.status == status
+                            && w.toi.to_bits() == toi.to_bits()
+                            && w.normal == normal
+                    });
+                if !ok {
+                    return Err(format!(
+                        "{simd:?} × {threads}: {b:?} moving {m:?}: wall hits {mine:?}, \
+                         move_and_slide {stops:?}"
+                    ));
+                }
+            }
+        }
+    }
+    let stopped = bodies
+        .iter()
+        .filter(|(.., w)| w.hit_x.is_some() || w.hit_y.is_some())
+        .count();
+    Ok((bodies.len(), stopped))
 }
 
 /// A map of up to 12 × 12 cells, or none (a quarter of the time, or when the bytes

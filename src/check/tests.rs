@@ -122,6 +122,28 @@ fn frame_advance_on_seeded_inputs_and_corpus() {
     run_all("frame_advance", advance::advance_vs_oracle, 11, 600, 600);
 }
 
+#[test]
+fn frame_slide_on_seeded_inputs_and_corpus() {
+    run_all(
+        "frame_slide",
+        advance::slide_vs_move_and_slide,
+        17,
+        600,
+        300,
+    );
+    // The seeded inputs slide many boxes, and tiles stop many of them.
+    let (mut boxes, mut stopped) = (0, 0);
+    for data in inputs(17, 600, 300) {
+        let (b, s) = advance::slide_check(&data).expect("checked above");
+        boxes += b;
+        stopped += s;
+    }
+    assert!(
+        boxes > 1000 && stopped > 300,
+        "{boxes} boxes, {stopped} stopped"
+    );
+}
+
 /// The seeded inputs reach every part of the advance check: wall hits (inside the map
 /// and beyond a solid outside), contacts, stopped, destroyed and sliding boxes.
 #[test]
