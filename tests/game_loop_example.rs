@@ -4,30 +4,11 @@
 
 mod example_cli;
 
-use std::process::Command;
-
-/// The numbers of the summary, in order.
-fn numbers(text: &str) -> Vec<i64> {
-    text.split(|c: char| !(c.is_ascii_digit() || c == '-'))
-        .filter_map(|w| w.parse().ok())
-        .collect()
-}
+use example_cli::numbers;
 
 #[test]
 fn the_game_loop_runs_and_every_part_works() {
-    let run = || {
-        let out = Command::new(example_cli::bin("game_loop"))
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        String::from_utf8(out.stdout).unwrap()
-    };
-    let first = run();
-    assert_eq!(first, run(), "the same loop gives the same summary");
+    let first = example_cli::stdout_twice("game_loop");
     // "600 frames: B boxes live, C contacts, W wall hits" / "D bullets destroyed, R enemy
     // respawns, player hp H"
     let n = numbers(&first);

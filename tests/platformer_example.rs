@@ -5,33 +5,15 @@
 
 mod example_cli;
 
-use std::process::Command;
-
 /// The numbers of the output's last two lines, in order.
 fn summary(text: &str) -> Vec<i64> {
     let lines: Vec<&str> = text.lines().collect();
-    lines[lines.len().saturating_sub(2)..]
-        .join(" ")
-        .split(|c: char| !c.is_ascii_digit())
-        .filter_map(|w| w.parse().ok())
-        .collect()
+    example_cli::numbers(&lines[lines.len().saturating_sub(2)..].join(" "))
 }
 
 #[test]
 fn the_platformer_runs_and_every_part_works() {
-    let run = || {
-        let out = Command::new(example_cli::bin("platformer"))
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        String::from_utf8(out.stdout).unwrap()
-    };
-    let first = run();
-    assert_eq!(first, run(), "the same input gives the same output");
+    let first = example_cli::stdout_twice("platformer");
     // "C of N coins taken, J jumps, B ceiling bumps" / "R frames riding the platform"
     let n = summary(&first);
     assert_eq!(n.len(), 5, "{first}");

@@ -28,6 +28,30 @@ pub fn run(bin: &Path, args: &[&str]) -> Output {
     Command::new(bin).args(args).output().unwrap()
 }
 
+/// The standard output of the example `name` run with no arguments, after checking that
+/// it succeeded. Runs it twice: a deterministic example prints the same both times.
+pub fn stdout_twice(name: &str) -> String {
+    let once = || {
+        let out = run(&bin(name), &[]);
+        assert!(
+            out.status.success(),
+            "{name}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let first = once();
+    assert_eq!(first, once(), "{name}: the same run gives the same output");
+    first
+}
+
+/// The numbers in `text`, in order (a `-` before digits makes them negative).
+pub fn numbers(text: &str) -> Vec<i64> {
+    text.split(|c: char| !(c.is_ascii_digit() || c == '-'))
+        .filter_map(|w| w.parse().ok())
+        .collect()
+}
+
 /// Checks the rules for the help and for an unknown flag.
 ///
 /// `--help` and `-h` print the usage on stdout, nothing on stderr, and exit with 0.
