@@ -204,6 +204,10 @@
 //! | SIMD levels and dispatch | [`SimdLevel`] |
 //!
 //! ## Cargo features
+//! - `glam-0_34`, the one default feature, or `glam-0_33`: which [glam](https://docs.rs/glam)
+//!   hantei's vectors are. Choose exactly one. A Bevy 0.20 game takes glam 0.33 with
+//!   `default-features = false, features = ["glam-0_33"]`. Each feature pins one glam
+//!   version, so `cargo update` never adds a second one. [`glam`] names the chosen one.
 //! - `serde` adds `Serialize` and `Deserialize` to the public data types, to the whole
 //!   [`BoxStore`] and to a [`Frame`](frame::Frame)'s event state. A rollback game uses
 //!   them for snapshots. Reading a store back checks every invariant.
@@ -248,6 +252,27 @@ pub mod scene;
 mod store;
 pub mod tilemap;
 
+// One glam, chosen by a feature; the crate names it `glam` either way.
+#[cfg(all(feature = "glam-0_33", feature = "glam-0_34"))]
+compile_error!(
+    "hantei: the features `glam-0_33` and `glam-0_34` are both on; choose one. A crate that \
+     wants glam 0.33 must depend on hantei with `default-features = false, features = \
+     [\"glam-0_33\"]`, and so must every other crate in the build that depends on hantei."
+);
+#[cfg(not(any(feature = "glam-0_33", feature = "glam-0_34")))]
+compile_error!(
+    "hantei: no glam chosen. Turn on the feature `glam-0_34` (a default feature) or \
+     `glam-0_33` (the glam of bevy 0.20)."
+);
+/// The glam crate whose vectors hantei takes and returns: 0.34 by default, 0.33 with
+/// the feature `glam-0_33`. A game can name its types through it and never mismatch.
+#[cfg(all(feature = "glam-0_33", not(feature = "glam-0_34")))]
+pub extern crate glam033 as glam;
+
+/// The glam crate whose vectors hantei takes and returns: 0.34 by default, 0.33 with
+/// the feature `glam-0_33`. A game can name its types through it and never mismatch.
+#[cfg(feature = "glam-0_34")]
+pub use glam;
 pub use broad::{BandOrder, BoxSet, BroadConfig, BroadPhase, BroadStats, StaticGrid};
 pub use error::{AsciiDefect, BoxDefect, Error, MAX_BOXES};
 pub use lanes::{LANES, SimdLevel};

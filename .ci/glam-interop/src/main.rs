@@ -1,16 +1,17 @@
-//! glam 0.33 values into and out of hantei with no conversion: this compiles only when
-//! hantei and this crate share one glam.
+//! A game's glam values into and out of hantei with no conversion: this compiles only
+//! when hantei and this crate share one glam. `glam` is bevy_math 0.20 (glam 0.33) in
+//! the Bevy game and glam 0.34 in the other (.ci/interop builds both).
 
 use glam::{IVec2, Quat, Vec2, Vec3};
 use hantei::frame::{Frame, layers};
 use hantei::tilemap::TileMap;
 use hantei::{Aabb, BoxProps, BoxStore, Circle, Obb2, Obb3, Owner, Ray};
 
-/// A type that hantei's `serde` feature serializes, glam 0.33 vectors inside.
+/// A type that hantei's `serde` feature serializes, the game's glam vectors inside.
 fn serde_type<T: serde::Serialize + serde::de::DeserializeOwned>() {}
 
 fn main() -> Result<(), hantei::Error> {
-    // A game's own vectors (glam 0.33), as bevy or parry would hand them out.
+    // A game's own vectors, as bevy (or glam itself) hands them out.
     let bullet_at: Vec2 = Vec2::new(0.0, 0.0);
     let bullet_velocity: Vec2 = Vec2::new(100.0, 0.0);
     let enemy_at: Vec2 = Vec2::new(50.0, 0.0);
@@ -59,6 +60,6 @@ fn main() -> Result<(), hantei::Error> {
     serde_type::<Obb3>();
     serde_type::<BoxStore>();
 
-    println!("glam interop: a glam 0.33 game's vectors go into and come out of hantei");
+    println!("glam interop: the game's vectors go into and come out of hantei");
     Ok(())
 }
