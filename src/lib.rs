@@ -269,12 +269,12 @@ compile_error!(
 #[cfg(all(feature = "glam-0_33", not(feature = "glam-0_34")))]
 pub extern crate glam033 as glam;
 
+pub use broad::{BandOrder, BoxSet, BroadConfig, BroadPhase, BroadStats, StaticGrid};
+pub use error::{AsciiDefect, BoxDefect, Error, MAX_BOXES};
 /// The glam crate whose vectors hantei takes and returns: 0.34 by default, 0.33 with
 /// the feature `glam-0_33`. A game can name its types through it and never mismatch.
 #[cfg(feature = "glam-0_34")]
 pub use glam;
-pub use broad::{BandOrder, BoxSet, BroadConfig, BroadPhase, BroadStats, StaticGrid};
-pub use error::{AsciiDefect, BoxDefect, Error, MAX_BOXES};
 pub use lanes::{LANES, SimdLevel};
 pub use math::{Aabb, Circle, MAX_COORDINATE, Obb2, Obb3, Ray, Shape, ShapeKind};
 pub use narrow::{NarrowConfig, NarrowPhase};
