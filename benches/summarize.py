@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Prints the benchmark tables of BENCHMARKS.md (and the README's summary) from the last criterion run.
 
-    cargo bench --bench broad_phase && cargo bench --bench frame
+    cargo bench -p hantei-peers --bench broad_phase && cargo bench --bench frame
     python3 benches/summarize.py [target/criterion]
 
 Reads target/criterion/<group>/<function>/<n>/new/estimates.json (the point estimate of

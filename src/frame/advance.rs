@@ -508,7 +508,10 @@ impl Frame {
     /// push it. Add a platform's motion to its rider's motion to carry the rider.
     ///
     /// The slide's wall and static hits are in the report with the other hits. Each
-    /// has the fraction of its axis's motion done before it as its time. A leading face
+    /// has the fraction of its axis's motion done before it as its time. A box that
+    /// rests on a floor while gravity pulls it down hits the floor at time 0 each
+    /// frame: that hit, with its upward normal, says the box stands on the ground. A
+    /// box that slides along a wall without pushing into it has no contact with it. A leading face
     /// already inside a tile or a static box is `Overlapping` and does not move on that
     /// axis. The sliding box's contacts with other boxes are found along its straight
     /// motion, as for every box.
