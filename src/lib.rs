@@ -202,6 +202,7 @@
 //! | region, point, ray and shape queries | [`BoxStore::query_region`], [`BoxStore::ray_cast`], [`BoxStore::shape_cast`] |
 //! | scene files and generators | [`scene`], [`scene::generate`] |
 //! | SIMD levels and dispatch | [`SimdLevel`] |
+//! | drawing shapes, walls and contacts for debugging | [`draw::DebugDraw`], [`draw::draw_world`] |
 //!
 //! ## Cargo features
 //! - `serde` adds `Serialize` and `Deserialize` to the public data types, to the whole
@@ -234,6 +235,8 @@ pub mod broad;
 #[cfg(any(test, feature = "fuzzing"))]
 #[doc(hidden)]
 pub mod check;
+// Debug drawing through the `DebugDraw` trait; its own page (src/draw.rs) is its docs.
+pub mod draw;
 mod error;
 pub mod frame;
 mod handle;
