@@ -56,6 +56,7 @@
 //! [`DebugDraw`] has three methods, one for each primitive. Every call draws an
 //! outline in one [`Color`]. A backend may fill closed shapes if it likes. The calls
 //! come in a fixed order for the same data, so two pictures of one frame are the same.
+//! The functions allocate nothing.
 //!
 //! A game engine's immediate-mode lines map one to one. With Bevy's gizmos, `line` is
 //! `gizmos.line_2d`, `circle` is `gizmos.circle_2d`, and `polygon` is
@@ -244,7 +245,7 @@ impl DrawOptions {
     }
 
     /// The marker's radius: a finite number `>= 0`.
-    fn marker(&self) -> f32 {
+    fn ring_radius(&self) -> f32 {
         if self.marker.is_finite() && self.marker > 0.0 {
             self.marker
         } else {
@@ -392,6 +393,9 @@ pub fn draw_report<D: DebugDraw + ?Sized>(
     report: FrameReport<'_>,
     options: &DrawOptions,
 ) {
+    // A box that left the store is looked for in `destroyed` one entry at a time, with
+    // no index to build (nothing allocated): each contact or hit of a destroyed box
+    // costs a pass over that list.
     let shape_of = |h: BoxHandle| {
         store.shape(h).or_else(|| {
             (report.destroyed.iter())
@@ -399,7 +403,7 @@ pub fn draw_report<D: DebugDraw + ?Sized>(
                 .map(|d| d.shape)
         })
     };
-    let marker = options.marker();
+    let marker = options.ring_radius();
     let mark = |out: &mut D, shape: &Shape, normal: Vec2, color: Color| {
         let center = shape.bounds().center();
         out.circle(center, marker, color);
