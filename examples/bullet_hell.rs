@@ -614,15 +614,19 @@ fn write_svg(game: &Game, frame: &Frame, path: &str) -> std::io::Result<()> {
         ..DrawOptions::default()
     };
     draw_tiles(&mut svg, &game.map, &options);
-    // The shapes, one group of layers at a time, filled except the enemies' hulls.
-    for (layers, style) in [
-        (layers::ENEMY_BULLET, Style::Fill), // with the lasers, on that layer too
-        (layers::ENEMY, Style::Stroke(1.5)),
-        (layers::PLAYER_BULLET, Style::Fill),
+    // The shapes, one group of layers at a time, filled except the enemies' hulls. The
+    // player's bullets are drawn at least 1.5 pixels in radius, as large as an enemy
+    // bullet, so that their few show among the many.
+    for (layers, style, min_px) in [
+        (layers::ENEMY_BULLET, Style::Fill, 0.0), // with the lasers, on that layer too
+        (layers::ENEMY, Style::Stroke(1.5), 0.0),
+        (layers::PLAYER_BULLET, Style::Fill, 1.5),
     ] {
         svg.set_style(style);
+        svg.set_min_radius(min_px);
         draw_store(&mut svg, store, &DrawOptions { layers, ..options });
     }
+    svg.set_min_radius(0.0);
     let report = frame.report();
     svg.set_style(Style::Stroke(1.0));
     let wall_hits = DrawOptions {
@@ -641,9 +645,10 @@ fn write_svg(game: &Game, frame: &Frame, path: &str) -> std::io::Result<()> {
     svg.set_style(Style::Stroke(2.0));
     svg.circle(game.center(game.player), 12.0 * px, PLAYER_COLOR);
     // The contacts on top: both shapes outlined, a ring, the normal.
+    svg.set_style(Style::Stroke(2.5));
     let contacts = DrawOptions {
         wall_hits: false,
-        marker: 7.0 * px,
+        marker: 9.0 * px,
         ..options
     };
     draw_report(&mut svg, store, report, &contacts);
@@ -651,7 +656,10 @@ fn write_svg(game: &Game, frame: &Frame, path: &str) -> std::io::Result<()> {
         &[
             (WALL_COLOR, "wall tile"),
             (ENEMY_BULLET_COLOR, "enemy bullet (disc)"),
-            (PLAYER_BULLET_COLOR, "player bullet (disc)"),
+            (
+                PLAYER_BULLET_COLOR,
+                "player bullet (disc, drawn at least 3 px wide)",
+            ),
             (LASER_COLOR, "laser (rotated rectangle)"),
             (
                 ENEMY_COLOR,

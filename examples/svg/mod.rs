@@ -33,6 +33,8 @@ pub struct Svg {
     /// The world's part that the picture shows.
     view: Aabb,
     style: Style,
+    /// The smallest radius of a circle, in world units.
+    min_radius: f32,
     /// The colour and style of the `<g>` group that is open, if one is.
     open: Option<(Color, Style)>,
 }
@@ -61,6 +63,7 @@ impl Svg {
             unit,
             view,
             style: Style::Fill,
+            min_radius: 0.0,
             open: None,
         };
         svg.polygon(
@@ -85,8 +88,14 @@ impl Svg {
         self.style = style;
     }
 
-    /// The legend: a swatch and a line of text for each entry, in a dark box at the
-    /// view's top-left corner, `inset` world units in.
+    /// Draws the next circles at least `px` pixels in radius (0: at their own size), so
+    /// that a few small bullets stand out among many.
+    pub fn set_min_radius(&mut self, px: f32) {
+        self.min_radius = px.max(0.0) * self.unit;
+    }
+
+    /// The legend: a coloured swatch and a line of text for each entry, in a dark box
+    /// at the view's top-left corner, `inset` world units in.
     pub fn legend(&mut self, entries: &[(Color, &str)], inset: f32) {
         self.close();
         let fs = (14.0 * self.unit).round().max(1.0);
@@ -94,20 +103,19 @@ impl Svg {
         let _ = write!(
             self.out,
             r##"<g id="legend" font-family="sans-serif" font-size="{fs}"><rect x="{x0}" y="{y0}" width="{}" height="{}" fill="#000" fill-opacity="0.75"/>"##,
-            fs * 30.0,
+            fs * 32.0,
             fs * 1.5 * (entries.len() as f32 + 0.5)
         );
         for (k, (color, text)) in entries.iter().enumerate() {
             let y = y0 + fs * 1.5 * (k as f32 + 1.0);
             let _ = write!(
                 self.out,
-                r#"<rect x="{}" y="{:.1}" width="{fs}" height="{fs}" fill="{}"{}/><text x="{}" y="{y}" fill="{}">{text}</text>"#,
+                r##"<rect x="{}" y="{:.1}" width="{fs}" height="{fs}" fill="{}"{}/><text x="{}" y="{y}" fill="#e0e0e0">{text}</text>"##,
                 x0 + fs * 0.5,
                 y - fs * 0.85,
                 hex(*color),
                 opacity("fill", *color),
                 x0 + fs * 2.0,
-                hex(color.with_alpha(255)),
             );
         }
         self.out.push_str("</g>\n");
@@ -177,7 +185,7 @@ impl DebugDraw for Svg {
             r#"<circle cx="{:.1}" cy="{:.1}" r="{}"/>"#,
             center.x,
             center.y,
-            short(radius)
+            short(radius.max(self.min_radius))
         );
     }
 
