@@ -371,6 +371,24 @@ fn an_empty_store_draws_nothing() {
 }
 
 #[test]
+fn a_backend_can_be_a_trait_object() {
+    let (store, _) = three_shapes();
+    let mut recorder = Record::default();
+    let out: &mut dyn DebugDraw = &mut recorder;
+    draw_world(out, &store, None, None, &DrawOptions::default());
+    draw_shape(
+        out,
+        &Shape::Aabb(Aabb::from_coords(0.0, 0.0, 1.0, 1.0)),
+        Color::RED,
+    );
+    assert_eq!(recorder.0.len(), 4);
+    assert_calls(
+        &recorder.0[3..],
+        &[Call::Polygon(quad(0.0, 0.0, 1.0, 1.0), Color::RED)],
+    );
+}
+
+#[test]
 fn a_bad_marker_is_a_ring_of_radius_zero() {
     let map = TileMap::from_ascii(".#", Vec2::splat(10.0), Vec2::ZERO).unwrap();
     for marker in [f32::NAN, -3.0, f32::NEG_INFINITY, f32::INFINITY] {
