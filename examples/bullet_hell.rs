@@ -24,10 +24,12 @@
 //! `total = part + part`, and each part is named. Body contacts are split into new and
 //! continuing ones, and by the kinds of the two bodies. Wall hits are split by who
 //! hit, and destroyed bullets by where each first touched something. Then the mean and
-//! p99 milliseconds per frame of `advance` and of its parts. Last, it writes an SVG
-//! picture of the last frame with its contacts and a legend. The same arguments give
-//! the same output apart from its timing lines (the lines with `ms`). A malformed
-//! argument prints one line naming it and exits with 2.
+//! p99 milliseconds per frame of `advance` and of its parts. Last, it draws the last
+//! frame through `hantei::draw` into an SVG picture (`examples/svg/mod.rs` is that
+//! `DebugDraw` backend): the enemy bullets faint at the bottom, the player's bullets
+//! above them, the player in a ring, this frame's contacts as rings on top, and a
+//! legend. The same arguments give the same output apart from its timing lines (the
+//! lines with `ms`). A malformed argument prints one line naming it and exits with 2.
 //!
 //! p99: on Linux the summary counts the frames whose `advance` waited for a CPU (the
 //! process's threads runnable but not running, from `/proc/self/task/*/schedstat`) and
@@ -37,18 +39,20 @@
 //! buffers grow by doubling.
 
 mod cli;
+mod svg;
 
 use cli::{Command, outln};
 use glam::Vec2;
+use hantei::draw::DebugDraw as _;
+use hantei::draw::{Color, DrawOptions, draw_report, draw_store, draw_tiles};
 use hantei::frame::{Body, Frame, FrameTimings, HitOther, Level, layers};
 use hantei::rng::Rng;
 use hantei::tilemap::TileMap;
 use hantei::{Aabb, BoxHandle, BoxProps, BoxStore, Circle, Filter, Obb2, Owner, Response};
 use hantei::{Shape, SimdLevel};
-use std::collections::HashMap;
-use std::fmt::Write as _;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
+use svg::{Style, Svg};
 
 const TILE: f32 = 16.0;
 /// A frame whose `advance` waited this long for a CPU counts as disturbed by other
@@ -76,9 +80,14 @@ fn index(user_data: u64) -> usize {
     (user_data & 0xffff_ffff) as usize
 }
 
+/// A layer of the game's own (the layers above `layers::WALL` are free): the lasers',
+/// so that the picture can tell them from bullets. No filter's mask names it, so it
+/// changes no contact.
+const LASER_LAYER: u32 = 1 << 5;
+
 /// A laser hits the player only: it is on the enemy bullets' layer, but passes walls.
 const fn laser_filter() -> Filter {
-    Filter::new(layers::ENEMY_BULLET, layers::PLAYER)
+    Filter::new(layers::ENEMY_BULLET | LASER_LAYER, layers::PLAYER)
 }
 
 struct Args {
@@ -564,160 +573,111 @@ fn stats(samples: &[Duration]) -> (f64, f64) {
     (mean, p99)
 }
 
-/// One shape as SVG: a disc as a `<circle>`, an oriented rectangle as a `<polygon>`, a
-/// box as a `<rect>`.
-fn shape_svg(s: &mut String, shape: &Shape) {
-    let _ = match shape {
-        Shape::Circle(c) => write!(
-            s,
-            r#"<circle cx="{:.1}" cy="{:.1}" r="{}"/>"#,
-            c.center.x, c.center.y, c.radius
-        ),
-        Shape::Obb2(o) => {
-            let [a, b, c, d] = o.corners();
-            write!(
-                s,
-                r#"<polygon points="{:.1},{:.1} {:.1},{:.1} {:.1},{:.1} {:.1},{:.1}"/>"#,
-                a.x, a.y, b.x, b.y, c.x, c.y, d.x, d.y
-            )
-        }
-        Shape::Aabb(b) => write!(
-            s,
-            r#"<rect x="{:.1}" y="{:.1}" width="{:.1}" height="{:.1}"/>"#,
-            b.min.x,
-            b.min.y,
-            b.size().x,
-            b.size().y
-        ),
-    };
+/// The picture's colours: the palette of `draw_store`, by a box's layers.
+const WALL_COLOR: Color = Color::rgb(0x55, 0x55, 0x66);
+/// Faint, so that the player, its bullets and the contacts show above them.
+const ENEMY_BULLET_COLOR: Color = Color::rgba(0xff, 0x66, 0xcc, 0x73);
+const PLAYER_BULLET_COLOR: Color = Color::rgb(0x66, 0xff, 0xff);
+const LASER_COLOR: Color = Color::rgba(0xff, 0x99, 0x33, 0xcc);
+const ENEMY_COLOR: Color = Color::rgb(0xff, 0xcc, 0x00);
+const PLAYER_COLOR: Color = Color::rgb(0x33, 0xff, 0x66);
+const CONTACT_COLOR: Color = Color::rgb(0xff, 0x20, 0x20);
+const WALL_HIT_COLOR: Color = Color::WHITE;
+
+/// The colour of a box on `layers`.
+fn palette(layers: u32) -> Color {
+    match layers {
+        l if l & LASER_LAYER != 0 => LASER_COLOR,
+        layers::ENEMY_BULLET => ENEMY_BULLET_COLOR,
+        layers::PLAYER_BULLET => PLAYER_BULLET_COLOR,
+        layers::ENEMY => ENEMY_COLOR,
+        layers::PLAYER => PLAYER_COLOR,
+        _ => Color::WHITE,
+    }
 }
 
-/// The last frame: tiles, bullets, lasers, enemies, the player, a marker at each of
-/// this frame's contacts and wall hits (where the bullet was when it hit), a legend.
+/// The last frame through `hantei::draw`, bottom first: tiles, the enemy bullets (faint)
+/// and lasers, the enemies' hulls, the player's bullets, this frame's wall hits, the
+/// player with a ring around it, this frame's contacts as rings, and a legend.
+///
+/// The picture is at most 1920 pixels wide, so with 50,000 bullets a bullet is a dot
+/// of a few pixels: the player and the contacts get rings of a fixed size in pixels.
 fn write_svg(game: &Game, frame: &Frame, path: &str) -> std::io::Result<()> {
     let (a, store) = (game.arena, &game.store);
-    let width = a.size().x.min(1920.0);
-    let mut s = String::with_capacity(64 * store.len() + 4096);
-    let _ = writeln!(
-        s,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="{} {} {} {}" width="{width}" height="{}">"#,
-        a.min.x,
-        a.min.y,
-        a.size().x,
-        a.size().y,
-        a.size().y * width / a.size().x
-    );
-    let _ = writeln!(
-        s,
-        r##"<rect x="{}" y="{}" width="{}" height="{}" fill="#0b0b1a"/>"##,
-        a.min.x,
-        a.min.y,
-        a.size().x,
-        a.size().y
-    );
-    let legend = [
-        ("#556", "wall tile"),
-        ("#ff66cc", "enemy bullet (disc)"),
-        ("#66ffff", "player bullet (disc)"),
-        ("#ff9933", "laser (rotated rectangle)"),
-        ("#ffcc00", "enemy hull: box body, disc head, rotated wings"),
-        ("#33ff66", "player hitbox (disc, radius 2)"),
-        ("#ff2020", "contact this frame"),
-        ("#ffffff", "wall hit this frame (line: the tile's normal)"),
-    ];
-    let [
-        walls,
-        enemy_b,
-        player_b,
-        laser,
-        enemy,
-        player,
-        contact,
-        wall_hit,
-    ] = legend.map(|l| l.0);
-    let _ = write!(s, r#"<g fill="{walls}">"#);
-    for y in 0..game.map.height() {
-        for x in 0..game.map.width() {
-            let t = glam::IVec2::new(x as i32, y as i32);
-            if game.map.is_solid(t) {
-                shape_svg(&mut s, &Shape::Aabb(game.map.tile_aabb(t)));
-            }
-        }
-    }
-    s.push_str("</g>\n");
-    let group = |s: &mut String, style: &str, want: u64| {
-        let _ = write!(s, r#"<g {style}>"#);
-        for i in (0..store.len()).filter(|&i| kind(store.user_data()[i]) == want) {
-            shape_svg(s, &store.shape_at(i).expect("in range"));
-        }
-        s.push_str("</g>\n");
+    let mut svg = Svg::new(a, a.size().x.min(1920.0), Color::rgb(0x0b, 0x0b, 0x1a));
+    let px = svg.unit();
+    let options = DrawOptions {
+        palette,
+        tile: WALL_COLOR,
+        contact: CONTACT_COLOR,
+        wall_hit: WALL_HIT_COLOR,
+        ..DrawOptions::default()
     };
-    group(&mut s, &format!(r#"fill="{enemy_b}""#), ENEMY_BULLET);
-    group(&mut s, &format!(r#"fill="{player_b}""#), PLAYER_BULLET);
-    group(
-        &mut s,
-        &format!(r#"fill="{laser}" fill-opacity="0.8""#),
-        LASER,
+    draw_tiles(&mut svg, &game.map, &options);
+    // The shapes, one group of layers at a time, filled except the enemies' hulls. The
+    // player's bullets are drawn at least 1.5 pixels in radius, as large as an enemy
+    // bullet, so that their few show among the many.
+    for (layers, style, min_px) in [
+        (layers::ENEMY_BULLET, Style::Fill, 0.0), // with the lasers, on that layer too
+        (layers::ENEMY, Style::Stroke(1.5), 0.0),
+        (layers::PLAYER_BULLET, Style::Fill, 1.5),
+    ] {
+        svg.set_style(style);
+        svg.set_min_radius(min_px);
+        draw_store(&mut svg, store, &DrawOptions { layers, ..options });
+    }
+    svg.set_min_radius(0.0);
+    let report = frame.report();
+    svg.set_style(Style::Stroke(1.0));
+    let wall_hits = DrawOptions {
+        contacts: false,
+        marker: 3.0 * px,
+        ..options
+    };
+    draw_report(&mut svg, store, report, &wall_hits);
+    // The player: its hitbox, and a ring that shows where it is among the bullets.
+    svg.set_style(Style::Fill);
+    let player = DrawOptions {
+        layers: layers::PLAYER,
+        ..options
+    };
+    draw_store(&mut svg, store, &player);
+    svg.set_style(Style::Stroke(2.0));
+    svg.circle(game.center(game.player), 12.0 * px, PLAYER_COLOR);
+    // The contacts on top: both shapes outlined, a ring, the normal.
+    svg.set_style(Style::Stroke(2.5));
+    let contacts = DrawOptions {
+        wall_hits: false,
+        marker: 9.0 * px,
+        ..options
+    };
+    draw_report(&mut svg, store, report, &contacts);
+    svg.legend(
+        &[
+            (WALL_COLOR, "wall tile"),
+            (ENEMY_BULLET_COLOR, "enemy bullet (disc)"),
+            (
+                PLAYER_BULLET_COLOR,
+                "player bullet (disc, drawn at least 3 px wide)",
+            ),
+            (LASER_COLOR, "laser (rotated rectangle)"),
+            (
+                ENEMY_COLOR,
+                "enemy hull: box body, disc head, rotated wings",
+            ),
+            (PLAYER_COLOR, "player hitbox (disc, radius 2) in a ring"),
+            (
+                CONTACT_COLOR,
+                "contact this frame (a ring; both shapes outlined)",
+            ),
+            (
+                WALL_HIT_COLOR,
+                "wall hit this frame (line: the tile's normal)",
+            ),
+        ],
+        2.0 * TILE,
     );
-    let hull = format!(r#"fill="none" stroke="{enemy}" stroke-width="1.5""#);
-    group(&mut s, &hull, ENEMY);
-    group(&mut s, &format!(r#"fill="{player}""#), PLAYER);
-    // Where each box of a contact was: a destroyed one where it hit, else where it is.
-    let r = frame.report();
-    let gone: HashMap<BoxHandle, Vec2> = r
-        .destroyed
-        .iter()
-        .map(|d| (d.handle, d.shape.bounds().center()))
-        .collect();
-    let at = |h: BoxHandle| gone.get(&h).copied().unwrap_or_else(|| game.center(h));
-    let _ = write!(
-        s,
-        r#"<g fill="none" stroke="{contact}" stroke-width="1.5">"#
-    );
-    for c in r.contacts {
-        let p = if gone.contains_key(&c.boxes.0) {
-            at(c.boxes.0)
-        } else {
-            at(c.boxes.1)
-        };
-        let _ = write!(s, r#"<circle cx="{:.1}" cy="{:.1}" r="7"/>"#, p.x, p.y);
-    }
-    let _ = write!(s, "</g>\n<g stroke=\"{wall_hit}\" stroke-width=\"1.5\">");
-    for w in r.wall_hits {
-        let (p, q) = (at(w.handle), at(w.handle) + w.normal * 8.0);
-        let _ = write!(
-            s,
-            r#"<circle cx="{:.1}" cy="{:.1}" r="2" fill="none"/><line x1="{:.1}" y1="{:.1}" x2="{:.1}" y2="{:.1}"/>"#,
-            p.x, p.y, p.x, p.y, q.x, q.y
-        );
-    }
-    s.push_str("</g>\n");
-    // The legend, in the top-left corner.
-    let fs = (a.size().x / 90.0).clamp(10.0, 24.0).round();
-    let (x0, y0) = (a.min.x + 2.0 * TILE, a.min.y + 2.0 * TILE);
-    let _ = write!(
-        s,
-        r##"<g id="legend" font-family="sans-serif" font-size="{fs}"><rect x="{x0}" y="{y0}" width="{}" height="{}" fill="#000" fill-opacity="0.75"/>"##,
-        fs * 30.0,
-        fs * 1.5 * (legend.len() as f32 + 0.5)
-    );
-    for (k, (color, text)) in legend.iter().enumerate() {
-        let y = y0 + fs * 1.5 * (k as f32 + 1.0);
-        let _ = write!(
-            s,
-            r#"<rect x="{}" y="{:.1}" width="{fs}" height="{fs}" fill="{color}"/><text x="{}" y="{y}" fill="{color}">{text}</text>"#,
-            x0 + fs * 0.5,
-            y - fs * 0.85,
-            x0 + fs * 2.0
-        );
-    }
-    s.push_str("</g>\n</svg>\n");
-    if let Some(dir) = std::path::Path::new(path).parent()
-        && !dir.as_os_str().is_empty()
-    {
-        std::fs::create_dir_all(dir)?;
-    }
-    std::fs::write(path, s)
+    svg.write(path)
 }
 
 fn run(args: Args) -> Result<(), String> {

@@ -202,6 +202,7 @@
 //! | region, point, ray and shape queries | [`BoxStore::query_region`], [`BoxStore::ray_cast`], [`BoxStore::shape_cast`] |
 //! | scene files and generators | [`scene`], [`scene::generate`] |
 //! | SIMD levels and dispatch | [`SimdLevel`] |
+//! | drawing shapes, walls and contacts for debugging | [`draw::DebugDraw`], [`draw::draw_world`] |
 //!
 //! ## Cargo features
 //! - `glam-0_34`, the one default feature, or `glam-0_33`: which [glam](https://docs.rs/glam)
@@ -238,6 +239,8 @@ pub mod broad;
 #[cfg(any(test, feature = "fuzzing"))]
 #[doc(hidden)]
 pub mod check;
+// Debug drawing through the `DebugDraw` trait; its own page (src/draw.rs) is its docs.
+pub mod draw;
 mod error;
 pub mod frame;
 mod handle;

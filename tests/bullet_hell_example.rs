@@ -1,7 +1,8 @@
 //! `examples/bullet_hell.rs` end to end: it runs, its summary is the same on every run
 //! apart from the timing lines (determinism, on one thread too), the parts of each of
 //! its counts add up to the count, it draws the last frame's shapes, contacts and a
-//! legend, `--help` prints the usage, and a bad argument is one line and exit code 2.
+//! legend (the enemy bullets at the bottom, the player and the contacts on top),
+//! `--help` prints the usage, and a bad argument is one line and exit code 2.
 
 mod example_cli;
 
@@ -109,6 +110,28 @@ fn runs_deterministically_and_draws_the_last_frame() {
         "enemy hulls"
     );
     assert!(svg.contains("<rect"), "tiles and enemy bodies");
+    // Drawn bottom first through hantei::draw (examples/svg): the faint enemy bullets,
+    // then the player's bullets, the ring around the player, this frame's contacts (if
+    // any), and the legend last.
+    let at = |needle: &str| {
+        svg.find(needle)
+            .unwrap_or_else(|| panic!("the picture has no {needle}"))
+    };
+    let enemy_bullets = at(r##"<g fill="#ff66cc" fill-opacity="0.45"><circle"##);
+    let player_bullets = at(r##"<g fill="#66ffff"><circle"##);
+    let ring = at(r##"<g fill="none" stroke="#33ff66""##);
+    let legend = at("id=\"legend\"");
+    assert!(
+        enemy_bullets < player_bullets,
+        "enemy bullets below the player's"
+    );
+    assert!(
+        player_bullets < ring && ring < legend,
+        "the player's ring above them"
+    );
+    if let Some(contacts) = svg.find(r##"stroke="#ff2020""##) {
+        assert!(ring < contacts && contacts < legend, "contacts on top");
+    }
     for text in [
         "id=\"legend\"",
         "enemy bullet (disc)",

@@ -31,6 +31,7 @@ const LAYERS: &[&[&str]] = &[
     &["store", "pair", "scene"],
     &["broad", "narrow", "tilemap"],
     &["frame", "query"],
+    &["draw"],
     &["check"],
 ];
 
