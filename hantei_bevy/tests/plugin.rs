@@ -1,0 +1,382 @@
+//! Headless tests of the plugin: Bevy's time and task pool plugins (the parts of
+//! `MinimalPlugins` that the plugin needs) and one fixed step per `App::update`.
+
+use bevy_app::{App, TaskPoolPlugin, Update};
+use bevy_ecs::prelude::*;
+use bevy_math::Vec2;
+use bevy_time::{TimePlugin, TimeUpdateStrategy};
+use bevy_transform::components::Transform;
+use hantei_bevy::hantei::frame::layers;
+use hantei_bevy::hantei::{Response, TileMap};
+use hantei_bevy::{
+    Collider, ColliderDestroyed, CollisionEnded, CollisionError, CollisionLayers,
+    CollisionResponse, CollisionStarted, CollisionWalls, CollisionWorld, DestroyMode, Destroyed,
+    HanteiPlugin, Velocity, WallHit,
+};
+
+/// Every message the plugin sent, in order.
+#[derive(Resource, Default, Debug, PartialEq)]
+struct Log {
+    started: Vec<CollisionStarted>,
+    ended: Vec<CollisionEnded>,
+    walls: Vec<WallHit>,
+    destroyed: Vec<ColliderDestroyed>,
+    errors: Vec<CollisionError>,
+}
+
+fn collect(
+    mut log: ResMut<Log>,
+    mut started: MessageReader<CollisionStarted>,
+    mut ended: MessageReader<CollisionEnded>,
+    mut walls: MessageReader<WallHit>,
+    mut destroyed: MessageReader<ColliderDestroyed>,
+    mut errors: MessageReader<CollisionError>,
+) {
+    log.started.extend(started.read().copied());
+    log.ended.extend(ended.read().copied());
+    log.walls.extend(walls.read().copied());
+    log.destroyed.extend(destroyed.read().copied());
+    log.errors.extend(errors.read().cloned());
+}
+
+/// A headless app: one fixed step (1/64 s) per `update`.
+fn app_with(plugin: HanteiPlugin) -> App {
+    let mut app = App::new();
+    app.add_plugins((TaskPoolPlugin::default(), TimePlugin, plugin))
+        .insert_resource(TimeUpdateStrategy::FixedTimesteps(1))
+        .init_resource::<Log>()
+        .add_systems(Update, collect);
+    app
+}
+
+fn app() -> App {
+    app_with(HanteiPlugin::default())
+}
+
+fn steps(app: &App) -> u64 {
+    app.world().resource::<CollisionWorld>().steps()
+}
+
+/// Updates until `n` fixed steps have run in all (at most `n + 2` updates).
+fn run_steps(app: &mut App, n: u64) {
+    for _ in 0..n + 2 {
+        if steps(app) >= n {
+            break;
+        }
+        app.update();
+    }
+    assert_eq!(steps(app), n, "the app ran {} fixed steps", steps(app));
+}
+
+fn pos(app: &App, e: Entity) -> Vec2 {
+    app.world()
+        .get::<Transform>(e)
+        .expect("alive")
+        .translation
+        .truncate()
+}
+
+fn store_len(app: &App) -> usize {
+    app.world().resource::<CollisionWorld>().len()
+}
+
+#[test]
+fn spawn_and_move_with_fixed_timestep() {
+    let mut app = app();
+    let e = app
+        .world_mut()
+        .spawn((
+            Collider::circle(1.0),
+            Transform::from_xyz(0.0, 0.0, 5.0),
+            Velocity(Vec2::new(64.0, -128.0)), // 1 and -2 units per step at 64 Hz
+        ))
+        .id();
+    run_steps(&mut app, 1);
+    assert_eq!(store_len(&app), 1);
+    assert!(app.world().resource::<CollisionWorld>().handle(e).is_some());
+    assert_eq!(pos(&app, e), Vec2::new(1.0, -2.0));
+    run_steps(&mut app, 10);
+    assert_eq!(pos(&app, e), Vec2::new(10.0, -20.0));
+    // z is kept.
+    assert_eq!(app.world().get::<Transform>(e).unwrap().translation.z, 5.0);
+
+    // A teleport through the transform moves the box; a new velocity changes the motion.
+    let mut ent = app.world_mut().entity_mut(e);
+    ent.get_mut::<Transform>().unwrap().translation.x = 100.0;
+    ent.insert(Velocity(Vec2::ZERO));
+    run_steps(&mut app, 11);
+    assert_eq!(pos(&app, e), Vec2::new(100.0, -20.0));
+    let cw = app.world().resource::<CollisionWorld>();
+    let shape = cw.store().shape(cw.handle(e).unwrap()).unwrap();
+    assert_eq!(shape.bounds().center().x, 100.0);
+}
+
+fn bullet(at: Vec2, v: Vec2) -> impl Bundle {
+    (
+        Collider::circle(1.0),
+        Transform::from_translation(at.extend(0.0)),
+        Velocity(v),
+        CollisionLayers(layers::player_bullet()),
+        CollisionResponse(Response::Destroy),
+    )
+}
+
+fn enemy(at: Vec2) -> impl Bundle {
+    (
+        Collider::circle(4.0),
+        Transform::from_translation(at.extend(0.0)),
+        CollisionLayers(layers::enemy()),
+    )
+}
+
+#[test]
+fn bullet_hits_enemy_and_is_despawned() {
+    let mut app = app();
+    let foe = app.world_mut().spawn(enemy(Vec2::new(30.0, 0.0))).id();
+    // 10 units per step: it reaches the enemy's edge (x = 26) in step 3.
+    let shot = app
+        .world_mut()
+        .spawn(bullet(Vec2::ZERO, Vec2::new(640.0, 0.0)))
+        .id();
+    run_steps(&mut app, 2);
+    assert!(app.world().resource::<Log>().started.is_empty());
+    assert_eq!(pos(&app, shot), Vec2::new(20.0, 0.0));
+    run_steps(&mut app, 3);
+    let log = app.world().resource::<Log>();
+    assert_eq!(log.started.len(), 1);
+    let hit = log.started[0];
+    // The enemy spawned first, so its body sorts first.
+    assert_eq!(hit.bodies, (foe, shot));
+    assert_eq!(hit.colliders, (foe, shot));
+    assert!(!hit.overlapping);
+    assert!((hit.toi - 0.5).abs() < 1e-4, "toi {}", hit.toi);
+    assert_eq!(log.destroyed.len(), 1);
+    assert_eq!(log.destroyed[0].collider, shot);
+    assert!(app.world().get_entity(shot).is_err(), "the bullet is despawned");
+    assert!(app.world().get_entity(foe).is_ok());
+    assert_eq!(store_len(&app), 1);
+    // Next step: the contact ends because the bullet left the store.
+    run_steps(&mut app, 4);
+    let log = app.world().resource::<Log>();
+    assert_eq!(log.ended.len(), 1);
+    assert_eq!(log.ended[0].bodies, (foe, shot));
+    assert!(log.ended[0].removed);
+    assert!(log.errors.is_empty());
+}
+
+#[test]
+fn mark_mode_keeps_the_entity() {
+    let mut app = app_with(HanteiPlugin {
+        destroy: DestroyMode::Mark,
+        ..Default::default()
+    });
+    app.world_mut().spawn(enemy(Vec2::new(5.0, 0.0)));
+    let shot = app
+        .world_mut()
+        .spawn(bullet(Vec2::ZERO, Vec2::new(64.0, 0.0)))
+        .id();
+    run_steps(&mut app, 1);
+    let w = app.world();
+    assert!(w.get::<Destroyed>(shot).is_some());
+    assert!(w.get::<Collider>(shot).is_none());
+    assert!(w.get::<Transform>(shot).is_some());
+    assert_eq!(store_len(&app), 1);
+    // Moving the marked entity does not bring its collider back.
+    app.world_mut()
+        .get_mut::<Transform>(shot)
+        .unwrap()
+        .translation
+        .x = 50.0;
+    run_steps(&mut app, 2);
+    assert_eq!(store_len(&app), 1);
+}
+
+#[test]
+fn despawn_removes_the_box_without_panic() {
+    let mut app = app();
+    let a = app.world_mut().spawn(enemy(Vec2::ZERO)).id();
+    let b = app.world_mut().spawn(bullet(Vec2::new(50.0, 0.0), Vec2::ZERO)).id();
+    let c = app
+        .world_mut()
+        .spawn(bullet(Vec2::new(90.0, 0.0), Vec2::ZERO))
+        .id();
+    run_steps(&mut app, 1);
+    assert_eq!(store_len(&app), 3);
+    app.world_mut().despawn(b);
+    assert_eq!(store_len(&app), 2, "the box leaves at once");
+    assert!(app.world().resource::<CollisionWorld>().handle(b).is_none());
+    // Removing the collider alone removes the box too.
+    app.world_mut().entity_mut(c).remove::<Collider>();
+    assert_eq!(store_len(&app), 1);
+    run_steps(&mut app, 3);
+    assert_eq!(store_len(&app), 1);
+    assert!(app.world().resource::<CollisionWorld>().handle(a).is_some());
+    // Despawning within the same frame as spawning, before any step, is fine too.
+    let d = app.world_mut().spawn(enemy(Vec2::ONE)).id();
+    app.world_mut().despawn(d);
+    run_steps(&mut app, 4);
+    assert_eq!(store_len(&app), 1);
+    assert!(app.world().resource::<Log>().errors.is_empty());
+}
+
+#[test]
+fn respawn_begins_a_new_contact() {
+    let mut app = app();
+    let foe = app.world_mut().spawn(enemy(Vec2::ZERO)).id();
+    let sensor = (
+        Collider::circle(2.0),
+        Transform::from_xyz(3.0, 0.0, 0.0),
+        CollisionLayers(layers::player()),
+    );
+    let first = app.world_mut().spawn(sensor.clone()).id();
+    run_steps(&mut app, 2);
+    assert_eq!(app.world().resource::<Log>().started.len(), 1);
+    app.world_mut().despawn(first);
+    let second = app.world_mut().spawn(sensor).id();
+    assert_ne!(first, second);
+    run_steps(&mut app, 3);
+    let log = app.world().resource::<Log>();
+    assert_eq!(log.started.len(), 2);
+    assert_eq!(log.started[1].colliders, (foe, second));
+    assert_eq!(log.ended.len(), 1);
+    assert_eq!(log.ended[0].colliders, (foe, first));
+    assert!(log.ended[0].removed);
+    assert_eq!(store_len(&app), 2);
+}
+
+#[test]
+fn sensor_contact_does_not_stop_the_player() {
+    let mut app = app();
+    // The player stops at solid contacts, but only walls are solid to it.
+    let player = app
+        .world_mut()
+        .spawn((
+            Collider::circle(2.0),
+            Transform::from_xyz(0.0, 0.0, 0.0),
+            Velocity(Vec2::new(640.0, 0.0)),
+            CollisionLayers(layers::player()),
+            CollisionResponse(Response::Stop),
+        ))
+        .id();
+    let shot = app
+        .world_mut()
+        .spawn((
+            Collider::circle(1.0),
+            Transform::from_xyz(15.0, 0.0, 0.0),
+            CollisionLayers(layers::enemy_bullet()),
+        ))
+        .id();
+    run_steps(&mut app, 2);
+    let log = app.world().resource::<Log>();
+    assert_eq!(log.started.len(), 1);
+    assert_eq!(log.started[0].colliders, (player, shot));
+    assert_eq!(pos(&app, player), Vec2::new(20.0, 0.0), "not stopped");
+    assert_eq!(pos(&app, shot), Vec2::new(15.0, 0.0));
+}
+
+#[test]
+fn walls_from_a_tile_map() {
+    let mut app = app();
+    // Tiles 10 units wide: the wall tiles span x 50..60, in two rows.
+    let map = TileMap::from_ascii(".....#\n.....#", Vec2::splat(10.0), Vec2::ZERO).unwrap();
+    app.insert_resource(CollisionWalls::new(map));
+    let shot = app
+        .world_mut()
+        .spawn(bullet(Vec2::new(5.0, 5.0), Vec2::new(1280.0, 0.0)))
+        .id();
+    let crate_ = app
+        .world_mut()
+        .spawn((
+            Collider::rect(Vec2::splat(2.0)),
+            Transform::from_xyz(40.0, 15.0, 0.0),
+            Velocity(Vec2::new(640.0, 0.0)),
+            CollisionLayers(layers::enemy()),
+            CollisionResponse(Response::Stop),
+        ))
+        .id();
+    run_steps(&mut app, 3);
+    let log = app.world().resource::<Log>();
+    assert!(log.walls.iter().any(|w| w.collider == shot));
+    let hit = log.walls.iter().find(|w| w.collider == crate_).unwrap();
+    assert_eq!(hit.tile.x, 5);
+    assert_eq!(hit.normal, Vec2::new(-1.0, 0.0));
+    assert!(app.world().get_entity(shot).is_err());
+    // The crate stops flush against the wall's face at x = 50.
+    assert_eq!(pos(&app, crate_), Vec2::new(48.0, 15.0));
+}
+
+#[test]
+fn invalid_shape_is_refused_without_panic() {
+    let mut app = app();
+    let bad = app
+        .world_mut()
+        .spawn((Collider::circle(-1.0), Transform::default()))
+        .id();
+    let far = app
+        .world_mut()
+        .spawn((Collider::circle(1.0), Transform::from_xyz(f32::NAN, 0.0, 0.0)))
+        .id();
+    run_steps(&mut app, 1);
+    assert_eq!(store_len(&app), 0);
+    let errors: Vec<_> = app
+        .world()
+        .resource::<Log>()
+        .errors
+        .iter()
+        .map(|e| e.entity)
+        .collect();
+    assert_eq!(errors, vec![Some(bad), Some(far)]);
+    // Fixing the shape brings it in.
+    app.world_mut().entity_mut(bad).insert(Collider::circle(1.0));
+    run_steps(&mut app, 2);
+    assert_eq!(store_len(&app), 1);
+    app.world_mut().despawn(far);
+    app.world_mut().despawn(bad);
+    run_steps(&mut app, 3);
+    assert_eq!(store_len(&app), 0);
+}
+
+/// A bullet-hell scene: rings of bullets from enemies, enemies dying and respawning.
+fn scene_log(seed: u32) -> Log {
+    let mut app = app();
+    let map = TileMap::from_ascii(
+        "##########\n#........#\n#........#\n#........#\n##########",
+        Vec2::splat(20.0),
+        Vec2::ZERO,
+    )
+    .unwrap();
+    app.insert_resource(CollisionWalls::new(map));
+    let mut foes: Vec<Entity> = (0..4)
+        .map(|k| {
+            let at = Vec2::new(40.0 + 30.0 * k as f32, 60.0);
+            app.world_mut().spawn(enemy(at)).id()
+        })
+        .collect();
+    for tick in 0..60u32 {
+        for k in 0..12u32 {
+            let a = (k * 30 + tick * 7 + seed) as f32 * 0.0174533;
+            let v = Vec2::from_angle(a) * 400.0;
+            app.world_mut().spawn(bullet(Vec2::new(100.0, 30.0), v));
+        }
+        if tick % 20 == 19 {
+            let old = foes.remove(0);
+            app.world_mut().despawn(old);
+            let at = Vec2::new(40.0 + tick as f32, 60.0);
+            foes.push(app.world_mut().spawn(enemy(at)).id());
+        }
+        app.update();
+    }
+    assert_eq!(steps(&app), 60);
+    app.world_mut().remove_resource::<Log>().unwrap()
+}
+
+#[test]
+fn identical_apps_send_identical_messages() {
+    let a = scene_log(0);
+    let b = scene_log(0);
+    assert!(!a.started.is_empty() && !a.ended.is_empty());
+    assert!(!a.walls.is_empty() && !a.destroyed.is_empty());
+    assert_eq!(a, b);
+    // A different scene gives different messages: the comparison is not vacuous.
+    assert_ne!(a, scene_log(1));
+}
