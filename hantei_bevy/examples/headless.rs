@@ -84,10 +84,14 @@ fn arg(n: usize, default: usize) -> usize {
 fn main() {
     let (bullets, steps) = (arg(1, 10_000), arg(2, 120));
     let mut app = App::new();
-    app.add_plugins((TaskPoolPlugin::default(), TimePlugin, HanteiPlugin::default()))
-        .insert_resource(TimeUpdateStrategy::FixedTimesteps(1))
-        .init_resource::<Tally>()
-        .add_systems(Update, count);
+    app.add_plugins((
+        TaskPoolPlugin::default(),
+        TimePlugin,
+        HanteiPlugin::default(),
+    ))
+    .insert_resource(TimeUpdateStrategy::FixedTimesteps(1))
+    .init_resource::<Tally>()
+    .add_systems(Update, count);
 
     let mut art = String::new();
     for row in 0..TILES {

@@ -56,8 +56,8 @@
 //! that hantei refuses moves nothing and writes a [`CollisionError`] with no entity.
 //!
 //! ## Determinism
-//! New colliders enter the store in [`Entity`] order, and hantei's report is
-//! deterministic, so an app that spawns the same entities in the same order gets the
+//! New colliders enter the store in order of their entity's index
+//! ([`Entity::index_u32`]), and hantei's report is deterministic, so an app that spawns the same entities in the same order gets the
 //! same messages in the same order on every run and thread count.
 
 use bevy_app::{App, FixedUpdate, Plugin};
@@ -470,7 +470,8 @@ fn sync_colliders(
     if new.is_empty() {
         return;
     }
-    new.sort_unstable();
+    // Live entities have distinct indices: a total, deterministic order.
+    new.sort_unstable_by_key(|e| e.index_u32());
     cw.store.reserve(new.len());
     for entity in new {
         let Ok((_, collider, transform, layers, response, velocity)) = query.get(entity) else {
