@@ -107,7 +107,7 @@ impl Plugin for HanteiPlugin {
         if !app.world().contains_resource::<Time<Fixed>>() {
             app.init_resource::<Time<Fixed>>();
         }
-        app.insert_resource(CollisionWorld::new(self.config.clone(), self.destroy))
+        app.insert_resource(CollisionWorld::new(self.config, self.destroy))
             .add_message::<CollisionStarted>()
             .add_message::<CollisionEnded>()
             .add_message::<WallHit>()

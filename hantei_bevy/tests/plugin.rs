@@ -234,7 +234,7 @@ fn respawn_begins_a_new_contact() {
         Transform::from_xyz(3.0, 0.0, 0.0),
         CollisionLayers(layers::player()),
     );
-    let first = app.world_mut().spawn(sensor.clone()).id();
+    let first = app.world_mut().spawn(sensor).id();
     run_steps(&mut app, 2);
     assert_eq!(app.world().resource::<Log>().started.len(), 1);
     app.world_mut().despawn(first);
