@@ -68,7 +68,7 @@ use bevy_ecs::world::DeferredWorld;
 use bevy_math::{IVec2, Vec2, Vec3};
 use bevy_time::{Fixed, Time};
 use bevy_transform::components::Transform;
-use hantei::frame::{Body, Frame, FrameConfig, Level};
+use hantei::frame::{Body, Frame, FrameConfig, Level, StaticLevel};
 use hantei::{Aabb, BoxHandle, BoxProps, BoxStore, Circle, Filter, Obb2, Response, Shape};
 
 pub use hantei;
@@ -111,6 +111,7 @@ impl Plugin for HanteiPlugin {
             .add_message::<CollisionStarted>()
             .add_message::<CollisionEnded>()
             .add_message::<WallHit>()
+            .add_message::<StaticHit>()
             .add_message::<ColliderDestroyed>()
             .add_message::<CollisionError>()
             .configure_sets(
@@ -215,6 +216,18 @@ pub struct CollisionResponse(pub Response);
 #[derive(Component, Debug, Clone, Copy, PartialEq, Default)]
 pub struct Velocity(pub Vec2);
 
+/// Marks a collider as level geometry that does not move: a pillar, a fixed turret.
+///
+/// Spawn it together with the [`Collider`]. The collider goes into a hantei
+/// [`StaticLevel`] instead of the moving store: moving colliders meet it, with its
+/// [`CollisionLayers`], and their hits come as [`StaticHit`] messages. Its
+/// [`Velocity`] and [`CollisionResponse`] are ignored. Moving it, changing it or
+/// despawning it rebuilds the level's index once in the next step, so keep such
+/// changes rare. Adding or removing this marker on an entity that already has a
+/// collider is not noticed until one of its collider components changes.
+#[derive(Component, Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct StaticCollider;
+
 /// The marker that [`DestroyMode::Mark`] adds to an entity whose collider was destroyed.
 #[derive(Component, Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Destroyed;
@@ -288,6 +301,22 @@ pub struct WallHit {
     pub overlapping: bool,
 }
 
+/// A moving collider's earliest contact with a [`StaticCollider`] this step.
+#[derive(Message, Debug, Clone, Copy, PartialEq)]
+pub struct StaticHit {
+    /// The moving collider.
+    pub collider: Entity,
+    /// The static collider.
+    pub static_collider: Entity,
+    /// The time of impact as a fraction of the step; `0` for an overlap.
+    pub toi: f32,
+    /// The normal of the static collider's face, pointing toward the moving collider;
+    /// zero for an overlap.
+    pub normal: Vec2,
+    /// Whether they already touched as the step began.
+    pub overlapping: bool,
+}
+
 /// A collider that its [`Response::Destroy`] destroyed this step.
 #[derive(Message, Debug, Clone, Copy, PartialEq)]
 pub struct ColliderDestroyed {
@@ -315,6 +344,8 @@ struct Tracked {
     /// The centre and angle last copied to or from the store.
     pos: Vec2,
     angle: f32,
+    /// Whether the box is in the static level rather than the moving store.
+    is_static: bool,
 }
 
 /// The collision state: one hantei [`BoxStore`] and [`Frame`], and the map from
@@ -324,6 +355,9 @@ pub struct CollisionWorld {
     store: BoxStore,
     frame: Frame,
     boxes: EntityHashMap<Tracked>,
+    statics: StaticLevel,
+    /// Static boxes whose collider went, to remove at the next sync.
+    statics_removed: Vec<BoxHandle>,
     destroy: DestroyMode,
     /// The timestep of the last sync, to reset every motion when it changes.
     dt: f32,
@@ -336,6 +370,8 @@ impl CollisionWorld {
             store: BoxStore::new(),
             frame: Frame::with_config(config),
             boxes: EntityHashMap::default(),
+            statics: StaticLevel::default(),
+            statics_removed: Vec::new(),
             destroy,
             dt: f32::NAN,
             steps: 0,
@@ -346,6 +382,13 @@ impl CollisionWorld {
     #[must_use]
     pub fn store(&self) -> &BoxStore {
         &self.store
+    }
+
+    /// The static level: the [`StaticCollider`]s. Each box's `user_data` is its
+    /// entity's `to_bits()`.
+    #[must_use]
+    pub fn statics(&self) -> &StaticLevel {
+        &self.statics
     }
 
     /// The frame, with the last step's full report ([`Frame::report`]).
@@ -366,13 +409,13 @@ impl CollisionWorld {
         Entity::try_from_bits(user_data)
     }
 
-    /// How many colliders are in the store.
+    /// How many moving (not static) colliders are in the store.
     #[must_use]
     pub fn len(&self) -> usize {
         self.store.len()
     }
 
-    /// Whether the store is empty.
+    /// Whether the moving store is empty.
     #[must_use]
     pub fn is_empty(&self) -> bool {
         self.store.is_empty()
@@ -390,8 +433,13 @@ fn on_collider_remove(mut world: DeferredWorld, ctx: HookContext) {
     if let Some(mut cw) = world.get_resource_mut::<CollisionWorld>()
         && let Some(t) = cw.boxes.remove(&ctx.entity)
     {
-        // The handle is live: the map and the store change together.
-        let _ = cw.store.remove(t.handle);
+        if t.is_static {
+            // Removed at the next sync, with one rebuild for all the changes.
+            cw.statics_removed.push(t.handle);
+        } else {
+            // The handle is live: the map and the store change together.
+            let _ = cw.store.remove(t.handle);
+        }
     }
 }
 
@@ -412,9 +460,22 @@ type SyncItem<'a> = (
     Ref<'a, CollisionLayers>,
     Ref<'a, CollisionResponse>,
     Ref<'a, Velocity>,
+    Has<StaticCollider>,
 );
 
-/// Copies what changed into the store: new colliders in entity order, then changes.
+/// A static collider's new or changed box, for the level's one rebuild.
+struct StaticEdit {
+    entity: Entity,
+    /// The box to update; `None` for a new one.
+    handle: Option<BoxHandle>,
+    shape: Shape,
+    filter: Filter,
+    pos: Vec2,
+    angle: f32,
+}
+
+/// Copies what changed into the store: changes, then new colliders in entity order,
+/// then the static level's edits in one rebuild.
 fn sync_colliders(
     mut world: ResMut<CollisionWorld>,
     time: Res<Time<Fixed>>,
@@ -426,7 +487,8 @@ fn sync_colliders(
     let dt_changed = dt != cw.dt;
     cw.dt = dt;
     let mut new = Vec::new();
-    for (entity, collider, transform, layers, response, velocity) in &query {
+    let mut static_edits = Vec::new();
+    for (entity, collider, transform, layers, response, velocity, is_static) in &query {
         let changed = collider.is_changed()
             || transform.is_changed()
             || layers.is_changed()
@@ -440,15 +502,37 @@ fn sync_colliders(
             continue;
         };
         let h = t.handle;
+        if t.is_static != is_static {
+            // The marker came or went: the collider moves to the other store.
+            if t.is_static {
+                cw.statics_removed.push(h);
+            } else {
+                let _ = cw.store.remove(h);
+            }
+            cw.boxes.remove(&entity);
+            new.push(entity);
+            continue;
+        }
+        let pos = transform.translation.truncate();
+        let angle = angle_of(&transform);
+        if is_static {
+            if changed {
+                static_edits.push(StaticEdit {
+                    entity,
+                    handle: Some(h),
+                    shape: collider.shape_at(pos, angle),
+                    filter: layers.0,
+                    pos,
+                    angle,
+                });
+            }
+            continue;
+        }
         let mut result = Ok(());
-        if collider.is_changed() || transform.is_changed() {
-            let pos = transform.translation.truncate();
-            let angle = angle_of(&transform);
-            if collider.is_changed() || pos != t.pos || angle != t.angle {
-                result = cw.store.update_shape(h, collider.shape_at(pos, angle));
-                if result.is_ok() {
-                    (t.pos, t.angle) = (pos, angle);
-                }
+        if collider.is_changed() || pos != t.pos || angle != t.angle {
+            result = cw.store.update_shape(h, collider.shape_at(pos, angle));
+            if result.is_ok() {
+                (t.pos, t.angle) = (pos, angle);
             }
         }
         if layers.is_changed() {
@@ -467,24 +551,40 @@ fn sync_colliders(
             });
         }
     }
-    if new.is_empty() {
-        return;
-    }
     // Live entities have distinct indices: a total, deterministic order.
     new.sort_unstable_by_key(|e| e.index_u32());
-    cw.store.reserve(new.len());
     for entity in new {
-        let Ok((_, collider, transform, layers, response, velocity)) = query.get(entity) else {
+        let Ok((_, collider, transform, layers, response, velocity, is_static)) = query.get(entity)
+        else {
             continue;
         };
         let (pos, angle) = (transform.translation.truncate(), angle_of(&transform));
+        let shape = collider.shape_at(pos, angle);
+        if is_static {
+            static_edits.push(StaticEdit {
+                entity,
+                handle: None,
+                shape,
+                filter: layers.0,
+                pos,
+                angle,
+            });
+            continue;
+        }
         let props = BoxProps::new(layers.0)
             .with_response(response.0)
             .with_motion(velocity.0 * dt)
             .with_user_data(entity.to_bits());
-        match cw.store.insert_shape(collider.shape_at(pos, angle), props) {
+        match cw.store.insert_shape(shape, props) {
             Ok(handle) => {
-                cw.boxes.insert(entity, Tracked { handle, pos, angle });
+                let is_static = false;
+                let t = Tracked {
+                    handle,
+                    pos,
+                    angle,
+                    is_static,
+                };
+                cw.boxes.insert(entity, t);
             }
             Err(error) => {
                 errors.write(CollisionError {
@@ -493,6 +593,55 @@ fn sync_colliders(
                 });
             }
         }
+    }
+    if static_edits.is_empty() && cw.statics_removed.is_empty() {
+        return;
+    }
+    // One rebuild of the static index for every change of this step.
+    let removed = std::mem::take(&mut cw.statics_removed);
+    let (mut done, mut refused) = (Vec::new(), Vec::new());
+    let rebuilt = cw.statics.edit(|s| {
+        for h in removed {
+            let _ = s.remove(h);
+        }
+        for e in static_edits {
+            let result = match e.handle {
+                Some(h) => s
+                    .update_shape(h, e.shape)
+                    .and_then(|()| s.set_filter(h, e.filter))
+                    .map(|()| h),
+                None => s.insert_shape(
+                    e.shape,
+                    BoxProps::new(e.filter).with_user_data(e.entity.to_bits()),
+                ),
+            };
+            match result {
+                Ok(handle) => done.push((e.entity, handle, e.pos, e.angle)),
+                Err(error) => refused.push((e.entity, error)),
+            }
+        }
+    });
+    for (entity, handle, pos, angle) in done {
+        let is_static = true;
+        let t = Tracked {
+            handle,
+            pos,
+            angle,
+            is_static,
+        };
+        cw.boxes.insert(entity, t);
+    }
+    for (entity, error) in refused {
+        errors.write(CollisionError {
+            entity: Some(entity),
+            error,
+        });
+    }
+    if let Err(error) = rebuilt {
+        errors.write(CollisionError {
+            entity: None,
+            error,
+        });
     }
 }
 
@@ -519,6 +668,7 @@ struct Outbox {
     started: Vec<CollisionStarted>,
     ended: Vec<CollisionEnded>,
     walls: Vec<WallHit>,
+    statics: Vec<StaticHit>,
     destroyed: Vec<ColliderDestroyed>,
 }
 
@@ -532,17 +682,22 @@ fn step(
     mut started: MessageWriter<CollisionStarted>,
     mut ended: MessageWriter<CollisionEnded>,
     mut wall_hits: MessageWriter<WallHit>,
+    mut static_hits: MessageWriter<StaticHit>,
     mut destroyed: MessageWriter<ColliderDestroyed>,
     mut errors: MessageWriter<CollisionError>,
 ) {
     let cw = &mut *world;
+    let statics = (!cw.statics.store().is_empty()).then_some(&cw.statics);
     let level = match &walls {
         Some(w) => Level {
             walls: Some(&w.map),
             wall_filter: w.filter,
-            statics: None,
+            statics,
         },
-        None => Level::none(),
+        None => Level {
+            statics,
+            ..Level::none()
+        },
     };
     if let Err(error) = cw.frame.advance(&mut cw.store, &level) {
         errors.write(CollisionError {
@@ -618,6 +773,15 @@ fn step(
             overlapping: w.status == hantei::narrow::SweepStatus::Overlapping,
         });
     }
+    for h in report.static_hits {
+        out.statics.push(StaticHit {
+            collider: ent(h.user_data),
+            static_collider: ent(h.static_user_data),
+            toi: h.toi,
+            normal: h.normal,
+            overlapping: h.status == hantei::narrow::SweepStatus::Overlapping,
+        });
+    }
     for d in report.destroyed {
         out.destroyed.push(ColliderDestroyed {
             collider: ent(d.user_data),
@@ -643,5 +807,6 @@ fn step(
     started.write_batch(out.started);
     ended.write_batch(out.ended);
     wall_hits.write_batch(out.walls);
+    static_hits.write_batch(out.statics);
     destroyed.write_batch(out.destroyed);
 }

@@ -11,7 +11,7 @@ use hantei_bevy::hantei::{Response, TileMap};
 use hantei_bevy::{
     Collider, ColliderDestroyed, CollisionEnded, CollisionError, CollisionLayers,
     CollisionResponse, CollisionStarted, CollisionWalls, CollisionWorld, DestroyMode, Destroyed,
-    HanteiPlugin, Velocity, WallHit,
+    HanteiPlugin, StaticCollider, StaticHit, Velocity, WallHit,
 };
 
 /// Every message the plugin sent, in order.
@@ -20,6 +20,7 @@ struct Log {
     started: Vec<CollisionStarted>,
     ended: Vec<CollisionEnded>,
     walls: Vec<WallHit>,
+    statics: Vec<StaticHit>,
     destroyed: Vec<ColliderDestroyed>,
     errors: Vec<CollisionError>,
 }
@@ -29,12 +30,14 @@ fn collect(
     mut started: MessageReader<CollisionStarted>,
     mut ended: MessageReader<CollisionEnded>,
     mut walls: MessageReader<WallHit>,
+    mut statics: MessageReader<StaticHit>,
     mut destroyed: MessageReader<ColliderDestroyed>,
     mut errors: MessageReader<CollisionError>,
 ) {
     log.started.extend(started.read().copied());
     log.ended.extend(ended.read().copied());
     log.walls.extend(walls.read().copied());
+    log.statics.extend(statics.read().copied());
     log.destroyed.extend(destroyed.read().copied());
     log.errors.extend(errors.read().cloned());
 }
@@ -309,6 +312,64 @@ fn walls_from_a_tile_map() {
     assert!(app.world().get_entity(shot).is_err());
     // The crate stops flush against the wall's face at x = 50.
     assert_eq!(pos(&app, crate_), Vec2::new(48.0, 15.0));
+}
+
+#[test]
+fn static_colliders_stop_bullets_until_despawned() {
+    let mut app = app();
+    let pillar = app
+        .world_mut()
+        .spawn((
+            Collider::rect(Vec2::splat(5.0)),
+            Transform::from_xyz(30.0, 0.0, 0.0),
+            CollisionLayers(layers::wall()),
+            StaticCollider,
+        ))
+        .id();
+    let first = app
+        .world_mut()
+        .spawn(bullet(Vec2::ZERO, Vec2::new(640.0, 0.0)))
+        .id();
+    run_steps(&mut app, 3);
+    {
+        let log = app.world().resource::<Log>();
+        assert_eq!(log.statics.len(), 1);
+        let hit = log.statics[0];
+        assert_eq!((hit.collider, hit.static_collider), (first, pillar));
+        assert_eq!(hit.normal, Vec2::new(-1.0, 0.0));
+        assert!((hit.toi - 0.4).abs() < 1e-4, "toi {}", hit.toi);
+    }
+    assert!(app.world().get_entity(first).is_err());
+    let cw = app.world().resource::<CollisionWorld>();
+    assert_eq!((cw.len(), cw.statics().store().len()), (0, 1));
+
+    // Moved out of the way, the pillar lets the next bullet pass.
+    app.world_mut()
+        .get_mut::<Transform>(pillar)
+        .unwrap()
+        .translation
+        .y = 50.0;
+    let second = app
+        .world_mut()
+        .spawn(bullet(Vec2::ZERO, Vec2::new(640.0, 0.0)))
+        .id();
+    run_steps(&mut app, 7);
+    assert_eq!(pos(&app, second), Vec2::new(40.0, 0.0));
+    // Moved back, then despawned: the static level empties and nothing is hit.
+    app.world_mut()
+        .get_mut::<Transform>(pillar)
+        .unwrap()
+        .translation
+        .y = 0.0;
+    app.world_mut().despawn(pillar);
+    run_steps(&mut app, 10);
+    assert_eq!(pos(&app, second), Vec2::new(70.0, 0.0));
+    let log = app.world().resource::<Log>();
+    assert_eq!(log.statics.len(), 1);
+    assert!(log.errors.is_empty());
+    let cw = app.world().resource::<CollisionWorld>();
+    assert!(cw.statics().store().is_empty());
+    assert!(cw.handle(pillar).is_none());
 }
 
 #[test]
