@@ -61,7 +61,7 @@
 //! same messages in the same order on every run and thread count.
 
 use bevy_app::{App, FixedUpdate, Plugin};
-use bevy_ecs::entity::EntityHashMap;
+use bevy_ecs::entity::{EntityGeneration, EntityHashMap, EntityIndex};
 use bevy_ecs::lifecycle::HookContext;
 use bevy_ecs::prelude::*;
 use bevy_ecs::world::DeferredWorld;
@@ -69,7 +69,7 @@ use bevy_math::{IVec2, Vec2, Vec3};
 use bevy_time::{Fixed, Time};
 use bevy_transform::components::Transform;
 use hantei::frame::{Body, Frame, FrameConfig, Level, StaticLevel};
-use hantei::{Aabb, BoxHandle, BoxProps, BoxStore, Circle, Filter, Obb2, Response, Shape};
+use hantei::{Aabb, BoxHandle, BoxProps, BoxStore, Circle, Filter, Obb2, Owner, Response, Shape};
 
 pub use hantei;
 
@@ -461,7 +461,70 @@ type SyncItem<'a> = (
     Ref<'a, CollisionResponse>,
     Ref<'a, Velocity>,
     Has<StaticCollider>,
+    Option<Ref<'a, ChildOf>>,
 );
+
+/// What a compound child reads of its parent.
+type ParentItem<'a> = (Ref<'a, Transform>, Option<Ref<'a, Velocity>>);
+
+/// Where a collider is in the world, how fast it moves and which body it belongs to.
+struct Placement {
+    pos: Vec2,
+    angle: f32,
+    velocity: Vec2,
+    owner: Owner,
+    /// Whether the position or angle may have changed since the last sync.
+    moved: bool,
+    /// Whether the velocity or the owner may have changed since the last sync.
+    retargeted: bool,
+}
+
+/// The body of an entity as a hantei owner: its index and generation, so that bodies
+/// sort in spawn order. It is never [`Owner::NONE`] (no entity has index `u32::MAX`).
+fn owner_of(entity: Entity) -> Owner {
+    Owner::new(entity.index_u32(), entity.generation().to_bits())
+}
+
+/// The entity of an owner made by [`owner_of`].
+fn entity_of_owner(owner: Owner) -> Option<Entity> {
+    let index = EntityIndex::from_raw_u32(owner.index())?;
+    Some(Entity::from_index_and_generation(
+        index,
+        EntityGeneration::from_bits(owner.generation()),
+    ))
+}
+
+/// The placement of a collider: its own, or for a child of a live entity, its
+/// transform applied to its parent's.
+fn placement(
+    entity: Entity,
+    transform: &Ref<Transform>,
+    velocity: &Ref<Velocity>,
+    child_of: Option<&Ref<ChildOf>>,
+    parents: &Query<ParentItem>,
+) -> Placement {
+    if let Some(child_of) = child_of
+        && let Ok((pt, pv)) = parents.get(child_of.parent())
+    {
+        let offset = (pt.rotation * transform.translation).truncate();
+        return Placement {
+            pos: pt.translation.truncate() + offset,
+            angle: angle_of(&pt) + angle_of(transform),
+            velocity: pv.as_ref().map_or(Vec2::ZERO, |v| v.0),
+            owner: owner_of(child_of.parent()),
+            moved: transform.is_changed() || pt.is_changed() || child_of.is_changed(),
+            retargeted: child_of.is_changed() || pv.is_some_and(|v| v.is_changed()),
+        };
+    }
+    Placement {
+        pos: transform.translation.truncate(),
+        angle: angle_of(transform),
+        velocity: velocity.0,
+        owner: owner_of(entity),
+        moved: transform.is_changed(),
+        retargeted: velocity.is_changed() || child_of.is_some_and(|c| c.is_changed()),
+    }
+}
 
 /// A static collider's new or changed box, for the level's one rebuild.
 struct StaticEdit {
@@ -480,6 +543,7 @@ fn sync_colliders(
     mut world: ResMut<CollisionWorld>,
     time: Res<Time<Fixed>>,
     query: Query<SyncItem>,
+    parents: Query<ParentItem>,
     mut errors: MessageWriter<CollisionError>,
 ) {
     let cw = &mut *world;
@@ -488,12 +552,13 @@ fn sync_colliders(
     cw.dt = dt;
     let mut new = Vec::new();
     let mut static_edits = Vec::new();
-    for (entity, collider, transform, layers, response, velocity, is_static) in &query {
+    for (entity, collider, transform, layers, response, velocity, is_static, child_of) in &query {
+        let place = placement(entity, &transform, &velocity, child_of.as_ref(), &parents);
         let changed = collider.is_changed()
-            || transform.is_changed()
             || layers.is_changed()
             || response.is_changed()
-            || velocity.is_changed();
+            || place.moved
+            || place.retargeted;
         if !changed && !dt_changed {
             continue;
         }
@@ -513,8 +578,7 @@ fn sync_colliders(
             new.push(entity);
             continue;
         }
-        let pos = transform.translation.truncate();
-        let angle = angle_of(&transform);
+        let (pos, angle) = (place.pos, place.angle);
         if is_static {
             if changed {
                 static_edits.push(StaticEdit {
@@ -541,8 +605,9 @@ fn sync_colliders(
         if response.is_changed() {
             result = result.and(cw.store.set_response(h, response.0));
         }
-        if velocity.is_changed() || dt_changed {
-            result = result.and(cw.store.set_motion(h, velocity.0 * dt));
+        if place.retargeted || dt_changed {
+            result = result.and(cw.store.set_motion(h, place.velocity * dt));
+            result = result.and(cw.store.set_owner(h, place.owner));
         }
         if let Err(error) = result {
             errors.write(CollisionError {
@@ -554,11 +619,13 @@ fn sync_colliders(
     // Live entities have distinct indices: a total, deterministic order.
     new.sort_unstable_by_key(|e| e.index_u32());
     for entity in new {
-        let Ok((_, collider, transform, layers, response, velocity, is_static)) = query.get(entity)
+        let Ok((_, collider, transform, layers, response, velocity, is_static, child_of)) =
+            query.get(entity)
         else {
             continue;
         };
-        let (pos, angle) = (transform.translation.truncate(), angle_of(&transform));
+        let place = placement(entity, &transform, &velocity, child_of.as_ref(), &parents);
+        let (pos, angle) = (place.pos, place.angle);
         let shape = collider.shape_at(pos, angle);
         if is_static {
             static_edits.push(StaticEdit {
@@ -573,7 +640,8 @@ fn sync_colliders(
         }
         let props = BoxProps::new(layers.0)
             .with_response(response.0)
-            .with_motion(velocity.0 * dt)
+            .with_motion(place.velocity * dt)
+            .with_owner(place.owner)
             .with_user_data(entity.to_bits());
         match cw.store.insert_shape(shape, props) {
             Ok(handle) => {
@@ -648,7 +716,7 @@ fn sync_colliders(
 /// The entity of a body: its owner's bits, or the box's own entity.
 fn body_entity(body: Body, collider: Entity) -> Entity {
     match body {
-        Body::Owner(owner) => Entity::try_from_bits(owner.0).unwrap_or(collider),
+        Body::Owner(owner) => entity_of_owner(owner).unwrap_or(collider),
         Body::Box(_) => collider,
     }
 }
@@ -678,7 +746,7 @@ fn step(
     mut commands: Commands,
     mut world: ResMut<CollisionWorld>,
     walls: Option<Res<CollisionWalls>>,
-    mut transforms: Query<&mut Transform, With<Collider>>,
+    mut transforms: Query<&mut Transform, (With<Collider>, Without<ChildOf>)>,
     mut started: MessageWriter<CollisionStarted>,
     mut ended: MessageWriter<CollisionEnded>,
     mut wall_hits: MessageWriter<WallHit>,

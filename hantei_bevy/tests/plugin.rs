@@ -373,6 +373,62 @@ fn static_colliders_stop_bullets_until_despawned() {
 }
 
 #[test]
+fn compound_children_share_their_parent_body() {
+    let mut app = app();
+    let boss = app
+        .world_mut()
+        .spawn((
+            Collider::circle(4.0),
+            Transform::from_xyz(0.0, 50.0, 0.0),
+            Velocity(Vec2::new(64.0, 0.0)), // 1 unit per step
+            CollisionLayers(layers::enemy()),
+        ))
+        .id();
+    // Two arms that overlap the core: parts of one body never meet each other.
+    let arms: Vec<Entity> = [-6.0, 6.0]
+        .into_iter()
+        .map(|dx| {
+            let arm = (
+                Collider::rect(Vec2::splat(3.0)),
+                Transform::from_xyz(dx, 0.0, 0.0),
+                CollisionLayers(layers::enemy()),
+                ChildOf(boss),
+            );
+            app.world_mut().spawn(arm).id()
+        })
+        .collect();
+    run_steps(&mut app, 2);
+    assert!(app.world().resource::<Log>().started.is_empty());
+    // The arms follow the core: the store holds them where the boss is now.
+    let boss_at = pos(&app, boss);
+    assert_eq!(boss_at, Vec2::new(2.0, 50.0));
+    let cw = app.world().resource::<CollisionWorld>();
+    let arm_at = cw.store().shape(cw.handle(arms[1]).unwrap()).unwrap();
+    assert!((arm_at.bounds().center() - Vec2::new(8.0, 50.0)).length() < 1e-4);
+    // Their own transforms stay local offsets.
+    assert_eq!(pos(&app, arms[1]), Vec2::new(6.0, 0.0));
+
+    // A bullet from below hits the right arm: the body is the boss.
+    let shot = app
+        .world_mut()
+        .spawn(bullet(Vec2::new(9.0, 30.0), Vec2::new(0.0, 640.0)))
+        .id();
+    run_steps(&mut app, 4);
+    let log = app.world().resource::<Log>();
+    assert_eq!(log.started.len(), 1);
+    assert_eq!(log.started[0].bodies, (boss, shot));
+    assert_eq!(log.started[0].colliders, (arms[1], shot));
+    assert!(app.world().get_entity(shot).is_err());
+
+    // Despawning the boss despawns its arms, and all three boxes leave the store.
+    app.world_mut().despawn(boss);
+    assert!(app.world().get_entity(arms[0]).is_err());
+    assert_eq!(store_len(&app), 0);
+    run_steps(&mut app, 5);
+    assert!(app.world().resource::<Log>().errors.is_empty());
+}
+
+#[test]
 fn invalid_shape_is_refused_without_panic() {
     let mut app = app();
     let bad = app
