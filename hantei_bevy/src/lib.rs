@@ -10,10 +10,12 @@
 //!    layers, responses, velocities and moved transforms. Despawned entities and removed
 //!    colliders leave the store at once. Nothing is rebuilt from scratch.
 //! 2. runs one [`Frame::advance`](hantei::frame::Frame::advance): contacts, walls from
-//!    the [`CollisionWalls`] resource, responses, motion.
+//!    the [`CollisionWalls`] resource, the [`StaticCollider`]s, responses, motion.
 //! 3. writes the new positions back to each moving entity's `Transform`.
 //! 4. writes the report as messages: [`CollisionStarted`], [`CollisionEnded`],
-//!    [`WallHit`] and [`ColliderDestroyed`], with an [`Entity`] on each side.
+//!    [`WallHit`], [`StaticHit`] and [`ColliderDestroyed`], with an [`Entity`] on each
+//!    side. Read them with a `MessageReader` in `FixedUpdate` after
+//!    [`HanteiSystems::Step`], or in `Update`.
 //! 5. despawns each collider that its [`Response::Destroy`] destroyed, or marks it with
 //!    [`Destroyed`], as [`HanteiPlugin::destroy`] says.
 //!
@@ -45,8 +47,24 @@
 //! ## Positions and shapes
 //! A collider's centre is its entity's `Transform` translation (x and y). A
 //! [`Collider::Rect`] turns with the transform's rotation about z. Scale is ignored.
-//! The plugin reads the entity's own `Transform`, so give colliders to entities without
-//! a parent (compound bodies are not supported yet).
+//! The plugin reads `Transform`, not `GlobalTransform`, so it needs no transform
+//! propagation and sees this step's positions.
+//!
+//! ## Bodies and compound bodies
+//! Each collider is a body of its own, and messages name bodies by entity. A collider
+//! entity with a `ChildOf` parent is a part of its parent's body instead: the parts of
+//! one body never collide with each other, and a contact with any part is one contact
+//! with the body ([`CollisionStarted::bodies`] names the parent,
+//! [`CollisionStarted::colliders`] the part). A part's `Transform` is its offset from
+//! the parent, turned by the parent's rotation. It moves with the parent's
+//! [`Velocity`] and its own is ignored; each step it is placed where the parent is.
+//! Only one level counts: a grandchild is a part of its own parent's body. The parent
+//! is usually a collider too (its core); despawning it despawns its parts.
+//! A part's transform is never written back, so give parts [`Response::Pass`] or
+//! [`Response::Destroy`].
+//!
+//! Bodies sort by entity index, then generation, so within one generation an entity
+//! spawned earlier comes first in a pair.
 //!
 //! ## Bad input
 //! Nothing panics on bad input. A collider whose shape hantei refuses (a negative
@@ -58,7 +76,13 @@
 //! ## Determinism
 //! New colliders enter the store in order of their entity's index
 //! ([`Entity::index_u32`]), and hantei's report is deterministic, so an app that spawns the same entities in the same order gets the
-//! same messages in the same order on every run and thread count.
+//! same messages in the same order on every run and thread count. Messages of one step
+//! come in hantei's report order: each kind sorted by body pair or by collider.
+//!
+//! ## What a message's entities may be
+//! A message can name an entity that is gone by the time it is read: a bullet that its
+//! hit destroyed, or an entity despawned since. Look entities up with `Query::get` and
+//! skip the ones that fail.
 
 use bevy_app::{App, FixedUpdate, Plugin};
 use bevy_ecs::entity::{EntityGeneration, EntityHashMap, EntityIndex};
@@ -72,6 +96,11 @@ use hantei::frame::{Body, Frame, FrameConfig, Level, StaticLevel};
 use hantei::{Aabb, BoxHandle, BoxProps, BoxStore, Circle, Filter, Obb2, Owner, Response, Shape};
 
 pub use hantei;
+
+#[cfg(feature = "gizmos")]
+pub mod gizmos;
+#[cfg(feature = "gizmos")]
+pub use gizmos::{HanteiGizmos, HanteiGizmosPlugin};
 
 /// The plugin. Add it once: `app.add_plugins(HanteiPlugin::default())`.
 #[derive(Debug, Clone, Default)]
