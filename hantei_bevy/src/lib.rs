@@ -582,6 +582,15 @@ fn sync_colliders(
     let mut new = Vec::new();
     let mut static_edits = Vec::new();
     for (entity, collider, transform, layers, response, velocity, is_static, child_of) in &query {
+        // The common case first, without reading the transform: nothing changed.
+        let own_change = collider.is_changed()
+            || transform.is_changed()
+            || layers.is_changed()
+            || response.is_changed()
+            || velocity.is_changed();
+        if !own_change && !dt_changed && child_of.is_none() {
+            continue;
+        }
         let place = placement(entity, &transform, &velocity, child_of.as_ref(), &parents);
         let changed = collider.is_changed()
             || layers.is_changed()
