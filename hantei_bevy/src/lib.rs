@@ -66,6 +66,17 @@
 //! Bodies sort by entity index, then generation, so within one generation an entity
 //! spawned earlier comes first in a pair.
 //!
+//! ## Features
+//! - `gizmos`: `HanteiGizmosPlugin` (module `gizmos`) draws the walls,
+//!   the colliders, their swept bounds and the last step's contacts with Bevy's gizmos.
+//!   It brings in `bevy_gizmos` and its rendering-side dependencies.
+//!
+//! ## Build it with `-p`
+//! This crate takes hantei with glam 0.33 (Bevy's), the workspace's root package with
+//! glam 0.34. Build it on its own (`cargo test -p hantei_bevy`), never with
+//! `--workspace`: cargo would turn on both of hantei's glam features and hantei refuses
+//! that.
+//!
 //! ## Bad input
 //! Nothing panics on bad input. A collider whose shape hantei refuses (a negative
 //! radius, a NaN position, a coordinate beyond [`hantei::MAX_COORDINATE`]) stays out of

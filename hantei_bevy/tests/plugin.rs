@@ -4,7 +4,7 @@
 use bevy_app::{App, TaskPoolPlugin, Update};
 use bevy_ecs::prelude::*;
 use bevy_math::Vec2;
-use bevy_time::{TimePlugin, TimeUpdateStrategy};
+use bevy_time::{Fixed, Time, TimePlugin, TimeUpdateStrategy};
 use bevy_transform::components::Transform;
 use hantei_bevy::hantei::frame::{FrameConfig, layers};
 use hantei_bevy::hantei::{Response, TileMap};
@@ -112,6 +112,36 @@ fn spawn_and_move_with_fixed_timestep() {
     let cw = app.world().resource::<CollisionWorld>();
     let shape = cw.store().shape(cw.handle(e).unwrap()).unwrap();
     assert_eq!(shape.bounds().center().x, 100.0);
+}
+
+#[test]
+fn timestep_and_layer_changes_reach_the_store() {
+    let mut app = app();
+    let e = app
+        .world_mut()
+        .spawn((
+            Collider::circle(1.0),
+            Transform::default(),
+            Velocity(Vec2::new(64.0, 0.0)),
+            CollisionLayers(layers::player()),
+        ))
+        .id();
+    run_steps(&mut app, 1);
+    assert_eq!(pos(&app, e), Vec2::new(1.0, 0.0));
+    // Half the rate: each step is twice as long, so the motion doubles.
+    app.world_mut()
+        .resource_mut::<Time<Fixed>>()
+        .set_timestep_hz(32.0);
+    run_steps(&mut app, 2);
+    assert_eq!(pos(&app, e), Vec2::new(3.0, 0.0));
+    // A new filter is copied to the store.
+    let sensor = CollisionLayers(layers::player()).sensor();
+    app.world_mut().entity_mut(e).insert(sensor);
+    run_steps(&mut app, 3);
+    let cw = app.world().resource::<CollisionWorld>();
+    let props = cw.store().props(cw.handle(e).unwrap()).unwrap();
+    assert_eq!(props.filter, sensor.0);
+    assert_eq!(props.filter.solid, 0);
 }
 
 fn bullet(at: Vec2, v: Vec2) -> impl Bundle {
