@@ -96,9 +96,11 @@
 //! skip the ones that fail.
 
 use bevy_app::{App, FixedUpdate, Plugin};
+use bevy_ecs::change_detection::Tick;
 use bevy_ecs::entity::{EntityGeneration, EntityHashMap, EntityIndex};
 use bevy_ecs::lifecycle::HookContext;
 use bevy_ecs::prelude::*;
+use bevy_ecs::system::SystemChangeTick;
 use bevy_ecs::world::DeferredWorld;
 use bevy_math::{IVec2, Vec2, Vec3};
 use bevy_time::{Fixed, Time};
@@ -402,6 +404,9 @@ pub struct CollisionWorld {
     /// The timestep of the last sync, to reset every motion when it changes.
     dt: f32,
     steps: u64,
+    /// The tick of the last write-back: a transform last changed at this tick holds
+    /// what the store already has.
+    write_tick: Tick,
 }
 
 impl CollisionWorld {
@@ -415,6 +420,7 @@ impl CollisionWorld {
             destroy,
             dt: f32::NAN,
             steps: 0,
+            write_tick: Tick::new(0),
         }
     }
 
@@ -594,8 +600,10 @@ fn sync_colliders(
     let mut static_edits = Vec::new();
     for (entity, collider, transform, layers, response, velocity, is_static, child_of) in &query {
         // The common case first, without reading the transform: nothing changed.
+        // A transform last changed by the write-back matches the store.
+        let moved = transform.is_changed() && transform.last_changed() != cw.write_tick;
         let own_change = collider.is_changed()
-            || transform.is_changed()
+            || moved
             || layers.is_changed()
             || response.is_changed()
             || velocity.is_changed();
@@ -792,6 +800,7 @@ struct Outbox {
 /// Runs one frame, writes positions back, sends the messages, handles destroyed boxes.
 #[allow(clippy::too_many_arguments)]
 fn step(
+    ticks: SystemChangeTick,
     mut commands: Commands,
     mut world: ResMut<CollisionWorld>,
     walls: Option<Res<CollisionWalls>>,
@@ -824,6 +833,7 @@ fn step(
         return;
     }
     cw.steps += 1;
+    cw.write_tick = ticks.this_run();
 
     // Positions back to transforms: only boxes with a motion can have moved.
     let store = &cw.store;
