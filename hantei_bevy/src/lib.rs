@@ -383,9 +383,6 @@ pub struct CollisionError {
 #[derive(Debug, Clone, Copy)]
 struct Tracked {
     handle: BoxHandle,
-    /// The centre and angle last copied to or from the store.
-    pos: Vec2,
-    angle: f32,
     /// Whether the box is in the static level rather than the moving store.
     is_static: bool,
 }
@@ -548,6 +545,7 @@ fn placement(
     velocity: &Ref<Velocity>,
     child_of: Option<&Ref<ChildOf>>,
     parents: &Query<ParentItem>,
+    write_tick: Tick,
 ) -> Placement {
     if let Some(child_of) = child_of
         && let Ok((pt, pv)) = parents.get(child_of.parent())
@@ -567,7 +565,8 @@ fn placement(
         angle: angle_of(transform),
         velocity: velocity.0,
         owner: owner_of(entity),
-        moved: transform.is_changed(),
+        // The write-back's own changes match the store already.
+        moved: transform.is_changed() && transform.last_changed() != write_tick,
         retargeted: velocity.is_changed() || child_of.is_some_and(|c| c.is_changed()),
     }
 }
@@ -579,8 +578,6 @@ struct StaticEdit {
     handle: Option<BoxHandle>,
     shape: Shape,
     filter: Filter,
-    pos: Vec2,
-    angle: f32,
 }
 
 /// Copies what changed into the store: changes, then new colliders in entity order,
@@ -610,7 +607,14 @@ fn sync_colliders(
         if !own_change && !dt_changed && child_of.is_none() {
             continue;
         }
-        let place = placement(entity, &transform, &velocity, child_of.as_ref(), &parents);
+        let place = placement(
+            entity,
+            &transform,
+            &velocity,
+            child_of.as_ref(),
+            &parents,
+            cw.write_tick,
+        );
         let changed = collider.is_changed()
             || layers.is_changed()
             || response.is_changed()
@@ -643,18 +647,13 @@ fn sync_colliders(
                     handle: Some(h),
                     shape: collider.shape_at(pos, angle),
                     filter: layers.0,
-                    pos,
-                    angle,
                 });
             }
             continue;
         }
         let mut result = Ok(());
-        if collider.is_changed() || pos != t.pos || angle != t.angle {
+        if collider.is_changed() || place.moved {
             result = cw.store.update_shape(h, collider.shape_at(pos, angle));
-            if result.is_ok() {
-                (t.pos, t.angle) = (pos, angle);
-            }
         }
         if layers.is_changed() {
             result = result.and(cw.store.set_filter(h, layers.0));
@@ -681,7 +680,14 @@ fn sync_colliders(
         else {
             continue;
         };
-        let place = placement(entity, &transform, &velocity, child_of.as_ref(), &parents);
+        let place = placement(
+            entity,
+            &transform,
+            &velocity,
+            child_of.as_ref(),
+            &parents,
+            cw.write_tick,
+        );
         let (pos, angle) = (place.pos, place.angle);
         let shape = collider.shape_at(pos, angle);
         if is_static {
@@ -690,8 +696,6 @@ fn sync_colliders(
                 handle: None,
                 shape,
                 filter: layers.0,
-                pos,
-                angle,
             });
             continue;
         }
@@ -703,12 +707,7 @@ fn sync_colliders(
         match cw.store.insert_shape(shape, props) {
             Ok(handle) => {
                 let is_static = false;
-                let t = Tracked {
-                    handle,
-                    pos,
-                    angle,
-                    is_static,
-                };
+                let t = Tracked { handle, is_static };
                 cw.boxes.insert(entity, t);
             }
             Err(error) => {
@@ -741,20 +740,14 @@ fn sync_colliders(
                 ),
             };
             match result {
-                Ok(handle) => done.push((e.entity, handle, e.pos, e.angle)),
+                Ok(handle) => done.push((e.entity, handle)),
                 Err(error) => refused.push((e.entity, error)),
             }
         }
     });
-    for (entity, handle, pos, angle) in done {
+    for (entity, handle) in done {
         let is_static = true;
-        let t = Tracked {
-            handle,
-            pos,
-            angle,
-            is_static,
-        };
-        cw.boxes.insert(entity, t);
+        cw.boxes.insert(entity, Tracked { handle, is_static });
     }
     for (entity, error) in refused {
         errors.write(CollisionError {
@@ -847,9 +840,6 @@ fn step(
             continue;
         };
         let pos = center(&shape);
-        if let Some(t) = cw.boxes.get_mut(&entity) {
-            t.pos = pos;
-        }
         if let Ok(mut transform) = transforms.get_mut(entity)
             && transform.translation.truncate() != pos
         {
