@@ -494,6 +494,32 @@ fn invalid_shape_is_refused_without_panic() {
     assert_eq!(store_len(&app), 0);
 }
 
+#[test]
+fn a_refused_step_is_a_message_not_a_panic() {
+    let mut app = app();
+    // A tile map beyond hantei's coordinate limit: every step is refused.
+    let far = Vec2::splat(2.0e8);
+    let map = TileMap::from_ascii("#.", Vec2::splat(1000.0), far).unwrap();
+    app.insert_resource(CollisionWalls::new(map));
+    let e = app
+        .world_mut()
+        .spawn(bullet(Vec2::ZERO, Vec2::new(64.0, 0.0)))
+        .id();
+    for _ in 0..3 {
+        app.update();
+    }
+    assert_eq!(steps(&app), 0, "no step ran");
+    let log = app.world().resource::<Log>();
+    assert!(!log.errors.is_empty());
+    assert!(log.errors.iter().all(|e| e.entity.is_none()));
+    assert_eq!(pos(&app, e), Vec2::ZERO, "nothing moved");
+    // Without the bad map, steps run again.
+    app.world_mut().remove_resource::<CollisionWalls>();
+    app.update();
+    assert_eq!(steps(&app), 1);
+    assert_eq!(pos(&app, e), Vec2::new(1.0, 0.0));
+}
+
 /// A bullet-hell scene: rings of bullets from enemies, enemies dying and respawning.
 fn scene_log(seed: u32, plugin: HanteiPlugin) -> Log {
     let mut app = app_with(plugin);
