@@ -4,7 +4,7 @@
 //! that has Bevy's gizmos (`DefaultPlugins`, or `bevy_gizmos`' `GizmoPlugin`). Each
 //! `PostUpdate` it draws the walls, every collider (moving and static), each moving
 //! collider's swept bounds and the last step's contacts, through hantei's
-//! [`draw`](hantei::draw) module. [`HanteiGizmos`] chooses what is drawn.
+//! [`hantei::draw`] module. [`HanteiGizmos`] chooses what is drawn.
 
 use crate::{CollisionWalls, CollisionWorld};
 use bevy_app::{App, Plugin, PostUpdate};
