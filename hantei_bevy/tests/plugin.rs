@@ -495,6 +495,31 @@ fn invalid_shape_is_refused_without_panic() {
 }
 
 #[test]
+fn several_fixed_steps_in_one_update() {
+    let mut app = app();
+    app.insert_resource(TimeUpdateStrategy::FixedTimesteps(3));
+    let foe = app.world_mut().spawn(enemy(Vec2::new(40.0, 0.0))).id();
+    let shot = app
+        .world_mut()
+        .spawn(bullet(Vec2::ZERO, Vec2::new(640.0, 0.0)))
+        .id();
+    let mut updates = 0;
+    while steps(&app) < 6 && updates < 4 {
+        app.update();
+        updates += 1;
+    }
+    assert_eq!(steps(&app), 6);
+    assert_eq!(steps(&app) % 3, 0, "three steps per update");
+    // The hit (in step 4) and its end (step 5) are both read in Update.
+    let log = app.world().resource::<Log>();
+    assert_eq!(log.started.len(), 1);
+    assert_eq!(log.started[0].bodies, (foe, shot));
+    assert_eq!(log.ended.len(), 1);
+    assert!(log.ended[0].removed);
+    assert!(app.world().get_entity(shot).is_err());
+}
+
+#[test]
 fn a_refused_step_is_a_message_not_a_panic() {
     let mut app = app();
     // A tile map beyond hantei's coordinate limit: every step is refused.
