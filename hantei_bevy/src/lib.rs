@@ -1,0 +1,929 @@
+//! # hantei_bevy
+//!
+//! A [Bevy](https://bevyengine.org) plugin for [hantei]: deterministic 2D collision
+//! for games with many moving shapes, such as bullet-hell games.
+//!
+//! Add [`HanteiPlugin`] to an app, then give entities a [`Collider`]. Each fixed step
+//! (Bevy's `FixedUpdate` schedule), the plugin:
+//!
+//! 1. copies what changed into one hantei [`BoxStore`]: new colliders, changed shapes,
+//!    layers, responses, velocities and moved transforms. Despawned entities and removed
+//!    colliders leave the store at once. Nothing is rebuilt from scratch.
+//! 2. runs one [`Frame::advance`](hantei::frame::Frame::advance): contacts, walls from
+//!    the [`CollisionWalls`] resource, the [`StaticCollider`]s, responses, motion.
+//! 3. writes the new positions back to each moving entity's `Transform`.
+//! 4. writes the report as messages: [`CollisionStarted`], [`CollisionEnded`],
+//!    [`WallHit`], [`StaticHit`] and [`ColliderDestroyed`], with an [`Entity`] on each
+//!    side. Read them with a `MessageReader` in `FixedUpdate` after
+//!    [`HanteiSystems::Step`], or in `Update`.
+//! 5. despawns each collider that its [`Response::Destroy`] destroyed, or marks it with
+//!    [`Destroyed`], as [`HanteiPlugin::destroy`] says.
+//!
+//! ```
+//! use bevy_app::App;
+//! use bevy_math::Vec2;
+//! use bevy_transform::components::Transform;
+//! use hantei_bevy::{Collider, CollisionLayers, CollisionResponse, HanteiPlugin, Velocity};
+//! use hantei_bevy::hantei::{Response, frame::layers};
+//!
+//! let mut app = App::new();
+//! app.add_plugins(HanteiPlugin::default()); // the one line
+//! app.world_mut().spawn((
+//!     Collider::circle(1.0),
+//!     Transform::from_xyz(0.0, 0.0, 0.0),
+//!     Velocity(Vec2::new(0.0, 300.0)), // units per second
+//!     CollisionLayers(layers::player_bullet()),
+//!     CollisionResponse(Response::Destroy),
+//! ));
+//! ```
+//!
+//! ## Time
+//! A [`Velocity`] is in units per second. Each fixed step moves an entity by its
+//! velocity times the fixed timestep, `Time<Fixed>::timestep()`. Add Bevy's
+//! `TimePlugin` (part of `MinimalPlugins` and `DefaultPlugins`) to run `FixedUpdate`
+//! on its clock. Without it the plugin uses Bevy's default timestep, 1/64 s, and runs
+//! whenever something runs `FixedUpdate`.
+//!
+//! ## Positions and shapes
+//! A collider's centre is its entity's `Transform` translation (x and y). A
+//! [`Collider::Rect`] turns with the transform's rotation about z. Scale is ignored.
+//! The plugin reads `Transform`, not `GlobalTransform`, so it needs no transform
+//! propagation and sees this step's positions.
+//!
+//! ## Bodies and compound bodies
+//! Each collider is a body of its own, and messages name bodies by entity. A collider
+//! entity with a `ChildOf` parent is a part of its parent's body instead: the parts of
+//! one body never collide with each other, and a contact with any part is one contact
+//! with the body ([`CollisionStarted::bodies`] names the parent,
+//! [`CollisionStarted::colliders`] the part). A part's `Transform` is its offset from
+//! the parent, turned by the parent's rotation. It moves with the parent's
+//! [`Velocity`] and its own is ignored; each step it is placed where the parent is.
+//! Only one level counts: a grandchild is a part of its own parent's body. The parent
+//! is usually a collider too (its core); despawning it despawns its parts.
+//! A part's transform is never written back, so give parts [`Response::Pass`] or
+//! [`Response::Destroy`].
+//!
+//! Bodies sort by entity index, then generation, so within one generation an entity
+//! spawned earlier comes first in a pair.
+//!
+//! ## Features
+//! - `gizmos`: `HanteiGizmosPlugin` (module `gizmos`) draws the walls,
+//!   the colliders, their swept bounds and the last step's contacts with Bevy's gizmos.
+//!   It brings in `bevy_gizmos` and its rendering-side dependencies.
+//!
+//! ## Build it with `-p`
+//! This crate takes hantei with glam 0.33 (Bevy's), the workspace's root package with
+//! glam 0.34. Build it on its own (`cargo test -p hantei_bevy`), never with
+//! `--workspace`: cargo would turn on both of hantei's glam features and hantei refuses
+//! that.
+//!
+//! ## Bad input
+//! Nothing panics on bad input. A collider whose shape hantei refuses (a negative
+//! radius, a NaN position, a coordinate beyond [`hantei::MAX_COORDINATE`]) stays out of
+//! the store, and a [`CollisionError`] message names the entity and the error. It joins
+//! the store when one of its components changes and the shape is then valid. A step
+//! that hantei refuses moves nothing and writes a [`CollisionError`] with no entity.
+//!
+//! ## Determinism
+//! New colliders enter the store in order of their entity's index
+//! ([`Entity::index_u32`]), and hantei's report is deterministic, so an app that spawns the same entities in the same order gets the
+//! same messages in the same order on every run and thread count. Messages of one step
+//! come in hantei's report order: each kind sorted by body pair or by collider.
+//!
+//! ## What a message's entities may be
+//! A message can name an entity that is gone by the time it is read: a bullet that its
+//! hit destroyed, or an entity despawned since. Look entities up with `Query::get` and
+//! skip the ones that fail.
+
+use bevy_app::{App, FixedUpdate, Plugin};
+use bevy_ecs::change_detection::Tick;
+use bevy_ecs::entity::{EntityGeneration, EntityHashMap, EntityIndex};
+use bevy_ecs::lifecycle::HookContext;
+use bevy_ecs::prelude::*;
+use bevy_ecs::system::SystemChangeTick;
+use bevy_ecs::world::DeferredWorld;
+use bevy_math::{IVec2, Vec2, Vec3};
+use bevy_time::{Fixed, Time};
+use bevy_transform::components::Transform;
+use hantei::frame::{Body, Frame, FrameConfig, Level, StaticLevel};
+use hantei::{Aabb, BoxHandle, BoxProps, BoxStore, Circle, Filter, Obb2, Owner, Response, Shape};
+
+pub use hantei;
+
+#[cfg(feature = "gizmos")]
+pub mod gizmos;
+#[cfg(feature = "gizmos")]
+pub use gizmos::{HanteiGizmos, HanteiGizmosPlugin};
+
+/// The plugin. Add it once: `app.add_plugins(HanteiPlugin::default())`.
+#[derive(Debug, Clone, Default)]
+pub struct HanteiPlugin {
+    /// What happens to an entity whose collider hantei destroys.
+    pub destroy: DestroyMode,
+    /// The frame's settings (threads, SIMD level). The default is hantei's.
+    pub config: FrameConfig,
+}
+
+/// What happens to an entity whose collider a [`Response::Destroy`] destroyed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum DestroyMode {
+    /// The entity is despawned (the default).
+    #[default]
+    Despawn,
+    /// The entity gets the [`Destroyed`] marker and loses its [`Collider`]. Its other
+    /// components stay, for an impact effect or a pool of bullets.
+    Mark,
+}
+
+/// The plugin's systems, all in `FixedUpdate`, in this order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, SystemSet)]
+pub enum HanteiSystems {
+    /// Copies changed components into the store.
+    Sync,
+    /// Runs the frame, writes transforms back and sends the messages.
+    Step,
+}
+
+impl Plugin for HanteiPlugin {
+    fn build(&self, app: &mut App) {
+        if !app.world().contains_resource::<Time<Fixed>>() {
+            app.init_resource::<Time<Fixed>>();
+        }
+        app.insert_resource(CollisionWorld::new(self.config, self.destroy))
+            .add_message::<CollisionStarted>()
+            .add_message::<CollisionEnded>()
+            .add_message::<WallHit>()
+            .add_message::<StaticHit>()
+            .add_message::<ColliderDestroyed>()
+            .add_message::<CollisionError>()
+            .configure_sets(
+                FixedUpdate,
+                (HanteiSystems::Sync, HanteiSystems::Step).chain(),
+            )
+            .add_systems(FixedUpdate, sync_colliders.in_set(HanteiSystems::Sync))
+            .add_systems(FixedUpdate, step.in_set(HanteiSystems::Step));
+    }
+}
+
+/// A collider's shape, centred on its entity's `Transform` translation.
+///
+/// Adding it adds [`CollisionLayers`], [`CollisionResponse`], [`Velocity`] and
+/// `Transform` with their defaults when the entity lacks them. Removing it, or
+/// despawning the entity, removes the collider from the store at once.
+#[derive(Component, Debug, Clone, Copy, PartialEq)]
+#[component(on_remove = on_collider_remove)]
+#[require(Transform, CollisionLayers, CollisionResponse, Velocity)]
+pub enum Collider {
+    /// A disc.
+    Circle {
+        /// Its radius, zero or more.
+        radius: f32,
+    },
+    /// A rectangle, axis-aligned unless the transform turns it about z.
+    Rect {
+        /// Half its width and half its height, zero or more.
+        half_extents: Vec2,
+    },
+}
+
+impl Collider {
+    /// A disc of this radius.
+    #[must_use]
+    pub const fn circle(radius: f32) -> Self {
+        Collider::Circle { radius }
+    }
+
+    /// A rectangle with these half extents.
+    #[must_use]
+    pub const fn rect(half_extents: Vec2) -> Self {
+        Collider::Rect { half_extents }
+    }
+
+    /// The hantei shape of this collider at `center`, turned by `angle` radians.
+    #[must_use]
+    pub fn shape_at(&self, center: Vec2, angle: f32) -> Shape {
+        match *self {
+            Collider::Circle { radius } => Shape::Circle(Circle::new(center, radius)),
+            Collider::Rect { half_extents } if angle == 0.0 => {
+                Shape::Aabb(Aabb::from_center_half_extents(center, half_extents))
+            }
+            Collider::Rect { half_extents } => {
+                Shape::Obb2(Obb2::from_angle(center, half_extents, angle))
+            }
+        }
+    }
+}
+
+/// A collider's layers, mask and solid layers: a hantei [`Filter`].
+///
+/// The default, [`Filter::ALL`], pairs with everything and responds to everything.
+/// [`hantei::frame::layers`] has presets for a bullet-hell game. A filter with no solid
+/// layer ([`CollisionLayers::sensor`]) reports its contacts and never responds.
+#[derive(Component, Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct CollisionLayers(pub Filter);
+
+impl CollisionLayers {
+    /// Layers from their bits and mask; every paired layer is solid.
+    #[must_use]
+    pub const fn new(layers: u32, mask: u32) -> Self {
+        CollisionLayers(Filter::new(layers, mask))
+    }
+
+    /// These layers with their solid layers set.
+    #[must_use]
+    pub const fn with_solid(self, solid: u32) -> Self {
+        CollisionLayers(self.0.with_solid(solid))
+    }
+
+    /// These layers with no solid layer: a sensor.
+    #[must_use]
+    pub const fn sensor(self) -> Self {
+        CollisionLayers(self.0.sensor())
+    }
+}
+
+impl From<Filter> for CollisionLayers {
+    fn from(filter: Filter) -> Self {
+        CollisionLayers(filter)
+    }
+}
+
+/// What a collider does at its first solid contact of a step: a hantei [`Response`].
+/// The default is [`Response::Pass`].
+#[derive(Component, Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct CollisionResponse(pub Response);
+
+/// A collider's velocity in units per second. Each fixed step moves it by the velocity
+/// times the timestep, with swept collision (nothing tunnels).
+#[derive(Component, Debug, Clone, Copy, PartialEq, Default)]
+pub struct Velocity(pub Vec2);
+
+/// Marks a collider as level geometry that does not move: a pillar, a fixed turret.
+///
+/// Spawn it together with the [`Collider`]. The collider goes into a hantei
+/// [`StaticLevel`] instead of the moving store: moving colliders meet it, with its
+/// [`CollisionLayers`], and their hits come as [`StaticHit`] messages. Its
+/// [`Velocity`] and [`CollisionResponse`] are ignored. Moving it, changing it or
+/// despawning it rebuilds the level's index once in the next step, so keep such
+/// changes rare. Adding or removing this marker on an entity that already has a
+/// collider is not noticed until one of its collider components changes.
+#[derive(Component, Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct StaticCollider;
+
+/// The marker that [`DestroyMode::Mark`] adds to an entity whose collider was destroyed.
+#[derive(Component, Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Destroyed;
+
+/// The walls: the solid tiles of a hantei [`TileMap`](hantei::TileMap).
+///
+/// Insert it as a resource; replace or remove it at any time.
+#[derive(Resource, Debug, Clone)]
+pub struct CollisionWalls {
+    /// The tile map. Every non-empty tile is a wall.
+    pub map: hantei::TileMap,
+    /// The walls' filter. The default is [`hantei::frame::layers::wall`].
+    pub filter: Filter,
+}
+
+impl CollisionWalls {
+    /// Walls from a tile map, with the filter [`hantei::frame::layers::wall`].
+    #[must_use]
+    pub fn new(map: hantei::TileMap) -> Self {
+        CollisionWalls {
+            map,
+            filter: hantei::frame::layers::wall(),
+        }
+    }
+}
+
+/// Two bodies began to touch this step.
+///
+/// `bodies.0` sorts before `bodies.1` by hantei's body order. `colliders` are the two
+/// collider entities that touched first; for a collider without a compound body, a
+/// body is its collider.
+#[derive(Message, Debug, Clone, Copy, PartialEq)]
+pub struct CollisionStarted {
+    /// The two bodies.
+    pub bodies: (Entity, Entity),
+    /// The collider of each body that touched first.
+    pub colliders: (Entity, Entity),
+    /// The time of impact as a fraction of the step; `0` when they already overlapped.
+    pub toi: f32,
+    /// The normal of the face of `colliders.1` that `colliders.0` hit, pointing toward
+    /// `colliders.0`; zero when they already overlapped.
+    pub normal: Vec2,
+    /// Whether they already touched as the step began.
+    pub overlapping: bool,
+}
+
+/// Two bodies stopped touching this step.
+#[derive(Message, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CollisionEnded {
+    /// The two bodies, in the order of their [`CollisionStarted`].
+    pub bodies: (Entity, Entity),
+    /// The colliders of the last step's contact.
+    pub colliders: (Entity, Entity),
+    /// Whether it ended because a collider left the store (destroyed, despawned or its
+    /// `Collider` removed) rather than moving apart.
+    pub removed: bool,
+}
+
+/// A collider's earliest contact with a wall tile this step.
+#[derive(Message, Debug, Clone, Copy, PartialEq)]
+pub struct WallHit {
+    /// The collider.
+    pub collider: Entity,
+    /// The tile's column and row.
+    pub tile: IVec2,
+    /// The time of impact as a fraction of the step; `0` for an overlap.
+    pub toi: f32,
+    /// The normal of the tile's face, pointing toward the collider; zero for an overlap.
+    pub normal: Vec2,
+    /// Whether the collider touched or was inside the tile as the step began.
+    pub overlapping: bool,
+}
+
+/// A moving collider's earliest contact with a [`StaticCollider`] this step.
+#[derive(Message, Debug, Clone, Copy, PartialEq)]
+pub struct StaticHit {
+    /// The moving collider.
+    pub collider: Entity,
+    /// The static collider.
+    pub static_collider: Entity,
+    /// The time of impact as a fraction of the step; `0` for an overlap.
+    pub toi: f32,
+    /// The normal of the static collider's face, pointing toward the moving collider;
+    /// zero for an overlap.
+    pub normal: Vec2,
+    /// Whether they already touched as the step began.
+    pub overlapping: bool,
+}
+
+/// A collider that its [`Response::Destroy`] destroyed this step.
+#[derive(Message, Debug, Clone, Copy, PartialEq)]
+pub struct ColliderDestroyed {
+    /// The collider's entity, despawned or marked as [`HanteiPlugin::destroy`] says.
+    pub collider: Entity,
+    /// Its shape where it was at its first contact.
+    pub shape: Shape,
+    /// The time of that contact as a fraction of the step.
+    pub toi: f32,
+}
+
+/// Something hantei refused.
+#[derive(Message, Debug, Clone, PartialEq)]
+pub struct CollisionError {
+    /// The collider whose shape or position was refused; `None` for a refused step.
+    pub entity: Option<Entity>,
+    /// hantei's error.
+    pub error: hantei::Error,
+}
+
+/// What the plugin keeps of a collider in the store.
+#[derive(Debug, Clone, Copy)]
+struct Tracked {
+    handle: BoxHandle,
+    /// Whether the box is in the static level rather than the moving store.
+    is_static: bool,
+}
+
+/// The collision state: one hantei [`BoxStore`] and [`Frame`], and the map from
+/// entities to their boxes. The plugin inserts it.
+#[derive(Resource)]
+pub struct CollisionWorld {
+    store: BoxStore,
+    frame: Frame,
+    boxes: EntityHashMap<Tracked>,
+    statics: StaticLevel,
+    /// Static boxes whose collider went, to remove at the next sync.
+    statics_removed: Vec<BoxHandle>,
+    destroy: DestroyMode,
+    /// The timestep of the last sync, to reset every motion when it changes.
+    dt: f32,
+    steps: u64,
+    /// The tick of the last write-back: a transform last changed at this tick holds
+    /// what the store already has.
+    write_tick: Tick,
+}
+
+impl CollisionWorld {
+    fn new(config: FrameConfig, destroy: DestroyMode) -> Self {
+        CollisionWorld {
+            store: BoxStore::new(),
+            frame: Frame::with_config(config),
+            boxes: EntityHashMap::default(),
+            statics: StaticLevel::default(),
+            statics_removed: Vec::new(),
+            destroy,
+            dt: f32::NAN,
+            steps: 0,
+            write_tick: Tick::new(0),
+        }
+    }
+
+    /// The store of boxes. Each box's `user_data` is its entity's `to_bits()`.
+    #[must_use]
+    pub fn store(&self) -> &BoxStore {
+        &self.store
+    }
+
+    /// The static level: the [`StaticCollider`]s. Each box's `user_data` is its
+    /// entity's `to_bits()`.
+    #[must_use]
+    pub fn statics(&self) -> &StaticLevel {
+        &self.statics
+    }
+
+    /// The frame, with the last step's full report ([`Frame::report`]).
+    #[must_use]
+    pub fn frame(&self) -> &Frame {
+        &self.frame
+    }
+
+    /// The box of an entity's collider, if it is in the store.
+    #[must_use]
+    pub fn handle(&self, entity: Entity) -> Option<BoxHandle> {
+        self.boxes.get(&entity).map(|t| t.handle)
+    }
+
+    /// The entity of a box's `user_data`, if the bits name an entity.
+    #[must_use]
+    pub fn entity_of(user_data: u64) -> Option<Entity> {
+        Entity::try_from_bits(user_data)
+    }
+
+    /// How many moving (not static) colliders are in the store.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.store.len()
+    }
+
+    /// Whether the moving store is empty.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.store.is_empty()
+    }
+
+    /// How many steps have run.
+    #[must_use]
+    pub fn steps(&self) -> u64 {
+        self.steps
+    }
+}
+
+/// Removes a collider's box when its `Collider` goes (removed or despawned).
+fn on_collider_remove(mut world: DeferredWorld, ctx: HookContext) {
+    if let Some(mut cw) = world.get_resource_mut::<CollisionWorld>()
+        && let Some(t) = cw.boxes.remove(&ctx.entity)
+    {
+        if t.is_static {
+            // Removed at the next sync, with one rebuild for all the changes.
+            cw.statics_removed.push(t.handle);
+        } else {
+            // The handle is live: the map and the store change together.
+            let _ = cw.store.remove(t.handle);
+        }
+    }
+}
+
+/// The angle of a transform's rotation about z, in radians.
+fn angle_of(t: &Transform) -> f32 {
+    let x = t.rotation * Vec3::X;
+    if x.y == 0.0 && x.x > 0.0 {
+        0.0
+    } else {
+        x.y.atan2(x.x)
+    }
+}
+
+type SyncItem<'a> = (
+    Entity,
+    Ref<'a, Collider>,
+    Ref<'a, Transform>,
+    Ref<'a, CollisionLayers>,
+    Ref<'a, CollisionResponse>,
+    Ref<'a, Velocity>,
+    Has<StaticCollider>,
+    Option<Ref<'a, ChildOf>>,
+);
+
+/// What a compound child reads of its parent.
+type ParentItem<'a> = (Ref<'a, Transform>, Option<Ref<'a, Velocity>>);
+
+/// Where a collider is in the world, how fast it moves and which body it belongs to.
+struct Placement {
+    pos: Vec2,
+    angle: f32,
+    velocity: Vec2,
+    owner: Owner,
+    /// Whether the position or angle may have changed since the last sync.
+    moved: bool,
+    /// Whether the velocity or the owner may have changed since the last sync.
+    retargeted: bool,
+}
+
+/// The body of an entity as a hantei owner: its index and generation, so that bodies
+/// sort in spawn order. It is never [`Owner::NONE`] (no entity has index `u32::MAX`).
+fn owner_of(entity: Entity) -> Owner {
+    Owner::new(entity.index_u32(), entity.generation().to_bits())
+}
+
+/// The entity of an owner made by [`owner_of`].
+fn entity_of_owner(owner: Owner) -> Option<Entity> {
+    let index = EntityIndex::from_raw_u32(owner.index())?;
+    Some(Entity::from_index_and_generation(
+        index,
+        EntityGeneration::from_bits(owner.generation()),
+    ))
+}
+
+/// The placement of a collider: its own, or for a child of a live entity, its
+/// transform applied to its parent's.
+fn placement(
+    entity: Entity,
+    transform: &Ref<Transform>,
+    velocity: &Ref<Velocity>,
+    child_of: Option<&Ref<ChildOf>>,
+    parents: &Query<ParentItem>,
+    write_tick: Tick,
+) -> Placement {
+    if let Some(child_of) = child_of
+        && let Ok((pt, pv)) = parents.get(child_of.parent())
+    {
+        let offset = (pt.rotation * transform.translation).truncate();
+        return Placement {
+            pos: pt.translation.truncate() + offset,
+            angle: angle_of(&pt) + angle_of(transform),
+            velocity: pv.as_ref().map_or(Vec2::ZERO, |v| v.0),
+            owner: owner_of(child_of.parent()),
+            moved: transform.is_changed() || pt.is_changed() || child_of.is_changed(),
+            retargeted: child_of.is_changed() || pv.is_some_and(|v| v.is_changed()),
+        };
+    }
+    Placement {
+        pos: transform.translation.truncate(),
+        angle: angle_of(transform),
+        velocity: velocity.0,
+        owner: owner_of(entity),
+        // The write-back's own changes match the store already.
+        moved: transform.is_changed() && transform.last_changed() != write_tick,
+        retargeted: velocity.is_changed() || child_of.is_some_and(|c| c.is_changed()),
+    }
+}
+
+/// A static collider's new or changed box, for the level's one rebuild.
+struct StaticEdit {
+    entity: Entity,
+    /// The box to update; `None` for a new one.
+    handle: Option<BoxHandle>,
+    shape: Shape,
+    filter: Filter,
+}
+
+/// Copies what changed into the store: changes, then new colliders in entity order,
+/// then the static level's edits in one rebuild.
+fn sync_colliders(
+    mut world: ResMut<CollisionWorld>,
+    time: Res<Time<Fixed>>,
+    query: Query<SyncItem>,
+    parents: Query<ParentItem>,
+    mut errors: MessageWriter<CollisionError>,
+) {
+    let cw = &mut *world;
+    let dt = time.timestep().as_secs_f32();
+    let dt_changed = dt != cw.dt;
+    cw.dt = dt;
+    let mut new = Vec::new();
+    let mut static_edits = Vec::new();
+    for (entity, collider, transform, layers, response, velocity, is_static, child_of) in &query {
+        // The common case first, without reading the transform: nothing changed.
+        // A transform last changed by the write-back matches the store.
+        let moved = transform.is_changed() && transform.last_changed() != cw.write_tick;
+        let own_change = collider.is_changed()
+            || moved
+            || layers.is_changed()
+            || response.is_changed()
+            || velocity.is_changed();
+        if !own_change && !dt_changed && child_of.is_none() {
+            continue;
+        }
+        let place = placement(
+            entity,
+            &transform,
+            &velocity,
+            child_of.as_ref(),
+            &parents,
+            cw.write_tick,
+        );
+        let changed = collider.is_changed()
+            || layers.is_changed()
+            || response.is_changed()
+            || place.moved
+            || place.retargeted;
+        if !changed && !dt_changed {
+            continue;
+        }
+        let Some(t) = cw.boxes.get_mut(&entity) else {
+            new.push(entity);
+            continue;
+        };
+        let h = t.handle;
+        if t.is_static != is_static {
+            // The marker came or went: the collider moves to the other store.
+            if t.is_static {
+                cw.statics_removed.push(h);
+            } else {
+                let _ = cw.store.remove(h);
+            }
+            cw.boxes.remove(&entity);
+            new.push(entity);
+            continue;
+        }
+        let (pos, angle) = (place.pos, place.angle);
+        if is_static {
+            if changed {
+                static_edits.push(StaticEdit {
+                    entity,
+                    handle: Some(h),
+                    shape: collider.shape_at(pos, angle),
+                    filter: layers.0,
+                });
+            }
+            continue;
+        }
+        let mut result = Ok(());
+        if collider.is_changed() || place.moved {
+            result = cw.store.update_shape(h, collider.shape_at(pos, angle));
+        }
+        if layers.is_changed() {
+            result = result.and(cw.store.set_filter(h, layers.0));
+        }
+        if response.is_changed() {
+            result = result.and(cw.store.set_response(h, response.0));
+        }
+        if place.retargeted || dt_changed {
+            result = result.and(cw.store.set_motion(h, place.velocity * dt));
+            result = result.and(cw.store.set_owner(h, place.owner));
+        }
+        if let Err(error) = result {
+            errors.write(CollisionError {
+                entity: Some(entity),
+                error,
+            });
+        }
+    }
+    // Live entities have distinct indices: a total, deterministic order.
+    new.sort_unstable_by_key(|e| e.index_u32());
+    for entity in new {
+        let Ok((_, collider, transform, layers, response, velocity, is_static, child_of)) =
+            query.get(entity)
+        else {
+            continue;
+        };
+        let place = placement(
+            entity,
+            &transform,
+            &velocity,
+            child_of.as_ref(),
+            &parents,
+            cw.write_tick,
+        );
+        let (pos, angle) = (place.pos, place.angle);
+        let shape = collider.shape_at(pos, angle);
+        if is_static {
+            static_edits.push(StaticEdit {
+                entity,
+                handle: None,
+                shape,
+                filter: layers.0,
+            });
+            continue;
+        }
+        let props = BoxProps::new(layers.0)
+            .with_response(response.0)
+            .with_motion(place.velocity * dt)
+            .with_owner(place.owner)
+            .with_user_data(entity.to_bits());
+        match cw.store.insert_shape(shape, props) {
+            Ok(handle) => {
+                let is_static = false;
+                let t = Tracked { handle, is_static };
+                cw.boxes.insert(entity, t);
+            }
+            Err(error) => {
+                errors.write(CollisionError {
+                    entity: Some(entity),
+                    error,
+                });
+            }
+        }
+    }
+    if static_edits.is_empty() && cw.statics_removed.is_empty() {
+        return;
+    }
+    // One rebuild of the static index for every change of this step.
+    let removed = std::mem::take(&mut cw.statics_removed);
+    let (mut done, mut refused) = (Vec::new(), Vec::new());
+    let rebuilt = cw.statics.edit(|s| {
+        for h in removed {
+            let _ = s.remove(h);
+        }
+        for e in static_edits {
+            let result = match e.handle {
+                Some(h) => s
+                    .update_shape(h, e.shape)
+                    .and_then(|()| s.set_filter(h, e.filter))
+                    .map(|()| h),
+                None => s.insert_shape(
+                    e.shape,
+                    BoxProps::new(e.filter).with_user_data(e.entity.to_bits()),
+                ),
+            };
+            match result {
+                Ok(handle) => done.push((e.entity, handle)),
+                Err(error) => refused.push((e.entity, error)),
+            }
+        }
+    });
+    for (entity, handle) in done {
+        let is_static = true;
+        cw.boxes.insert(entity, Tracked { handle, is_static });
+    }
+    for (entity, error) in refused {
+        errors.write(CollisionError {
+            entity: Some(entity),
+            error,
+        });
+    }
+    if let Err(error) = rebuilt {
+        errors.write(CollisionError {
+            entity: None,
+            error,
+        });
+    }
+}
+
+/// The entity of a body: its owner's bits, or the box's own entity.
+fn body_entity(body: Body, collider: Entity) -> Entity {
+    match body {
+        Body::Owner(owner) => entity_of_owner(owner).unwrap_or(collider),
+        Body::Box(_) => collider,
+    }
+}
+
+/// The centre of a shape.
+fn center(shape: &Shape) -> Vec2 {
+    match shape {
+        Shape::Aabb(a) => a.center(),
+        Shape::Circle(c) => c.center,
+        Shape::Obb2(o) => o.center,
+    }
+}
+
+/// The messages of one step's report.
+#[derive(Default)]
+struct Outbox {
+    started: Vec<CollisionStarted>,
+    ended: Vec<CollisionEnded>,
+    walls: Vec<WallHit>,
+    statics: Vec<StaticHit>,
+    destroyed: Vec<ColliderDestroyed>,
+}
+
+/// Runs one frame, writes positions back, sends the messages, handles destroyed boxes.
+#[allow(clippy::too_many_arguments)]
+fn step(
+    ticks: SystemChangeTick,
+    mut commands: Commands,
+    mut world: ResMut<CollisionWorld>,
+    walls: Option<Res<CollisionWalls>>,
+    mut transforms: Query<&mut Transform, (With<Collider>, Without<ChildOf>)>,
+    mut started: MessageWriter<CollisionStarted>,
+    mut ended: MessageWriter<CollisionEnded>,
+    mut wall_hits: MessageWriter<WallHit>,
+    mut static_hits: MessageWriter<StaticHit>,
+    mut destroyed: MessageWriter<ColliderDestroyed>,
+    mut errors: MessageWriter<CollisionError>,
+) {
+    let cw = &mut *world;
+    let statics = (!cw.statics.store().is_empty()).then_some(&cw.statics);
+    let level = match &walls {
+        Some(w) => Level {
+            walls: Some(&w.map),
+            wall_filter: w.filter,
+            statics,
+        },
+        None => Level {
+            statics,
+            ..Level::none()
+        },
+    };
+    if let Err(error) = cw.frame.advance(&mut cw.store, &level) {
+        errors.write(CollisionError {
+            entity: None,
+            error,
+        });
+        return;
+    }
+    cw.steps += 1;
+    cw.write_tick = ticks.this_run();
+
+    // Positions back to transforms: only boxes with a motion can have moved.
+    let store = &cw.store;
+    let (mx, my, data) = (store.motion_x(), store.motion_y(), store.user_data());
+    for i in 0..store.len() {
+        if mx[i] == 0.0 && my[i] == 0.0 {
+            continue;
+        }
+        let (Some(entity), Some(shape)) = (Entity::try_from_bits(data[i]), store.shape_at(i))
+        else {
+            continue;
+        };
+        let pos = center(&shape);
+        if let Ok(mut transform) = transforms.get_mut(entity)
+            && transform.translation.truncate() != pos
+        {
+            transform.translation.x = pos.x;
+            transform.translation.y = pos.y;
+        }
+    }
+
+    let report = cw.frame.report();
+    let ent = |bits: u64| Entity::try_from_bits(bits).unwrap_or(Entity::PLACEHOLDER);
+    let mut out = Outbox::default();
+    for e in report.began {
+        let colliders = (ent(e.user_data.0), ent(e.user_data.1));
+        let contact = report
+            .contacts
+            .binary_search_by(|c| c.bodies.cmp(&e.bodies))
+            .ok()
+            .map(|k| report.contacts[k]);
+        out.started.push(CollisionStarted {
+            bodies: (
+                body_entity(e.bodies.a, colliders.0),
+                body_entity(e.bodies.b, colliders.1),
+            ),
+            colliders,
+            toi: contact.map_or(0.0, |c| c.toi),
+            normal: contact.map_or(Vec2::ZERO, |c| c.normal),
+            overlapping: contact
+                .is_some_and(|c| c.status == hantei::narrow::SweepStatus::Overlapping),
+        });
+    }
+    for e in report.ended {
+        let colliders = (ent(e.user_data.0), ent(e.user_data.1));
+        out.ended.push(CollisionEnded {
+            bodies: (
+                body_entity(e.bodies.a, colliders.0),
+                body_entity(e.bodies.b, colliders.1),
+            ),
+            colliders,
+            removed: e.removed,
+        });
+    }
+    for w in report.wall_hits {
+        out.walls.push(WallHit {
+            collider: ent(w.user_data),
+            tile: w.tile,
+            toi: w.toi,
+            normal: w.normal,
+            overlapping: w.status == hantei::narrow::SweepStatus::Overlapping,
+        });
+    }
+    for h in report.static_hits {
+        out.statics.push(StaticHit {
+            collider: ent(h.user_data),
+            static_collider: ent(h.static_user_data),
+            toi: h.toi,
+            normal: h.normal,
+            overlapping: h.status == hantei::narrow::SweepStatus::Overlapping,
+        });
+    }
+    for d in report.destroyed {
+        out.destroyed.push(ColliderDestroyed {
+            collider: ent(d.user_data),
+            shape: d.shape,
+            toi: d.toi,
+        });
+    }
+    for d in &out.destroyed {
+        cw.boxes.remove(&d.collider);
+        match cw.destroy {
+            DestroyMode::Despawn => {
+                if let Ok(mut e) = commands.get_entity(d.collider) {
+                    e.try_despawn();
+                }
+            }
+            DestroyMode::Mark => {
+                if let Ok(mut e) = commands.get_entity(d.collider) {
+                    e.try_insert(Destroyed).try_remove::<Collider>();
+                }
+            }
+        }
+    }
+    started.write_batch(out.started);
+    ended.write_batch(out.ended);
+    wall_hits.write_batch(out.walls);
+    static_hits.write_batch(out.statics);
+    destroyed.write_batch(out.destroyed);
+}

@@ -1,0 +1,616 @@
+//! Headless tests of the plugin: Bevy's time and task pool plugins (the parts of
+//! `MinimalPlugins` that the plugin needs) and one fixed step per `App::update`.
+
+use bevy_app::{App, TaskPoolPlugin, Update};
+use bevy_ecs::prelude::*;
+use bevy_math::Vec2;
+use bevy_time::{Fixed, Time, TimePlugin, TimeUpdateStrategy};
+use bevy_transform::components::Transform;
+use hantei_bevy::hantei::frame::{FrameConfig, layers};
+use hantei_bevy::hantei::{Response, TileMap};
+use hantei_bevy::{
+    Collider, ColliderDestroyed, CollisionEnded, CollisionError, CollisionLayers,
+    CollisionResponse, CollisionStarted, CollisionWalls, CollisionWorld, DestroyMode, Destroyed,
+    HanteiPlugin, StaticCollider, StaticHit, Velocity, WallHit,
+};
+
+/// Every message the plugin sent, in order.
+#[derive(Resource, Default, Debug, PartialEq)]
+struct Log {
+    started: Vec<CollisionStarted>,
+    ended: Vec<CollisionEnded>,
+    walls: Vec<WallHit>,
+    statics: Vec<StaticHit>,
+    destroyed: Vec<ColliderDestroyed>,
+    errors: Vec<CollisionError>,
+}
+
+fn collect(
+    mut log: ResMut<Log>,
+    mut started: MessageReader<CollisionStarted>,
+    mut ended: MessageReader<CollisionEnded>,
+    mut walls: MessageReader<WallHit>,
+    mut statics: MessageReader<StaticHit>,
+    mut destroyed: MessageReader<ColliderDestroyed>,
+    mut errors: MessageReader<CollisionError>,
+) {
+    log.started.extend(started.read().copied());
+    log.ended.extend(ended.read().copied());
+    log.walls.extend(walls.read().copied());
+    log.statics.extend(statics.read().copied());
+    log.destroyed.extend(destroyed.read().copied());
+    log.errors.extend(errors.read().cloned());
+}
+
+/// A headless app: one fixed step (1/64 s) per `update`.
+fn app_with(plugin: HanteiPlugin) -> App {
+    let mut app = App::new();
+    app.add_plugins((TaskPoolPlugin::default(), TimePlugin, plugin))
+        .insert_resource(TimeUpdateStrategy::FixedTimesteps(1))
+        .init_resource::<Log>()
+        .add_systems(Update, collect);
+    app
+}
+
+fn app() -> App {
+    app_with(HanteiPlugin::default())
+}
+
+fn steps(app: &App) -> u64 {
+    app.world().resource::<CollisionWorld>().steps()
+}
+
+/// Updates until `n` fixed steps have run in all (at most `n + 2` updates).
+fn run_steps(app: &mut App, n: u64) {
+    for _ in 0..n + 2 {
+        if steps(app) >= n {
+            break;
+        }
+        app.update();
+    }
+    assert_eq!(steps(app), n, "the app ran {} fixed steps", steps(app));
+}
+
+fn pos(app: &App, e: Entity) -> Vec2 {
+    app.world()
+        .get::<Transform>(e)
+        .expect("alive")
+        .translation
+        .truncate()
+}
+
+fn store_len(app: &App) -> usize {
+    app.world().resource::<CollisionWorld>().len()
+}
+
+#[test]
+fn spawn_and_move_with_fixed_timestep() {
+    let mut app = app();
+    let e = app
+        .world_mut()
+        .spawn((
+            Collider::circle(1.0),
+            Transform::from_xyz(0.0, 0.0, 5.0),
+            Velocity(Vec2::new(64.0, -128.0)), // 1 and -2 units per step at 64 Hz
+        ))
+        .id();
+    run_steps(&mut app, 1);
+    assert_eq!(store_len(&app), 1);
+    assert!(app.world().resource::<CollisionWorld>().handle(e).is_some());
+    assert_eq!(pos(&app, e), Vec2::new(1.0, -2.0));
+    run_steps(&mut app, 10);
+    assert_eq!(pos(&app, e), Vec2::new(10.0, -20.0));
+    // z is kept.
+    assert_eq!(app.world().get::<Transform>(e).unwrap().translation.z, 5.0);
+
+    // A teleport through the transform moves the box; a new velocity changes the motion.
+    let mut ent = app.world_mut().entity_mut(e);
+    ent.get_mut::<Transform>().unwrap().translation.x = 100.0;
+    ent.insert(Velocity(Vec2::ZERO));
+    run_steps(&mut app, 11);
+    assert_eq!(pos(&app, e), Vec2::new(100.0, -20.0));
+    let cw = app.world().resource::<CollisionWorld>();
+    let shape = cw.store().shape(cw.handle(e).unwrap()).unwrap();
+    assert_eq!(shape.bounds().center().x, 100.0);
+}
+
+#[test]
+fn timestep_and_layer_changes_reach_the_store() {
+    let mut app = app();
+    let e = app
+        .world_mut()
+        .spawn((
+            Collider::circle(1.0),
+            Transform::default(),
+            Velocity(Vec2::new(64.0, 0.0)),
+            CollisionLayers(layers::player()),
+        ))
+        .id();
+    run_steps(&mut app, 1);
+    assert_eq!(pos(&app, e), Vec2::new(1.0, 0.0));
+    // Half the rate: each step is twice as long, so the motion doubles.
+    app.world_mut()
+        .resource_mut::<Time<Fixed>>()
+        .set_timestep_hz(32.0);
+    run_steps(&mut app, 2);
+    assert_eq!(pos(&app, e), Vec2::new(3.0, 0.0));
+    // A new filter is copied to the store.
+    let sensor = CollisionLayers(layers::player()).sensor();
+    app.world_mut().entity_mut(e).insert(sensor);
+    run_steps(&mut app, 3);
+    let cw = app.world().resource::<CollisionWorld>();
+    let props = cw.store().props(cw.handle(e).unwrap()).unwrap();
+    assert_eq!(props.filter, sensor.0);
+    assert_eq!(props.filter.solid, 0);
+}
+
+fn bullet(at: Vec2, v: Vec2) -> impl Bundle {
+    (
+        Collider::circle(1.0),
+        Transform::from_translation(at.extend(0.0)),
+        Velocity(v),
+        CollisionLayers(layers::player_bullet()),
+        CollisionResponse(Response::Destroy),
+    )
+}
+
+fn enemy(at: Vec2) -> impl Bundle {
+    (
+        Collider::circle(4.0),
+        Transform::from_translation(at.extend(0.0)),
+        CollisionLayers(layers::enemy()),
+    )
+}
+
+#[test]
+fn bullet_hits_enemy_and_is_despawned() {
+    let mut app = app();
+    let foe = app.world_mut().spawn(enemy(Vec2::new(30.0, 0.0))).id();
+    // 10 units per step: it reaches the enemy's edge (x = 26) in step 3.
+    let shot = app
+        .world_mut()
+        .spawn(bullet(Vec2::ZERO, Vec2::new(640.0, 0.0)))
+        .id();
+    run_steps(&mut app, 2);
+    assert!(app.world().resource::<Log>().started.is_empty());
+    assert_eq!(pos(&app, shot), Vec2::new(20.0, 0.0));
+    run_steps(&mut app, 3);
+    let log = app.world().resource::<Log>();
+    assert_eq!(log.started.len(), 1);
+    let hit = log.started[0];
+    // The enemy spawned first, so its body sorts first.
+    assert_eq!(hit.bodies, (foe, shot));
+    assert_eq!(hit.colliders, (foe, shot));
+    assert!(!hit.overlapping);
+    assert!((hit.toi - 0.5).abs() < 1e-4, "toi {}", hit.toi);
+    assert_eq!(log.destroyed.len(), 1);
+    assert_eq!(log.destroyed[0].collider, shot);
+    assert!(
+        app.world().get_entity(shot).is_err(),
+        "the bullet is despawned"
+    );
+    assert!(app.world().get_entity(foe).is_ok());
+    assert_eq!(store_len(&app), 1);
+    // Next step: the contact ends because the bullet left the store.
+    run_steps(&mut app, 4);
+    let log = app.world().resource::<Log>();
+    assert_eq!(log.ended.len(), 1);
+    assert_eq!(log.ended[0].bodies, (foe, shot));
+    assert!(log.ended[0].removed);
+    assert!(log.errors.is_empty());
+}
+
+#[test]
+fn mark_mode_keeps_the_entity() {
+    let mut app = app_with(HanteiPlugin {
+        destroy: DestroyMode::Mark,
+        ..Default::default()
+    });
+    app.world_mut().spawn(enemy(Vec2::new(5.0, 0.0)));
+    let shot = app
+        .world_mut()
+        .spawn(bullet(Vec2::ZERO, Vec2::new(64.0, 0.0)))
+        .id();
+    run_steps(&mut app, 1);
+    let w = app.world();
+    assert!(w.get::<Destroyed>(shot).is_some());
+    assert!(w.get::<Collider>(shot).is_none());
+    assert!(w.get::<Transform>(shot).is_some());
+    assert_eq!(store_len(&app), 1);
+    // Moving the marked entity does not bring its collider back.
+    app.world_mut()
+        .get_mut::<Transform>(shot)
+        .unwrap()
+        .translation
+        .x = 50.0;
+    run_steps(&mut app, 2);
+    assert_eq!(store_len(&app), 1);
+}
+
+#[test]
+fn despawn_removes_the_box_without_panic() {
+    let mut app = app();
+    let a = app.world_mut().spawn(enemy(Vec2::ZERO)).id();
+    let b = app
+        .world_mut()
+        .spawn(bullet(Vec2::new(50.0, 0.0), Vec2::ZERO))
+        .id();
+    let c = app
+        .world_mut()
+        .spawn(bullet(Vec2::new(90.0, 0.0), Vec2::ZERO))
+        .id();
+    run_steps(&mut app, 1);
+    assert_eq!(store_len(&app), 3);
+    app.world_mut().despawn(b);
+    assert_eq!(store_len(&app), 2, "the box leaves at once");
+    assert!(app.world().resource::<CollisionWorld>().handle(b).is_none());
+    // Removing the collider alone removes the box too.
+    app.world_mut().entity_mut(c).remove::<Collider>();
+    assert_eq!(store_len(&app), 1);
+    run_steps(&mut app, 3);
+    assert_eq!(store_len(&app), 1);
+    assert!(app.world().resource::<CollisionWorld>().handle(a).is_some());
+    // Despawning within the same frame as spawning, before any step, is fine too.
+    let d = app.world_mut().spawn(enemy(Vec2::ONE)).id();
+    app.world_mut().despawn(d);
+    run_steps(&mut app, 4);
+    assert_eq!(store_len(&app), 1);
+    assert!(app.world().resource::<Log>().errors.is_empty());
+}
+
+#[test]
+fn respawn_begins_a_new_contact() {
+    let mut app = app();
+    let foe = app.world_mut().spawn(enemy(Vec2::ZERO)).id();
+    let sensor = (
+        Collider::circle(2.0),
+        Transform::from_xyz(3.0, 0.0, 0.0),
+        CollisionLayers(layers::player()),
+    );
+    let first = app.world_mut().spawn(sensor).id();
+    run_steps(&mut app, 2);
+    assert_eq!(app.world().resource::<Log>().started.len(), 1);
+    app.world_mut().despawn(first);
+    let second = app.world_mut().spawn(sensor).id();
+    assert_ne!(first, second);
+    run_steps(&mut app, 3);
+    let log = app.world().resource::<Log>();
+    assert_eq!(log.started.len(), 2);
+    assert_eq!(log.started[1].colliders, (foe, second));
+    assert_eq!(log.ended.len(), 1);
+    assert_eq!(log.ended[0].colliders, (foe, first));
+    assert!(log.ended[0].removed);
+    assert_eq!(store_len(&app), 2);
+}
+
+#[test]
+fn sensor_contact_does_not_stop_the_player() {
+    let mut app = app();
+    // The player stops at solid contacts, but only walls are solid to it.
+    let player = app
+        .world_mut()
+        .spawn((
+            Collider::circle(2.0),
+            Transform::from_xyz(0.0, 0.0, 0.0),
+            Velocity(Vec2::new(640.0, 0.0)),
+            CollisionLayers(layers::player()),
+            CollisionResponse(Response::Stop),
+        ))
+        .id();
+    let shot = app
+        .world_mut()
+        .spawn((
+            Collider::circle(1.0),
+            Transform::from_xyz(15.0, 0.0, 0.0),
+            CollisionLayers(layers::enemy_bullet()),
+        ))
+        .id();
+    run_steps(&mut app, 2);
+    let log = app.world().resource::<Log>();
+    assert_eq!(log.started.len(), 1);
+    assert_eq!(log.started[0].colliders, (player, shot));
+    assert_eq!(pos(&app, player), Vec2::new(20.0, 0.0), "not stopped");
+    assert_eq!(pos(&app, shot), Vec2::new(15.0, 0.0));
+}
+
+#[test]
+fn walls_from_a_tile_map() {
+    let mut app = app();
+    // Tiles 10 units wide: the wall tiles span x 50..60, in two rows.
+    let map = TileMap::from_ascii(".....#\n.....#", Vec2::splat(10.0), Vec2::ZERO).unwrap();
+    app.insert_resource(CollisionWalls::new(map));
+    let shot = app
+        .world_mut()
+        .spawn(bullet(Vec2::new(5.0, 5.0), Vec2::new(1280.0, 0.0)))
+        .id();
+    let crate_ = app
+        .world_mut()
+        .spawn((
+            Collider::rect(Vec2::splat(2.0)),
+            Transform::from_xyz(40.0, 15.0, 0.0),
+            Velocity(Vec2::new(640.0, 0.0)),
+            CollisionLayers(layers::enemy()),
+            CollisionResponse(Response::Stop),
+        ))
+        .id();
+    run_steps(&mut app, 3);
+    let log = app.world().resource::<Log>();
+    assert!(log.walls.iter().any(|w| w.collider == shot));
+    let hit = log.walls.iter().find(|w| w.collider == crate_).unwrap();
+    assert_eq!(hit.tile.x, 5);
+    assert_eq!(hit.normal, Vec2::new(-1.0, 0.0));
+    assert!(app.world().get_entity(shot).is_err());
+    // The crate stops flush against the wall's face at x = 50.
+    assert_eq!(pos(&app, crate_), Vec2::new(48.0, 15.0));
+}
+
+#[test]
+fn static_colliders_stop_bullets_until_despawned() {
+    let mut app = app();
+    let pillar = app
+        .world_mut()
+        .spawn((
+            Collider::rect(Vec2::splat(5.0)),
+            Transform::from_xyz(30.0, 0.0, 0.0),
+            CollisionLayers(layers::wall()),
+            StaticCollider,
+        ))
+        .id();
+    let first = app
+        .world_mut()
+        .spawn(bullet(Vec2::ZERO, Vec2::new(640.0, 0.0)))
+        .id();
+    run_steps(&mut app, 3);
+    {
+        let log = app.world().resource::<Log>();
+        assert_eq!(log.statics.len(), 1);
+        let hit = log.statics[0];
+        assert_eq!((hit.collider, hit.static_collider), (first, pillar));
+        assert_eq!(hit.normal, Vec2::new(-1.0, 0.0));
+        assert!((hit.toi - 0.4).abs() < 1e-4, "toi {}", hit.toi);
+    }
+    assert!(app.world().get_entity(first).is_err());
+    let cw = app.world().resource::<CollisionWorld>();
+    assert_eq!((cw.len(), cw.statics().store().len()), (0, 1));
+
+    // Moved out of the way, the pillar lets the next bullet pass.
+    app.world_mut()
+        .get_mut::<Transform>(pillar)
+        .unwrap()
+        .translation
+        .y = 50.0;
+    let second = app
+        .world_mut()
+        .spawn(bullet(Vec2::ZERO, Vec2::new(640.0, 0.0)))
+        .id();
+    run_steps(&mut app, 7);
+    assert_eq!(pos(&app, second), Vec2::new(40.0, 0.0));
+    // Moved back, then despawned: the static level empties and nothing is hit.
+    app.world_mut()
+        .get_mut::<Transform>(pillar)
+        .unwrap()
+        .translation
+        .y = 0.0;
+    app.world_mut().despawn(pillar);
+    run_steps(&mut app, 10);
+    assert_eq!(pos(&app, second), Vec2::new(70.0, 0.0));
+    let log = app.world().resource::<Log>();
+    assert_eq!(log.statics.len(), 1);
+    assert!(log.errors.is_empty());
+    let cw = app.world().resource::<CollisionWorld>();
+    assert!(cw.statics().store().is_empty());
+    assert!(cw.handle(pillar).is_none());
+}
+
+#[test]
+fn compound_children_share_their_parent_body() {
+    let mut app = app();
+    let boss = app
+        .world_mut()
+        .spawn((
+            Collider::circle(4.0),
+            Transform::from_xyz(0.0, 50.0, 0.0),
+            Velocity(Vec2::new(64.0, 0.0)), // 1 unit per step
+            CollisionLayers(layers::enemy()),
+        ))
+        .id();
+    // Two arms that overlap the core: parts of one body never meet each other.
+    let arms: Vec<Entity> = [-6.0, 6.0]
+        .into_iter()
+        .map(|dx| {
+            let arm = (
+                Collider::rect(Vec2::splat(3.0)),
+                Transform::from_xyz(dx, 0.0, 0.0),
+                CollisionLayers(layers::enemy()),
+                ChildOf(boss),
+            );
+            app.world_mut().spawn(arm).id()
+        })
+        .collect();
+    run_steps(&mut app, 2);
+    assert!(app.world().resource::<Log>().started.is_empty());
+    // The arms follow the core: the store holds them where the boss is now.
+    let boss_at = pos(&app, boss);
+    assert_eq!(boss_at, Vec2::new(2.0, 50.0));
+    let cw = app.world().resource::<CollisionWorld>();
+    let arm_at = cw.store().shape(cw.handle(arms[1]).unwrap()).unwrap();
+    assert!((arm_at.bounds().center() - Vec2::new(8.0, 50.0)).length() < 1e-4);
+    // Their own transforms stay local offsets.
+    assert_eq!(pos(&app, arms[1]), Vec2::new(6.0, 0.0));
+
+    // A bullet from below hits the right arm: the body is the boss.
+    let shot = app
+        .world_mut()
+        .spawn(bullet(Vec2::new(9.0, 30.0), Vec2::new(0.0, 640.0)))
+        .id();
+    run_steps(&mut app, 4);
+    let log = app.world().resource::<Log>();
+    assert_eq!(log.started.len(), 1);
+    assert_eq!(log.started[0].bodies, (boss, shot));
+    assert_eq!(log.started[0].colliders, (arms[1], shot));
+    assert!(app.world().get_entity(shot).is_err());
+
+    // Despawning the boss despawns its arms, and all three boxes leave the store.
+    app.world_mut().despawn(boss);
+    assert!(app.world().get_entity(arms[0]).is_err());
+    assert_eq!(store_len(&app), 0);
+    run_steps(&mut app, 5);
+    assert!(app.world().resource::<Log>().errors.is_empty());
+}
+
+#[test]
+fn invalid_shape_is_refused_without_panic() {
+    let mut app = app();
+    let bad = app
+        .world_mut()
+        .spawn((Collider::circle(-1.0), Transform::default()))
+        .id();
+    let far = app
+        .world_mut()
+        .spawn((
+            Collider::circle(1.0),
+            Transform::from_xyz(f32::NAN, 0.0, 0.0),
+        ))
+        .id();
+    run_steps(&mut app, 1);
+    assert_eq!(store_len(&app), 0);
+    let errors: Vec<_> = app
+        .world()
+        .resource::<Log>()
+        .errors
+        .iter()
+        .map(|e| e.entity)
+        .collect();
+    assert_eq!(errors, vec![Some(bad), Some(far)]);
+    // Fixing the shape brings it in.
+    app.world_mut()
+        .entity_mut(bad)
+        .insert(Collider::circle(1.0));
+    run_steps(&mut app, 2);
+    assert_eq!(store_len(&app), 1);
+    app.world_mut().despawn(far);
+    app.world_mut().despawn(bad);
+    run_steps(&mut app, 3);
+    assert_eq!(store_len(&app), 0);
+}
+
+#[test]
+fn several_fixed_steps_in_one_update() {
+    let mut app = app();
+    app.insert_resource(TimeUpdateStrategy::FixedTimesteps(3));
+    let foe = app.world_mut().spawn(enemy(Vec2::new(40.0, 0.0))).id();
+    let shot = app
+        .world_mut()
+        .spawn(bullet(Vec2::ZERO, Vec2::new(640.0, 0.0)))
+        .id();
+    let mut updates = 0;
+    while steps(&app) < 6 && updates < 4 {
+        app.update();
+        updates += 1;
+    }
+    assert_eq!(steps(&app), 6);
+    assert_eq!(steps(&app) % 3, 0, "three steps per update");
+    // The hit (in step 4) and its end (step 5) are both read in Update.
+    let log = app.world().resource::<Log>();
+    assert_eq!(log.started.len(), 1);
+    assert_eq!(log.started[0].bodies, (foe, shot));
+    assert_eq!(log.ended.len(), 1);
+    assert!(log.ended[0].removed);
+    assert!(app.world().get_entity(shot).is_err());
+}
+
+#[test]
+fn a_refused_step_is_a_message_not_a_panic() {
+    let mut app = app();
+    // A tile map beyond hantei's coordinate limit: every step is refused.
+    let far = Vec2::splat(2.0e8);
+    let map = TileMap::from_ascii("#.", Vec2::splat(1000.0), far).unwrap();
+    app.insert_resource(CollisionWalls::new(map));
+    let e = app
+        .world_mut()
+        .spawn(bullet(Vec2::ZERO, Vec2::new(64.0, 0.0)))
+        .id();
+    for _ in 0..3 {
+        app.update();
+    }
+    assert_eq!(steps(&app), 0, "no step ran");
+    let log = app.world().resource::<Log>();
+    assert!(!log.errors.is_empty());
+    assert!(log.errors.iter().all(|e| e.entity.is_none()));
+    assert_eq!(pos(&app, e), Vec2::ZERO, "nothing moved");
+    // Without the bad map, steps run again.
+    app.world_mut().remove_resource::<CollisionWalls>();
+    app.update();
+    assert_eq!(steps(&app), 1);
+    assert_eq!(pos(&app, e), Vec2::new(1.0, 0.0));
+}
+
+/// A bullet-hell scene: rings of bullets from enemies, enemies dying and respawning.
+fn scene_log(seed: u32, plugin: HanteiPlugin) -> Log {
+    let mut app = app_with(plugin);
+    let map = TileMap::from_ascii(
+        "##########\n#........#\n#........#\n#........#\n##########",
+        Vec2::splat(20.0),
+        Vec2::ZERO,
+    )
+    .unwrap();
+    app.insert_resource(CollisionWalls::new(map));
+    let mut foes: Vec<Entity> = (0..4)
+        .map(|k| {
+            let at = Vec2::new(40.0 + 30.0 * k as f32, 60.0);
+            app.world_mut().spawn(enemy(at)).id()
+        })
+        .collect();
+    let mut tick = 0u32;
+    while steps(&app) < 60 {
+        for k in 0..12u32 {
+            let a = (k * 30 + tick * 7 + seed) as f32 * 0.0174533;
+            let v = Vec2::from_angle(a) * 400.0;
+            app.world_mut().spawn(bullet(Vec2::new(100.0, 30.0), v));
+        }
+        if tick % 20 == 19 {
+            let old = foes.remove(0);
+            app.world_mut().despawn(old);
+            let at = Vec2::new(40.0 + tick as f32, 60.0);
+            foes.push(app.world_mut().spawn(enemy(at)).id());
+        }
+        app.update();
+        tick += 1;
+    }
+    assert!(tick <= 61);
+    app.world_mut().remove_resource::<Log>().unwrap()
+}
+
+#[test]
+fn identical_apps_send_identical_messages() {
+    let a = scene_log(0, HanteiPlugin::default());
+    let b = scene_log(0, HanteiPlugin::default());
+    assert!(!a.started.is_empty() && !a.ended.is_empty());
+    assert!(!a.walls.is_empty() && !a.destroyed.is_empty());
+    assert_eq!(a, b);
+    // A different scene gives different messages: the comparison is not vacuous.
+    assert_ne!(a, scene_log(1, HanteiPlugin::default()));
+}
+
+#[test]
+fn messages_do_not_depend_on_threads() {
+    let one_thread = HanteiPlugin {
+        config: FrameConfig {
+            parallel: false,
+            ..FrameConfig::default()
+        },
+        ..Default::default()
+    };
+    // Every frame on rayon's pool, even the small ones.
+    let all_threads = HanteiPlugin {
+        config: FrameConfig {
+            parallel: true,
+            parallel_threshold: 0,
+            ..FrameConfig::default()
+        },
+        ..Default::default()
+    };
+    let a = scene_log(2, one_thread);
+    assert!(!a.started.is_empty());
+    assert_eq!(a, scene_log(2, all_threads));
+}
