@@ -87,6 +87,30 @@ impl<'a> Level<'a> {
         }
     }
 
+    /// This level with the walls' filter set. A box is swept against the walls when
+    /// its filter pairs with this one, and responds to them when its solid layers
+    /// include this filter's layers.
+    ///
+    /// ```
+    /// use hantei::frame::{Level, layers};
+    /// use hantei::{Filter, tilemap::TileMap};
+    /// use glam::Vec2;
+    /// let map = TileMap::from_ascii("#..#", Vec2::splat(8.0), Vec2::ZERO)?;
+    /// // Walls that stop only bullets: the player and enemies walk through them.
+    /// let bullets = layers::PLAYER_BULLET | layers::ENEMY_BULLET;
+    /// let level = Level::walls(&map).with_wall_filter(Filter::new(layers::WALL, bullets));
+    /// assert!(!level.wall_filter.pairs_with(layers::player()));
+    /// assert!(level.wall_filter.pairs_with(layers::enemy_bullet()));
+    /// # Ok::<(), hantei::Error>(())
+    /// ```
+    #[must_use]
+    pub const fn with_wall_filter(self, wall_filter: Filter) -> Self {
+        Level {
+            wall_filter,
+            ..self
+        }
+    }
+
     /// This level with the static boxes of `statics` added.
     #[must_use]
     pub const fn with_statics(self, statics: &'a StaticLevel) -> Self {
