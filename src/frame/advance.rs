@@ -697,11 +697,14 @@ impl Moves {
                 t: h.sweep.t.to_bits(),
                 k: k as u32,
             }));
-        // A sliding box's solid walls and statics are the slide's (Moves::slide).
-        let responses = store.responses();
-        let solids = store.solids();
+        // A sliding box's solid walls and statics are the slide's (Moves::slide). With
+        // no sliding box (the usual frame), no hit reads the response columns.
+        let (responses, solids) = (store.responses(), store.solids());
+        let any_slider = !self.sliders.is_empty();
         let slides_on = |i: u32, layers: u32| {
-            responses[i as usize] == Response::Slide as u8 && solids[i as usize] & layers != 0
+            any_slider
+                && responses[i as usize] == Response::Slide as u8
+                && solids[i as usize] & layers != 0
         };
         let wall_layers = level.wall_filter.layers;
         self.events.extend(
@@ -720,7 +723,7 @@ impl Moves {
                 .raw
                 .iter()
                 .enumerate()
-                .filter(|(_, h)| self.sliders.is_empty() || !slides_on(h.i, static_layers(h.s)))
+                .filter(|(_, h)| !slides_on(h.i, static_layers(h.s)))
                 .map(|(k, h)| Event {
                     t: h.sweep.t.to_bits(),
                     k: STATIC | k as u32,
