@@ -25,7 +25,7 @@
 //! its variants: `danmaku` (round bullets among pillars), `squares` (square bullets),
 //! `open` (only the border as walls), `squares-open` (both), `grouped` (the same
 //! bullets stored in one block per side, not interleaved). Under each row, `advance`'s
-//! parts from its `FrameTimings` (medians): broad, narrow with walls and statics, the
+//! parts from its `FrameTimings` (medians): broad with the walls, narrow with the statics, the
 //! rest.
 //! `FRAME_SIZES` (default `10000,100000,1000000`), `FRAME_THREADS` (default one and all
 //! cores), `FRAME_SCENES` (default all five, comma-separated), `FRAME_ROUNDS` (default:
@@ -154,7 +154,7 @@ fn main() {
         ..FrameConfig::default()
     };
     println!("each ratio: advance / step (frame rows), in store / static level (one thread)");
-    println!("advance's parts (medians): broad / narrow, walls and statics / the rest");
+    println!("advance's parts (medians): broad and walls / narrow and statics / the rest");
     for &n in &sizes {
         for name in &scenes {
             let config = DanmakuConfig::new(n);

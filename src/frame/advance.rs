@@ -35,7 +35,6 @@ use crate::pair::Pair;
 use crate::store::{BoxHandle, BoxStore, Filter, PLAIN, Response};
 use crate::tilemap::{EMPTY, TileMap, free_target, place_axis};
 use glam::{IVec2, Vec2};
-use rayon::prelude::*;
 
 /// What [`Frame::advance`] collides the moving boxes with, besides each other.
 ///
@@ -347,9 +346,9 @@ pub struct StepSummary {
 
 /// A box's earliest wall contact, before responses.
 #[derive(Debug, Clone, Copy)]
-struct WallRaw {
+pub(super) struct WallRaw {
     /// The box's dense index.
-    i: u32,
+    pub(super) i: u32,
     tile: IVec2,
     sweep: Sweep,
 }
@@ -378,13 +377,13 @@ pub(crate) struct Moves {
     pub(crate) destroyed: Vec<Destroyed>,
     statics: StaticPass,
     wall_raw: Vec<WallRaw>,
-    /// Per chunk of step 1: the wall contacts of its boxes.
-    wall_chunks: Vec<Vec<WallRaw>>,
     /// Per wall / static raw hit: kept by the walk.
     wall_keep: Vec<bool>,
     static_keep: Vec<bool>,
     events: Vec<Event>,
     events_scratch: Vec<Event>,
+    /// Per event: its box and the other box (its box again for walls and statics).
+    event_boxes: Vec<[u32; 2]>,
     /// Per box: the time its motion ended (`∞`: it moves the whole way). Between walks
     /// `∞` but at the dense indices in `held` and `doomed` (reset by the next walk).
     end: Vec<f32>,
@@ -577,8 +576,7 @@ impl Frame {
         });
         let t_broad = self.collide(store, walls)?;
         self.moves.clear();
-        self.moves
-            .walls(store, level, &self.grouping, self.parallel(store));
+        self.moves.walls(&self.grouping);
         if let Some(statics) = level.statics {
             self.moves.statics.run(
                 store,
@@ -612,60 +610,11 @@ impl Frame {
 }
 
 impl Moves {
-    /// Step 4b: each box's earliest wall contact, in dense order: the exact test for
-    /// the boxes step 1 listed as near the walls ([`Grouping::near`]) whose filter pairs
-    /// with theirs.
-    fn walls(&mut self, store: &BoxStore, level: &Level<'_>, grouping: &Grouping, parallel: bool) {
-        let Some(map) = level.walls else {
-            return;
-        };
-        let chunks = grouping.near().len();
-        self.wall_chunks.resize_with(chunks, Vec::new);
-        let wall = level.wall_filter;
-        let (layers, masks) = (store.layers(), store.masks());
-        // The boxes near walls are a few percent of the store, far apart: each one's
-        // lines asked for HITS_AHEAD boxes before it is read.
-        let [disc_x, disc_y, disc_r] = store.disc_columns_ref();
-        let ask = |i: u32| {
-            let i = i as usize;
-            for col in [store.min_x(), store.min_y(), store.max_x(), store.max_y()] {
-                prefetch_at(col, i);
-            }
-            prefetch_at(store.motion_x(), i);
-            prefetch_at(store.motion_y(), i);
-            prefetch_at(layers, i);
-            prefetch_at(masks, i);
-            prefetch_at(store.shape_entries(), i);
-            for col in [disc_x, disc_y, disc_r] {
-                prefetch_at(col, i);
-            }
-        };
-        let run = |near: &[u32], out: &mut Vec<WallRaw>| {
-            out.clear();
-            near.iter().take(HITS_AHEAD).copied().for_each(ask);
-            for (k, &i) in near.iter().enumerate() {
-                if let Some(&j) = near.get(k + HITS_AHEAD) {
-                    ask(j);
-                }
-                let i = i as usize;
-                if Filter::new(layers[i], masks[i]).pairs_with(wall) {
-                    out.extend(wall_contact(store, map, i).into_iter().flatten());
-                }
-            }
-        };
-        let outs = &mut self.wall_chunks[..chunks];
-        if parallel && chunks > 1 {
-            outs.par_iter_mut()
-                .enumerate()
-                .for_each(|(c, out)| run(grouping.near_at(c), out));
-        } else {
-            for (out, near) in outs.iter_mut().zip(grouping.near()) {
-                run(near, out);
-            }
-        }
-        for out in &self.wall_chunks[..chunks] {
-            self.wall_raw.extend_from_slice(out);
-        }
+    /// Step 4b: each box's earliest wall contact, in dense order. Step 1 found them,
+    /// chunk by chunk, for the boxes it listed as near the walls ([`Grouping::build`]
+    /// with walls, [`wall_contacts`]).
+    fn walls(&mut self, grouping: &Grouping) {
+        self.wall_raw.extend(grouping.wall_raw());
     }
 
     /// Step 5: walks every hit in time order; decides which are kept, when each box
@@ -745,7 +694,36 @@ impl Moves {
         self.static_keep.clear();
         self.static_keep.resize(self.statics.raw.len(), false);
         let events = core::mem::take(&mut self.events);
-        for e in &events {
+        // The hits are far apart in the store: each one's boxes' lines asked for
+        // HITS_AHEAD hits before it is read.
+        let mut boxes = core::mem::take(&mut self.event_boxes);
+        boxes.clear();
+        boxes.extend(events.iter().map(|e| {
+            if e.k & STATIC != 0 {
+                [self.statics.raw[(e.k & !STATIC) as usize].i; 2]
+            } else if e.k & WALL != 0 {
+                [self.wall_raw[(e.k & !WALL) as usize].i; 2]
+            } else {
+                let h = &raw[e.k as usize];
+                [h.i, h.j]
+            }
+        }));
+        let end = self.end.as_ptr();
+        let ask = |&[i, j]: &[u32; 2]| {
+            for i in [i as usize, j as usize] {
+                crate::lanes::prefetch(end.wrapping_add(i));
+                prefetch_at(responses, i);
+                prefetch_at(solids, i);
+                prefetch_at(store.layers(), i);
+                prefetch_at(store.motion_x(), i);
+                prefetch_at(store.motion_y(), i);
+            }
+        };
+        boxes.iter().take(HITS_AHEAD).for_each(ask);
+        for (n, e) in events.iter().enumerate() {
+            if let Some(next) = boxes.get(n + HITS_AHEAD) {
+                ask(next);
+            }
             let t = f32::from_bits(e.t);
             if e.k & STATIC != 0 {
                 let k = (e.k & !STATIC) as usize;
@@ -798,6 +776,7 @@ impl Moves {
             }
         }
         self.events = events;
+        self.event_boxes = boxes;
         // The kept ones, in the raw lists' order: dense index, then time.
         let kept = self
             .wall_raw
@@ -1175,6 +1154,45 @@ fn outside(b: Aabb, mut offset: Vec2, other: Aabb, normal: Vec2) -> Vec2 {
         }
     }
     offset
+}
+
+/// Step 4b for the boxes `near` (dense indices; a few percent of the store, far apart):
+/// onto `out`, box by box in the order of `near`, the earliest wall contacts
+/// ([`wall_contact`]) of those whose filter pairs with `wall`.
+pub(super) fn wall_contacts(
+    store: &BoxStore,
+    map: &TileMap,
+    wall: Filter,
+    near: &[u32],
+    out: &mut Vec<WallRaw>,
+) {
+    let (layers, masks) = (store.layers(), store.masks());
+    // Each box's lines asked for HITS_AHEAD boxes before it is read.
+    let [disc_x, disc_y, disc_r] = store.disc_columns_ref();
+    let ask = |i: u32| {
+        let i = i as usize;
+        for col in [store.min_x(), store.min_y(), store.max_x(), store.max_y()] {
+            prefetch_at(col, i);
+        }
+        prefetch_at(store.motion_x(), i);
+        prefetch_at(store.motion_y(), i);
+        prefetch_at(layers, i);
+        prefetch_at(masks, i);
+        prefetch_at(store.shape_entries(), i);
+        for col in [disc_x, disc_y, disc_r] {
+            prefetch_at(col, i);
+        }
+    };
+    near.iter().take(HITS_AHEAD).copied().for_each(ask);
+    for (k, &i) in near.iter().enumerate() {
+        if let Some(&j) = near.get(k + HITS_AHEAD) {
+            ask(j);
+        }
+        let i = i as usize;
+        if Filter::new(layers[i], masks[i]).pairs_with(wall) {
+            out.extend(wall_contact(store, map, i).into_iter().flatten());
+        }
+    }
 }
 
 /// Box `i`'s earliest contact with a solid tile of `map`, and its earliest hit when the

@@ -27,6 +27,8 @@ use crate::tilemap::TileMap;
 use rayon::prelude::*;
 
 use super::MAX_COORDINATE;
+use super::advance::{WallRaw, wall_contacts};
+use super::radix;
 
 /// A placeholder box (buffers are resized before they are written).
 const ZERO_BOX: Aabb = Aabb::from_coords(0.0, 0.0, 0.0, 0.0);
@@ -93,9 +95,14 @@ struct Chunk {
     too_many: bool,
     /// Group of each of `filters`.
     group: Vec<u32>,
-    /// With walls: the chunk's boxes (dense indices, ascending) not certainly clear of
-    /// them, in groups whose filter pairs with theirs (every box, with per-box filters).
+    /// With walls: the chunk's boxes (dense indices, ascending in each group, group by
+    /// group) not certainly clear of them, in groups whose filter pairs with theirs
+    /// (every box, with per-box filters).
     near: Vec<u32>,
+    /// With walls: the earliest wall contacts of the boxes in `near` whose filter
+    /// pairs with the walls', in dense order ([`advance::wall_contacts`]).
+    wall_raw: Vec<WallRaw>,
+    wall_scratch: Vec<WallRaw>,
     /// Pass 3's per-group positions: in parallel, how much of each group's part of
     /// this chunk is written; serially, each group's cursor before this chunk.
     starts: Vec<usize>,
@@ -153,14 +160,17 @@ impl Chunk {
     /// With walls: lists in [`Chunk::near`] the boxes of `parts` (each group's part of
     /// this chunk, just written) not certainly clear of them ([`NearLanes`]), in the
     /// groups whose filter pairs with theirs (the one group, with per-box filters: the
-    /// wall pass checks each box's filter), ascending.
+    /// wall pass checks each box's filter); then their wall contacts into
+    /// [`Chunk::wall_raw`], in dense order.
     fn list_near<'p>(
         &mut self,
+        store: &BoxStore,
         walls: Option<Walls<'_>>,
         per_box: bool,
         parts: impl Iterator<Item = (usize, &'p [Aabb], &'p [u32])>,
     ) {
         self.near.clear();
+        self.wall_raw.clear();
         let Some(w) = walls else {
             return;
         };
@@ -184,8 +194,15 @@ impl Chunk {
                 );
             }
         }
-        // The groups' lists, merged (the dense indices are distinct).
-        self.near.sort_unstable();
+        // The exact test now, while the chunk's columns are still in cache from the
+        // sweep above: the near boxes are a few percent of the store and far apart, and
+        // a later pass would read each from memory. Group by group, each ascending;
+        // then the contacts (fewer than the boxes listed) in dense order, stably: a
+        // box's contacts keep their order.
+        wall_contacts(store, w.map, w.filter, &self.near, &mut self.wall_raw);
+        radix::sort_by_key(&mut self.wall_raw, &mut self.wall_scratch, |w| {
+            u64::from(w.i)
+        });
     }
 
     /// The runs of one filter among the boxes `start..start + layers.len()`, and the
@@ -608,7 +625,9 @@ impl Grouping {
                 }
             }
             let parts = slots.iter().enumerate().map(|(g, (s, d))| (g, &**s, &**d));
-            chunk.list_near(walls, per_box, parts);
+            // A box beyond the limit fails the frame: no wall test for its chunk.
+            let walls = walls.filter(|_| ok);
+            chunk.list_near(store, walls, per_box, parts);
             ok
         };
         let in_range = if parallel {
@@ -699,7 +718,7 @@ impl Grouping {
                         (g, &group.swept[from..to], &group.dense[from..to])
                     },
                 );
-                chunk.list_near(walls, per_box, parts);
+                chunk.list_near(store, walls.filter(|_| ok), per_box, parts);
                 chunk.starts = starts;
             }
             ok
@@ -710,15 +729,20 @@ impl Grouping {
         }
     }
 
-    /// Per chunk of this frame, in dense order: the boxes near the walls given to
-    /// [`Grouping::build`] (see [`Chunk::near`]); empty lists without walls.
-    pub(super) fn near(&self) -> impl ExactSizeIterator<Item = &[u32]> {
-        self.chunks[..self.used_chunks].iter().map(|c| &c.near[..])
+    /// The earliest wall contacts of this frame's boxes near the walls given to
+    /// [`Grouping::build`], in dense order (see [`Chunk::wall_raw`]); none without
+    /// walls.
+    pub(super) fn wall_raw(&self) -> impl Iterator<Item = &WallRaw> {
+        self.chunks[..self.used_chunks]
+            .iter()
+            .flat_map(|c| &c.wall_raw)
     }
 
-    /// [`Grouping::near`]'s list for chunk `c`.
-    pub(super) fn near_at(&self, c: usize) -> &[u32] {
-        &self.chunks[c].near
+    /// Per chunk of this frame: the boxes near the walls given to [`Grouping::build`]
+    /// (see [`Chunk::near`]); empty lists without walls.
+    #[cfg(test)]
+    pub(super) fn near(&self) -> impl ExactSizeIterator<Item = &[u32]> {
+        self.chunks[..self.used_chunks].iter().map(|c| &c.near[..])
     }
 
     /// Sets the chunk size (tests and fuzzing: many chunks on small stores).

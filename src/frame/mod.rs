@@ -235,10 +235,9 @@ impl Contact {
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct FrameTimings {
     /// Grouping the boxes and the broad phase. In [`Frame::advance`], this also covers
-    /// listing the boxes near walls.
+    /// the walls: the boxes near them are tested while they are grouped.
     pub broad: Duration,
-    /// The narrow phase. In [`Frame::advance`], this also covers the walls and the
-    /// static level.
+    /// The narrow phase. In [`Frame::advance`], this also covers the static level.
     pub narrow: Duration,
     /// Everything after the narrow phase: contacts, events and the index of hits. In
     /// [`Frame::advance`], this also covers the responses, moving the boxes and
