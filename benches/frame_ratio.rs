@@ -25,8 +25,8 @@
 //! its variants: `danmaku` (round bullets among pillars), `squares` (square bullets),
 //! `open` (only the border as walls), `squares-open` (both), `grouped` (the same
 //! bullets stored in one block per side, not interleaved). Under each row, `advance`'s
-//! parts from its `FrameTimings` (medians): broad with the walls, narrow with the statics, the
-//! rest.
+//! parts from its `FrameTimings` (medians): broad with the walls, narrow with the
+//! statics, the rest.
 //! `FRAME_SIZES` (default `10000,100000,1000000`), `FRAME_THREADS` (default one and all
 //! cores), `FRAME_SCENES` (default all five, comma-separated), `FRAME_ROUNDS` (default:
 //! 400 at 10k, 150 at 100k, 40 at 1M; the static level as 100k, one thread),

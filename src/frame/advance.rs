@@ -35,6 +35,7 @@ use crate::pair::Pair;
 use crate::store::{BoxHandle, BoxStore, Filter, PLAIN, Response};
 use crate::tilemap::{EMPTY, TileMap, free_target, place_axis};
 use glam::{IVec2, Vec2};
+use rayon::prelude::*;
 
 /// What [`Frame::advance`] collides the moving boxes with, besides each other.
 ///
@@ -1065,33 +1066,54 @@ impl Moves {
             u64::from(d.0)
         });
         // The destroyed are few and far apart: each one's lines asked for HITS_AHEAD
-        // boxes before it is read.
-        let ask = |i: usize| {
-            for col in [store.min_x(), store.min_y(), store.max_x(), store.max_y()] {
-                prefetch_at(col, i);
+        // boxes before it is read. With `parallel`, blocks of them on rayon's pool.
+        let record = |doomed: &[(u32, f32)], out: &mut [Destroyed]| {
+            let ask = |i: usize| {
+                for col in [store.min_x(), store.min_y(), store.max_x(), store.max_y()] {
+                    prefetch_at(col, i);
+                }
+                prefetch_at(store.motion_x(), i);
+                prefetch_at(store.motion_y(), i);
+                prefetch_at(store.shape_entries(), i);
+                prefetch_at(store.handles(), i);
+                prefetch_at(store.user_data(), i);
+            };
+            for &(i, _) in doomed.iter().take(HITS_AHEAD) {
+                ask(i as usize);
             }
-            prefetch_at(store.motion_x(), i);
-            prefetch_at(store.motion_y(), i);
-            prefetch_at(store.shape_entries(), i);
-            prefetch_at(store.handles(), i);
-            prefetch_at(store.user_data(), i);
+            for (k, (&(i, t), out)) in doomed.iter().zip(out).enumerate() {
+                if let Some(&(j, _)) = doomed.get(k + HITS_AHEAD) {
+                    ask(j as usize);
+                }
+                let i = i as usize;
+                let m = Vec2::new(store.motion_x()[i], store.motion_y()[i]);
+                let shape = store.shape_at(i).expect("dense index").translated(m * t);
+                *out = Destroyed {
+                    handle: store.handles()[i],
+                    user_data: store.user_data()[i],
+                    shape,
+                    toi: t,
+                };
+            }
         };
-        for &(i, _) in self.doomed.iter().take(HITS_AHEAD) {
-            ask(i as usize);
-        }
-        for (k, &(i, t)) in self.doomed.iter().enumerate() {
-            if let Some(&(j, _)) = self.doomed.get(k + HITS_AHEAD) {
-                ask(j as usize);
-            }
-            let i = i as usize;
-            let m = Vec2::new(store.motion_x()[i], store.motion_y()[i]);
-            let shape = store.shape_at(i).expect("dense index").translated(m * t);
-            self.destroyed.push(Destroyed {
-                handle: store.handles()[i],
-                user_data: store.user_data()[i],
-                shape,
-                toi: t,
-            });
+        let blank = Destroyed {
+            handle: BoxHandle {
+                slot: 0,
+                generation: 0,
+            },
+            user_data: 0,
+            shape: Shape::Aabb(Aabb::from_coords(0.0, 0.0, 0.0, 0.0)),
+            toi: 0.0,
+        };
+        self.destroyed.resize(self.doomed.len(), blank);
+        const BLOCK: usize = 1024;
+        if parallel && self.doomed.len() > BLOCK {
+            self.destroyed
+                .par_chunks_mut(BLOCK)
+                .zip(self.doomed.par_chunks(BLOCK))
+                .for_each(|(out, doomed)| record(doomed, out));
+        } else {
+            record(&self.doomed, &mut self.destroyed);
         }
         self.held_shapes.clear();
         self.held_shapes
@@ -1106,7 +1128,7 @@ impl Moves {
         // Each box is doomed at most once (its end time is set then): ascending, unique.
         self.doomed_index.clear();
         self.doomed_index.extend(self.doomed.iter().map(|d| d.0));
-        store.remove_sorted(&self.doomed_index);
+        store.remove_sorted(&self.doomed_index, parallel);
         moving
     }
 }

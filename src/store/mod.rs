@@ -804,8 +804,11 @@ impl BoxStore {
     /// range), as [`BoxStore::remove`] on each in that order would but for the dense
     /// order left behind: here the highest goes first, so that a box swapped into a
     /// hole is never one to remove. Their slots are freed in `doomed`'s order. Column
-    /// by column, so that each column's writes stay in cache.
-    pub(crate) fn remove_sorted(&mut self, doomed: &[u32]) {
+    /// by column, so that each column's writes stay in cache; with `parallel` and many
+    /// doomed, the plain columns as tasks on rayon's current pool (the same swaps on
+    /// any thread).
+    pub(crate) fn remove_sorted(&mut self, doomed: &[u32], parallel: bool) {
+        let parallel = parallel && doomed.len() >= 256 && rayon::current_num_threads() > 1;
         debug_assert!(doomed.windows(2).all(|w| w[0] < w[1]));
         debug_assert!(doomed.last().is_none_or(|&i| (i as usize) < self.len()));
         for &i in doomed {
@@ -821,25 +824,38 @@ impl BoxStore {
                 self.set_back_link(i);
             }
         }
-        fn remove_all<T>(c: &mut Vec<T>, doomed: &[u32]) {
-            for &i in doomed.iter().rev() {
-                c.swap_remove(i as usize);
-            }
+        // The plain columns: each one the same swaps, independent of the others. The
+        // disc columns are empty when the store holds no disc.
+        let mut columns = [
+            Column::F32(&mut self.min_x),
+            Column::F32(&mut self.min_y),
+            Column::F32(&mut self.max_x),
+            Column::F32(&mut self.max_y),
+            Column::F32(&mut self.motion_x),
+            Column::F32(&mut self.motion_y),
+            Column::F32(&mut self.disc_x),
+            Column::F32(&mut self.disc_y),
+            Column::F32(&mut self.disc_r),
+            Column::U32(&mut self.layers),
+            Column::U32(&mut self.mask),
+            Column::U32(&mut self.solid),
+            Column::U64(&mut self.owner),
+            Column::U64(&mut self.user_data),
+            Column::U8(&mut self.response),
+        ];
+        let remove = |c: &mut Column<'_>| match c {
+            Column::F32(c) if c.is_empty() => {}
+            Column::F32(c) => remove_all(c, doomed),
+            Column::U32(c) => remove_all(c, doomed),
+            Column::U64(c) => remove_all(c, doomed),
+            Column::U8(c) => remove_all(c, doomed),
+        };
+        if parallel {
+            use rayon::prelude::*;
+            columns.par_iter_mut().with_max_len(1).for_each(remove);
+        } else {
+            columns.iter_mut().for_each(remove);
         }
-        for c in self.f32_columns() {
-            remove_all(c, doomed);
-        }
-        for c in self.disc_columns() {
-            if !c.is_empty() {
-                remove_all(c, doomed);
-            }
-        }
-        remove_all(&mut self.layers, doomed);
-        remove_all(&mut self.mask, doomed);
-        remove_all(&mut self.solid, doomed);
-        remove_all(&mut self.owner, doomed);
-        remove_all(&mut self.user_data, doomed);
-        remove_all(&mut self.response, doomed);
     }
 
     /// The six `f32` columns (the bounds, then the motion), for what is done to each
@@ -1278,6 +1294,28 @@ impl BoxStore {
             s.link = self.free_head;
             self.free_head = slot;
         }
+    }
+}
+
+/// One of the store's plain columns, for [`BoxStore::remove_sorted`]'s tasks.
+enum Column<'a> {
+    F32(&'a mut Vec<f32>),
+    U32(&'a mut Vec<u32>),
+    U64(&'a mut Vec<u64>),
+    U8(&'a mut Vec<u8>),
+}
+
+/// `c` with the entries at `doomed` (ascending dense indices) removed, highest first,
+/// each by a swap with the last entry ([`Vec::swap_remove`]). The doomed are far apart
+/// in a large column: each one's line is asked for `AHEAD` removals before it is
+/// written.
+fn remove_all<T>(c: &mut Vec<T>, doomed: &[u32]) {
+    const AHEAD: usize = 8;
+    for (k, &i) in doomed.iter().enumerate().rev() {
+        if let Some(&next) = k.checked_sub(AHEAD).map(|k| &doomed[k]) {
+            crate::lanes::prefetch(c.as_ptr().wrapping_add(next as usize));
+        }
+        c.swap_remove(i as usize);
     }
 }
 

@@ -290,7 +290,7 @@ proptest! {
         for &i in &doomed {
             one_by_one.remove(handles[i as usize]).unwrap();
         }
-        store.remove_sorted(&doomed);
+        store.remove_sorted(&doomed, false);
         prop_assert_eq!(store.len(), one_by_one.len());
         for (i, &h) in handles.iter().enumerate() {
             let gone = doomed.contains(&(i as u32));
@@ -514,4 +514,69 @@ fn set_motions_equals_set_motion_one_by_one_and_is_all_or_nothing() {
     ));
     assert!(unchanged(&bad));
     assert!(before.motion_x() != store.motion_x());
+}
+
+/// `remove_sorted` on many boxes leaves the same store on rayon's pool (the columns as
+/// tasks) as on the calling thread: every column, bit for bit, and the same shapes and
+/// handles.
+#[test]
+fn remove_sorted_in_parallel_equals_serial() {
+    let mut store = BoxStore::new();
+    for k in 0..3000u32 {
+        let c = Vec2::new((k % 97) as f32 * 3.0, (k / 97) as f32 * 2.5);
+        let props = BoxProps::new(Filter::new(1 << (k % 3), u32::MAX))
+            .with_owner(Owner(u64::from(k % 5)))
+            .with_motion(Vec2::new(k as f32 * 0.01, -1.0))
+            .with_user_data(u64::from(k) * 11);
+        let shape = match k % 3 {
+            0 => Shape::Aabb(Aabb::from_center_half_extents(c, Vec2::splat(1.0))),
+            1 => Shape::Circle(crate::math::Circle::new(c, 1.5)),
+            _ => Shape::Obb2(crate::math::Obb2::from_angle(
+                c,
+                Vec2::new(2.0, 1.0),
+                0.1 * k as f32,
+            )),
+        };
+        store.insert_shape(shape, props).unwrap();
+    }
+    // Every third box and a run at the end: far more than the parallel threshold.
+    let doomed: Vec<u32> = (0..store.len() as u32)
+        .filter(|&i| i % 3 == 1 || i >= 2900)
+        .collect();
+    let mut serial = store.clone();
+    serial.remove_sorted(&doomed, false);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .unwrap();
+    pool.install(|| store.remove_sorted(&doomed, true));
+    assert_eq!(store.len(), 3000 - doomed.len());
+    let bits = |s: &BoxStore| -> Vec<Vec<u32>> {
+        let [dx, dy, dr] = s.disc_columns_ref();
+        [
+            s.min_x(),
+            s.min_y(),
+            s.max_x(),
+            s.max_y(),
+            s.motion_x(),
+            s.motion_y(),
+            dx,
+            dy,
+            dr,
+        ]
+        .iter()
+        .map(|c| c.iter().map(|v| v.to_bits()).collect())
+        .collect()
+    };
+    assert_eq!(bits(&store), bits(&serial));
+    assert_eq!(store.layers(), serial.layers());
+    assert_eq!(store.masks(), serial.masks());
+    assert_eq!(store.solids(), serial.solids());
+    assert_eq!(store.owners(), serial.owners());
+    assert_eq!(store.user_data(), serial.user_data());
+    assert_eq!(store.responses(), serial.responses());
+    assert_eq!(store.handles(), serial.handles());
+    for i in 0..store.len() {
+        assert_eq!(store.shape_at(i), serial.shape_at(i), "box {i}");
+    }
 }
