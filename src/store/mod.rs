@@ -434,6 +434,11 @@ impl BoxStore {
     /// The shape can be an axis-aligned box, a disc or an oriented rectangle. The
     /// store computes the box's bounds from it with [`Shape::bounds`].
     ///
+    /// It costs the shape's checks, a slot from the free list and one push onto each
+    /// column: constant time. The columns grow as a `Vec` does, so reserve room once
+    /// with [`BoxStore::with_capacity`] or [`BoxStore::reserve`] and a game loop that
+    /// spawns bullets never reallocates.
+    ///
     /// ```
     /// use hantei::{BoxProps, BoxStore, Circle, Obb2, Shape};
     /// use glam::Vec2;
@@ -769,6 +774,10 @@ impl BoxStore {
     ///
     /// The last box in dense order takes the removed box's dense index. The handle
     /// becomes stale.
+    ///
+    /// It costs one read of the handle's slot and one swap with the last box in each
+    /// column: constant time. [`Frame::advance`](crate::frame::Frame::advance) removes
+    /// the boxes it destroys in one batch instead, column by column.
     ///
     /// # Errors
     /// [`Error::StaleHandle`] when the box was already removed.
