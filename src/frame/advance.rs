@@ -1054,7 +1054,9 @@ impl Moves {
     }
 
     /// Step 7: every box moved by its motion, the stopped ones where they stopped; the
-    /// destroyed removed. Returns the time moving took (the pass that runs in parallel).
+    /// destroyed removed. Returns the time of the passes that run on rayon's pool in a
+    /// parallel frame: the move, and the destroyed boxes' records and removal when
+    /// there are many.
     fn apply(
         &mut self,
         store: &mut BoxStore,
@@ -1107,11 +1109,19 @@ impl Moves {
         };
         self.destroyed.resize(self.doomed.len(), blank);
         const BLOCK: usize = 1024;
-        if parallel && self.doomed.len() > BLOCK {
-            self.destroyed
-                .par_chunks_mut(BLOCK)
-                .zip(self.doomed.par_chunks(BLOCK))
-                .for_each(|(out, doomed)| record(doomed, out));
+        // The time spent in passes that run on the pool in a parallel frame.
+        let mut pooled = std::time::Duration::ZERO;
+        if self.doomed.len() > BLOCK {
+            let start = Stamp::now();
+            if parallel {
+                self.destroyed
+                    .par_chunks_mut(BLOCK)
+                    .zip(self.doomed.par_chunks(BLOCK))
+                    .for_each(|(out, doomed)| record(doomed, out));
+            } else {
+                record(&self.doomed, &mut self.destroyed);
+            }
+            pooled += Stamp::now().since(start);
         } else {
             record(&self.doomed, &mut self.destroyed);
         }
@@ -1124,12 +1134,15 @@ impl Moves {
         self.held_shapes.extend_from_slice(&self.slid);
         let start = Stamp::now();
         store.apply_motion(&self.held_shapes, parallel, simd);
-        let moving = Stamp::now().since(start);
+        pooled += Stamp::now().since(start);
         // Each box is doomed at most once (its end time is set then): ascending, unique.
         self.doomed_index.clear();
         self.doomed_index.extend(self.doomed.iter().map(|d| d.0));
-        store.remove_sorted(&self.doomed_index, parallel);
-        moving
+        let start = Stamp::now();
+        if store.remove_sorted(&self.doomed_index, parallel) {
+            pooled += Stamp::now().since(start);
+        }
+        pooled
     }
 }
 

@@ -249,7 +249,8 @@ pub struct FrameTimings {
     /// shorten it.
     ///
     /// It covers contacts, events and the index of hits. In [`Frame::advance`], it also
-    /// covers the responses and removing destroyed boxes.
+    /// covers the responses, and the destroyed boxes' records and removal when there
+    /// are few of them (many run on the pool).
     pub serial: Duration,
     /// How many threads the other passes ran on.
     ///

@@ -815,9 +815,11 @@ impl BoxStore {
     /// hole is never one to remove. Their slots are freed in `doomed`'s order. Column
     /// by column, so that each column's writes stay in cache; with `parallel` and many
     /// doomed, the plain columns as tasks on rayon's current pool (the same swaps on
-    /// any thread).
-    pub(crate) fn remove_sorted(&mut self, doomed: &[u32], parallel: bool) {
-        let parallel = parallel && doomed.len() >= 256 && rayon::current_num_threads() > 1;
+    /// any thread). Returns whether there were that many (whether the columns would
+    /// run on the pool in a parallel frame).
+    pub(crate) fn remove_sorted(&mut self, doomed: &[u32], parallel: bool) -> bool {
+        let many = doomed.len() >= 256;
+        let parallel = parallel && many && rayon::current_num_threads() > 1;
         debug_assert!(doomed.windows(2).all(|w| w[0] < w[1]));
         debug_assert!(doomed.last().is_none_or(|&i| (i as usize) < self.len()));
         for &i in doomed {
@@ -865,6 +867,7 @@ impl BoxStore {
         } else {
             columns.iter_mut().for_each(remove);
         }
+        many
     }
 
     /// The six `f32` columns (the bounds, then the motion), for what is done to each
