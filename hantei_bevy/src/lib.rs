@@ -97,7 +97,7 @@
 
 use bevy_app::{App, FixedUpdate, Plugin};
 use bevy_ecs::change_detection::Tick;
-use bevy_ecs::entity::{EntityGeneration, EntityHashMap, EntityIndex};
+use bevy_ecs::entity::{EntityGeneration, EntityIndex};
 use bevy_ecs::lifecycle::HookContext;
 use bevy_ecs::prelude::*;
 use bevy_ecs::system::SystemChangeTick;
@@ -168,11 +168,12 @@ impl Plugin for HanteiPlugin {
 /// A collider's shape, centred on its entity's `Transform` translation.
 ///
 /// Adding it adds [`CollisionLayers`], [`CollisionResponse`], [`Velocity`] and
-/// `Transform` with their defaults when the entity lacks them. Removing it, or
+/// `Transform` with their defaults when the entity lacks them, and a private component
+/// that remembers the collider's box. Removing it, or
 /// despawning the entity, removes the collider from the store at once.
 #[derive(Component, Debug, Clone, Copy, PartialEq)]
 #[component(on_remove = on_collider_remove)]
-#[require(Transform, CollisionLayers, CollisionResponse, Velocity)]
+#[require(Transform, CollisionLayers, CollisionResponse, Velocity, MovingBox)]
 pub enum Collider {
     /// A disc.
     Circle {
@@ -387,13 +388,68 @@ struct Tracked {
     is_static: bool,
 }
 
+/// A collider's box in the moving store, kept on the entity for the write-back, which
+/// reads it in the tables' own order. `handle` is `None` while the collider is not in
+/// the moving store (not yet synced, refused, static or destroyed): the sync sets it
+/// and the `Collider`'s remove hook clears it.
+///
+/// `Collider` requires it, so it comes with the collider at spawn and never moves the
+/// entity to another archetype later (a component inserted after the spawn would).
+#[derive(Component, Debug, Clone, Copy, Default)]
+struct MovingBox {
+    handle: Option<BoxHandle>,
+    /// The box's dense index when last seen: right unless a removal moved the box.
+    index: u32,
+}
+
+/// The box of each collider entity, at the entity's index: no hashing, and a lookup
+/// is one read.
+#[derive(Default)]
+struct Boxes(Vec<Option<(Entity, Tracked)>>);
+
+impl Boxes {
+    /// The box of `entity`, if it has one.
+    #[inline]
+    fn get(&self, entity: Entity) -> Option<Tracked> {
+        match self.0.get(entity.index_u32() as usize) {
+            Some(&Some((e, t))) if e == entity => Some(t),
+            _ => None,
+        }
+    }
+
+    fn insert(&mut self, entity: Entity, t: Tracked) {
+        let i = entity.index_u32() as usize;
+        if i >= self.0.len() {
+            self.0.resize(i + 1, None);
+        }
+        self.0[i] = Some((entity, t));
+    }
+
+    /// Forgets the box of `entity` and returns it.
+    fn remove(&mut self, entity: Entity) -> Option<Tracked> {
+        let slot = self.0.get_mut(entity.index_u32() as usize)?;
+        match *slot {
+            Some((e, t)) if e == entity => {
+                *slot = None;
+                Some(t)
+            }
+            _ => None,
+        }
+    }
+}
+
 /// The collision state: one hantei [`BoxStore`] and [`Frame`], and the map from
 /// entities to their boxes. The plugin inserts it.
 #[derive(Resource)]
 pub struct CollisionWorld {
     store: BoxStore,
     frame: Frame,
-    boxes: EntityHashMap<Tracked>,
+    boxes: Boxes,
+    /// The write-back's table: each box's handle and new centre, at its dense index;
+    /// the centre is NaN where the box did not move.
+    moved: Vec<(BoxHandle, Vec2)>,
+    /// The sync's list of colliders that may have changed (kept for its allocation).
+    candidates: Vec<Entity>,
     statics: StaticLevel,
     /// Static boxes whose collider went, to remove at the next sync.
     statics_removed: Vec<BoxHandle>,
@@ -411,7 +467,9 @@ impl CollisionWorld {
         CollisionWorld {
             store: BoxStore::new(),
             frame: Frame::with_config(config),
-            boxes: EntityHashMap::default(),
+            boxes: Boxes::default(),
+            moved: Vec::new(),
+            candidates: Vec::new(),
             statics: StaticLevel::default(),
             statics_removed: Vec::new(),
             destroy,
@@ -443,7 +501,7 @@ impl CollisionWorld {
     /// The box of an entity's collider, if it is in the store.
     #[must_use]
     pub fn handle(&self, entity: Entity) -> Option<BoxHandle> {
-        self.boxes.get(&entity).map(|t| t.handle)
+        self.boxes.get(entity).map(|t| t.handle)
     }
 
     /// The entity of a box's `user_data`, if the bits name an entity.
@@ -473,8 +531,11 @@ impl CollisionWorld {
 
 /// Removes a collider's box when its `Collider` goes (removed or despawned).
 fn on_collider_remove(mut world: DeferredWorld, ctx: HookContext) {
+    if let Some(mut moving) = world.get_mut::<MovingBox>(ctx.entity) {
+        moving.handle = None;
+    }
     if let Some(mut cw) = world.get_resource_mut::<CollisionWorld>()
-        && let Some(t) = cw.boxes.remove(&ctx.entity)
+        && let Some(t) = cw.boxes.remove(ctx.entity)
     {
         if t.is_static {
             // Removed at the next sync, with one rebuild for all the changes.
@@ -506,6 +567,20 @@ type SyncItem<'a> = (
     Has<StaticCollider>,
     Option<Ref<'a, ChildOf>>,
 );
+
+/// What the sync's first walk reads: the change ticks, and whether it is a part.
+type ChangeItem<'a> = (
+    Entity,
+    Ref<'a, Collider>,
+    Ref<'a, Transform>,
+    Ref<'a, CollisionLayers>,
+    Ref<'a, CollisionResponse>,
+    Ref<'a, Velocity>,
+    Has<ChildOf>,
+);
+
+/// What the write-back reads and writes: the entity's box and its transform.
+type WriteBackItem<'a> = (&'a mut MovingBox, &'a mut Transform);
 
 /// What a compound child reads of its parent.
 type ParentItem<'a> = (Ref<'a, Transform>, Option<Ref<'a, Velocity>>);
@@ -585,8 +660,10 @@ struct StaticEdit {
 fn sync_colliders(
     mut world: ResMut<CollisionWorld>,
     time: Res<Time<Fixed>>,
+    changes: Query<ChangeItem>,
     query: Query<SyncItem>,
     parents: Query<ParentItem>,
+    mut moving: Query<&mut MovingBox>,
     mut errors: MessageWriter<CollisionError>,
 ) {
     let cw = &mut *world;
@@ -595,18 +672,33 @@ fn sync_colliders(
     cw.dt = dt;
     let mut new = Vec::new();
     let mut static_edits = Vec::new();
-    for (entity, collider, transform, layers, response, velocity, is_static, child_of) in &query {
-        // The common case first, without reading the transform: nothing changed.
-        // A transform last changed by the write-back matches the store.
-        let moved = transform.is_changed() && transform.last_changed() != cw.write_tick;
-        let own_change = collider.is_changed()
-            || moved
-            || layers.is_changed()
-            || response.is_changed()
-            || velocity.is_changed();
-        if !own_change && !dt_changed && child_of.is_none() {
+    // First the colliders that may have changed, in one tight walk over the change
+    // ticks: the common case, nothing changed, reads nothing else. A transform last
+    // changed by the write-back matches the store. Compound children are always looked
+    // at, as their parent may have moved.
+    let mut candidates = std::mem::take(&mut cw.candidates);
+    candidates.clear();
+    let write_tick = cw.write_tick;
+    changes.iter().for_each(
+        |(entity, collider, transform, layers, response, velocity, child)| {
+            let moved = transform.is_changed() && transform.last_changed() != write_tick;
+            if collider.is_changed()
+                || moved
+                || layers.is_changed()
+                || response.is_changed()
+                || velocity.is_changed()
+                || child
+                || dt_changed
+            {
+                candidates.push(entity);
+            }
+        },
+    );
+    for &entity in &candidates {
+        let Ok(item) = query.get(entity) else {
             continue;
-        }
+        };
+        let (entity, collider, transform, layers, response, velocity, is_static, child_of) = item;
         let place = placement(
             entity,
             &transform,
@@ -623,7 +715,7 @@ fn sync_colliders(
         if !changed && !dt_changed {
             continue;
         }
-        let Some(t) = cw.boxes.get_mut(&entity) else {
+        let Some(t) = cw.boxes.get(entity) else {
             new.push(entity);
             continue;
         };
@@ -634,8 +726,11 @@ fn sync_colliders(
                 cw.statics_removed.push(h);
             } else {
                 let _ = cw.store.remove(h);
+                if let Ok(mut m) = moving.get_mut(entity) {
+                    m.handle = None;
+                }
             }
-            cw.boxes.remove(&entity);
+            cw.boxes.remove(entity);
             new.push(entity);
             continue;
         }
@@ -672,6 +767,7 @@ fn sync_colliders(
             });
         }
     }
+    cw.candidates = candidates;
     // Live entities have distinct indices: a total, deterministic order.
     new.sort_unstable_by_key(|e| e.index_u32());
     for entity in new {
@@ -690,6 +786,8 @@ fn sync_colliders(
         );
         let (pos, angle) = (place.pos, place.angle);
         let shape = collider.shape_at(pos, angle);
+        // Until it is in the moving store, the write-back leaves the entity alone.
+        let mut moving_box = MovingBox::default();
         if is_static {
             static_edits.push(StaticEdit {
                 entity,
@@ -697,25 +795,32 @@ fn sync_colliders(
                 shape,
                 filter: layers.0,
             });
-            continue;
+        } else {
+            let props = BoxProps::new(layers.0)
+                .with_response(response.0)
+                .with_motion(place.velocity * dt)
+                .with_owner(place.owner)
+                .with_user_data(entity.to_bits());
+            match cw.store.insert_shape(shape, props) {
+                Ok(handle) => {
+                    let is_static = false;
+                    cw.boxes.insert(entity, Tracked { handle, is_static });
+                    moving_box = MovingBox {
+                        handle: Some(handle),
+                        // A new box is the last in dense order.
+                        index: (cw.store.len() - 1) as u32,
+                    };
+                }
+                Err(error) => {
+                    errors.write(CollisionError {
+                        entity: Some(entity),
+                        error,
+                    });
+                }
+            }
         }
-        let props = BoxProps::new(layers.0)
-            .with_response(response.0)
-            .with_motion(place.velocity * dt)
-            .with_owner(place.owner)
-            .with_user_data(entity.to_bits());
-        match cw.store.insert_shape(shape, props) {
-            Ok(handle) => {
-                let is_static = false;
-                let t = Tracked { handle, is_static };
-                cw.boxes.insert(entity, t);
-            }
-            Err(error) => {
-                errors.write(CollisionError {
-                    entity: Some(entity),
-                    error,
-                });
-            }
+        if let Ok(mut m) = moving.get_mut(entity) {
+            *m = moving_box;
         }
     }
     if static_edits.is_empty() && cw.statics_removed.is_empty() {
@@ -797,7 +902,7 @@ fn step(
     mut commands: Commands,
     mut world: ResMut<CollisionWorld>,
     walls: Option<Res<CollisionWalls>>,
-    mut transforms: Query<&mut Transform, (With<Collider>, Without<ChildOf>)>,
+    mut transforms: Query<WriteBackItem, (With<Collider>, Without<ChildOf>)>,
     mut started: MessageWriter<CollisionStarted>,
     mut ended: MessageWriter<CollisionEnded>,
     mut wall_hits: MessageWriter<WallHit>,
@@ -828,25 +933,45 @@ fn step(
     cw.steps += 1;
     cw.write_tick = ticks.this_run();
 
-    // Positions back to transforms: only boxes with a motion can have moved.
+    // Positions back to transforms. First each box's handle and new centre, in the
+    // store's order; then each entity's, in the tables' order, at the dense index its
+    // `MovingBox` remembers (when the handle there is its own: one read). Only boxes
+    // with a motion can have moved.
     let store = &cw.store;
-    let (mx, my, data) = (store.motion_x(), store.motion_y(), store.user_data());
-    for i in 0..store.len() {
-        if mx[i] == 0.0 && my[i] == 0.0 {
-            continue;
-        }
-        let (Some(entity), Some(shape)) = (Entity::try_from_bits(data[i]), store.shape_at(i))
-        else {
-            continue;
-        };
-        let pos = center(&shape);
-        if let Ok(mut transform) = transforms.get_mut(entity)
-            && transform.translation.truncate() != pos
+    let (mx, my, handles) = (store.motion_x(), store.motion_y(), store.handles());
+    let moved = &mut cw.moved;
+    moved.clear();
+    moved.reserve(handles.len());
+    for (i, &h) in handles.iter().enumerate() {
+        let mut pos = Vec2::NAN;
+        if (mx[i] != 0.0 || my[i] != 0.0)
+            && let Some(shape) = store.shape_at(i)
         {
-            transform.translation.x = pos.x;
-            transform.translation.y = pos.y;
+            pos = center(&shape);
         }
+        moved.push((h, pos));
     }
+    transforms
+        .iter_mut()
+        .for_each(|(mut moving, mut transform)| {
+            let Some(h) = moving.handle else {
+                return;
+            };
+            let pos = match moved.get(moving.index as usize) {
+                Some(&(at, pos)) if at == h => pos,
+                _ => {
+                    let Some(i) = store.index_of(h) else {
+                        return;
+                    };
+                    moving.bypass_change_detection().index = i as u32;
+                    moved[i].1
+                }
+            };
+            if !pos.x.is_nan() && transform.translation.truncate() != pos {
+                transform.translation.x = pos.x;
+                transform.translation.y = pos.y;
+            }
+        });
 
     let report = cw.frame.report();
     let ent = |bits: u64| Entity::try_from_bits(bits).unwrap_or(Entity::PLACEHOLDER);
@@ -907,7 +1032,7 @@ fn step(
         });
     }
     for d in &out.destroyed {
-        cw.boxes.remove(&d.collider);
+        cw.boxes.remove(d.collider);
         match cw.destroy {
             DestroyMode::Despawn => {
                 if let Ok(mut e) = commands.get_entity(d.collider) {

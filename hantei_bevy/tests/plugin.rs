@@ -7,7 +7,7 @@ use bevy_math::Vec2;
 use bevy_time::{Fixed, Time, TimePlugin, TimeUpdateStrategy};
 use bevy_transform::components::Transform;
 use hantei_bevy::hantei::frame::{FrameConfig, layers};
-use hantei_bevy::hantei::{Response, TileMap};
+use hantei_bevy::hantei::{Response, Shape, TileMap};
 use hantei_bevy::{
     Collider, ColliderDestroyed, CollisionEnded, CollisionError, CollisionLayers,
     CollisionResponse, CollisionStarted, CollisionWalls, CollisionWorld, DestroyMode, Destroyed,
@@ -613,4 +613,147 @@ fn messages_do_not_depend_on_threads() {
     let a = scene_log(2, one_thread);
     assert!(!a.started.is_empty());
     assert_eq!(a, scene_log(2, all_threads));
+}
+
+/// A bullet that pairs with nothing, moving `k` units a step along x.
+fn loner(at: Vec2, k: f32) -> impl Bundle {
+    (
+        Collider::circle(1.0),
+        Transform::from_translation(at.extend(0.0)),
+        Velocity(Vec2::new(64.0 * k, 0.0)),
+        CollisionLayers::new(0, 0),
+    )
+}
+
+/// Every collider's transform against its box in the store.
+fn assert_transforms_match_the_store(app: &mut App) {
+    let mut q = app
+        .world_mut()
+        .query_filtered::<(Entity, &Transform), (With<Collider>, Without<ChildOf>)>();
+    let world = app.world();
+    let cw = world.resource::<CollisionWorld>();
+    for (e, t) in q.iter(world) {
+        let h = cw.handle(e).expect("in the store");
+        let center = match cw.store().shape(h).unwrap() {
+            Shape::Aabb(a) => a.center(),
+            Shape::Circle(c) => c.center,
+            Shape::Obb2(o) => o.center,
+        };
+        assert_eq!(t.translation.truncate(), center, "{e:?}");
+    }
+}
+
+#[test]
+fn write_back_follows_boxes_that_removals_moved() {
+    let mut app = app();
+    // Twenty bullets on rows of their own, each with its own speed, and an enemy
+    // that destroys the bullets of row 0 as they reach it.
+    let bullets: Vec<(Entity, Vec2, f32)> = (0..20)
+        .map(|k| {
+            let at = Vec2::new(0.0, 10.0 * k as f32);
+            let speed = 1.0 + k as f32;
+            let e = app.world_mut().spawn(loner(at, speed)).id();
+            (e, at, speed)
+        })
+        .collect();
+    let foe = app.world_mut().spawn(enemy(Vec2::new(40.0, -100.0))).id();
+    let doomed = app
+        .world_mut()
+        .spawn(bullet(Vec2::new(0.0, -100.0), Vec2::new(640.0, 0.0)))
+        .id();
+    run_steps(&mut app, 2);
+    // Despawning boxes in the middle and at the front of the store's dense order moves
+    // its last boxes into their places.
+    let gone = [bullets[0].0, bullets[7].0, bullets[8].0];
+    for e in gone {
+        app.world_mut().despawn(e);
+    }
+    run_steps(&mut app, 6);
+    assert!(app.world().get_entity(doomed).is_err(), "destroyed");
+    assert!(app.world().get_entity(foe).is_ok());
+    for &(e, at, speed) in &bullets {
+        if gone.contains(&e) {
+            continue;
+        }
+        assert_eq!(pos(&app, e), at + Vec2::new(6.0 * speed, 0.0), "{e:?}");
+    }
+    assert_transforms_match_the_store(&mut app);
+    // New bullets, and more removals: still every transform where its box is.
+    let late = app
+        .world_mut()
+        .spawn(loner(Vec2::new(0.0, -50.0), 2.0))
+        .id();
+    app.world_mut().despawn(bullets[19].0);
+    run_steps(&mut app, 9);
+    assert_eq!(pos(&app, late), Vec2::new(6.0, -50.0));
+    assert_transforms_match_the_store(&mut app);
+    assert!(app.world().resource::<Log>().errors.is_empty());
+}
+
+#[test]
+fn a_marked_entity_given_a_collider_again_moves_again() {
+    let mut app = app_with(HanteiPlugin {
+        destroy: DestroyMode::Mark,
+        ..Default::default()
+    });
+    app.world_mut().spawn(enemy(Vec2::new(5.0, 0.0)));
+    let shot = app
+        .world_mut()
+        .spawn(bullet(Vec2::ZERO, Vec2::new(64.0, 0.0)))
+        .id();
+    run_steps(&mut app, 1);
+    assert!(app.world().get::<Destroyed>(shot).is_some());
+    // Recycled as a bullet that passes through, far from the enemy.
+    app.world_mut()
+        .entity_mut(shot)
+        .remove::<Destroyed>()
+        .insert((
+            Collider::circle(1.0),
+            Transform::from_xyz(0.0, 100.0, 0.0),
+            CollisionResponse(Response::Pass),
+        ));
+    run_steps(&mut app, 3);
+    assert_eq!(store_len(&app), 2);
+    assert_eq!(pos(&app, shot), Vec2::new(2.0, 100.0));
+    assert_transforms_match_the_store(&mut app);
+}
+
+#[test]
+fn a_collider_made_static_is_no_longer_written_back() {
+    let mut app = app();
+    let e = app.world_mut().spawn(loner(Vec2::ZERO, 1.0)).id();
+    run_steps(&mut app, 2);
+    assert_eq!(pos(&app, e), Vec2::new(2.0, 0.0));
+    // The marker alone is noticed with the next change of a collider component.
+    app.world_mut()
+        .entity_mut(e)
+        .insert((StaticCollider, Velocity(Vec2::new(64.0, 0.0))));
+    run_steps(&mut app, 5);
+    assert_eq!(pos(&app, e), Vec2::new(2.0, 0.0), "static: it stays");
+    let cw = app.world().resource::<CollisionWorld>();
+    assert_eq!((cw.len(), cw.statics().store().len()), (0, 1));
+}
+
+#[test]
+fn a_reused_entity_index_gets_its_own_box() {
+    let mut app = app();
+    let old = app.world_mut().spawn(loner(Vec2::ZERO, 1.0)).id();
+    run_steps(&mut app, 1);
+    // The same index, one generation on.
+    let next = app.world_mut().despawn_no_free(old).expect("alive");
+    let new = app
+        .world_mut()
+        .spawn_at(next, loner(Vec2::new(0.0, 30.0), 2.0))
+        .expect("a free id")
+        .id();
+    assert_eq!(new.index(), old.index());
+    assert_ne!(new, old);
+    let cw = app.world().resource::<CollisionWorld>();
+    assert!(cw.handle(old).is_none() && cw.handle(new).is_none());
+    run_steps(&mut app, 3);
+    let cw = app.world().resource::<CollisionWorld>();
+    assert!(cw.handle(old).is_none());
+    assert!(cw.handle(new).is_some());
+    assert_eq!(store_len(&app), 1);
+    assert_eq!(pos(&app, new), Vec2::new(4.0, 30.0));
 }

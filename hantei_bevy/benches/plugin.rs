@@ -1,0 +1,302 @@
+//! The plugin's whole fixed step against `Frame::advance` alone, on one thread.
+//!
+//! The scene is the headless example's: a walled arena of 100 × 100 tiles, a sliding
+//! player, 50 enemies and BULLETS bullet entities that die on walls and on what they
+//! hit. Before each step, untimed, the bench spawns new bullets for the ones that died,
+//! so the count stays at BULLETS.
+//!
+//! - `whole_step`: one `App::update` that runs one fixed step: the plugin's sync,
+//!   `advance`, the write-back to `Transform`, the messages and the despawns, and Bevy's
+//!   own schedules around them.
+//! - `advance`: `Frame::advance` alone, on a copy (not timed) of the store that one of
+//!   the plugin's steps began with, with the same walls.
+//!
+//! After the criterion rows, each size prints the two measured interleaved: step after
+//! step, the whole step's time over the time of its own `advance` (hantei's
+//! `FrameTimings::total`): the median ratio and its quartiles. On a shared machine this
+//! ratio is steadier than the ratio of two rows that ran a minute apart.
+//!
+//! Everything runs on one thread: a one-thread rayon pool whose thread is the bench's
+//! own, Bevy's single-threaded executor for every schedule and a task pool of one
+//! thread. A system between the plugin's sync and step checks it.
+//!
+//! ```text
+//! cargo bench -p hantei_bevy --bench plugin
+//! PLUGIN_SIZES=100000 cargo bench -p hantei_bevy --bench plugin
+//! ```
+//!
+//! `cargo test -p hantei_bevy --benches` runs each row once on 1000 bullets, untimed.
+
+use bevy_app::{App, FixedUpdate, TaskPoolOptions, TaskPoolPlugin};
+use bevy_ecs::prelude::*;
+use bevy_ecs::schedule::{Schedules, SingleThreadedExecutor};
+use bevy_math::Vec2;
+use bevy_time::{TimePlugin, TimeUpdateStrategy};
+use bevy_transform::components::Transform;
+use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
+use hantei_bevy::hantei::frame::{Frame, FrameConfig, Level, layers};
+use hantei_bevy::hantei::{BoxStore, Response, TileMap};
+use hantei_bevy::{
+    Collider, CollisionLayers, CollisionResponse, CollisionWalls, CollisionWorld, HanteiPlugin,
+    HanteiSystems, Velocity,
+};
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+/// The arena: 100 × 100 tiles of 10 units, walls all round.
+const TILES: usize = 100;
+const TILE: f32 = 10.0;
+/// The colliders that are not bullets: the player and 50 enemies.
+const OTHERS: usize = 51;
+
+/// A small deterministic generator (xorshift), so every run is the same scene.
+#[derive(Resource)]
+struct Rng(u32);
+
+impl Rng {
+    fn next(&mut self) -> f32 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 17;
+        self.0 ^= self.0 << 5;
+        (self.0 >> 8) as f32 / (1u32 << 24) as f32
+    }
+}
+
+fn spawn_bullet(world: &mut World, rng: &mut Rng) {
+    let side = TILES as f32 * TILE;
+    let at = Vec2::new(
+        TILE * 2.0 + rng.next() * (side - 4.0 * TILE),
+        TILE * 2.0 + rng.next() * (side - 4.0 * TILE),
+    );
+    let v = Vec2::from_angle(rng.next() * std::f32::consts::TAU) * (60.0 + 120.0 * rng.next());
+    let filter = if rng.next() < 0.5 {
+        layers::enemy_bullet()
+    } else {
+        layers::player_bullet()
+    };
+    world.spawn((
+        Collider::circle(1.0),
+        Transform::from_translation(at.extend(0.0)),
+        Velocity(v),
+        CollisionLayers(filter),
+        CollisionResponse(Response::Destroy),
+    ));
+}
+
+/// A copy of the store as the step's `advance` will find it, when asked for.
+#[derive(Resource, Default)]
+struct Snapshot {
+    wanted: bool,
+    store: Option<BoxStore>,
+}
+
+fn snapshot(mut snap: ResMut<Snapshot>, world: Res<CollisionWorld>) {
+    if snap.wanted {
+        snap.wanted = false;
+        snap.store = Some(world.store().clone());
+    }
+}
+
+/// Fails unless the step runs on a one-thread rayon pool.
+fn one_thread() {
+    assert_eq!(
+        rayon::current_num_threads(),
+        1,
+        "the step runs on one thread"
+    );
+}
+
+/// The scene with `bullets` bullets, its first step run.
+fn scene(bullets: usize) -> App {
+    let mut app = App::new();
+    app.add_plugins((
+        TaskPoolPlugin {
+            task_pool_options: TaskPoolOptions::with_num_threads(1),
+        },
+        TimePlugin,
+        HanteiPlugin::default(),
+    ))
+    .insert_resource(TimeUpdateStrategy::FixedTimesteps(1))
+    .init_resource::<Snapshot>()
+    .add_systems(
+        FixedUpdate,
+        (snapshot, one_thread)
+            .after(HanteiSystems::Sync)
+            .before(HanteiSystems::Step),
+    );
+    let mut art = String::new();
+    for row in 0..TILES {
+        for col in 0..TILES {
+            let edge = row == 0 || col == 0 || row == TILES - 1 || col == TILES - 1;
+            art.push(if edge { '#' } else { '.' });
+        }
+        art.push('\n');
+    }
+    let map = TileMap::from_ascii(&art, Vec2::splat(TILE), Vec2::ZERO).expect("valid art");
+    app.insert_resource(CollisionWalls::new(map));
+    for (_, schedule) in app.world_mut().resource_mut::<Schedules>().iter_mut() {
+        schedule.set_executor(SingleThreadedExecutor::new());
+    }
+
+    let world = app.world_mut();
+    world.spawn((
+        Collider::circle(3.0),
+        Transform::from_xyz(500.0, 100.0, 0.0),
+        Velocity(Vec2::new(30.0, 0.0)),
+        CollisionLayers(layers::player()),
+        CollisionResponse(Response::Slide),
+    ));
+    for k in 0..50 {
+        let at = Vec2::new(60.0 + 18.0 * k as f32, 800.0);
+        world.spawn((
+            Collider::rect(Vec2::splat(6.0)),
+            Transform::from_translation(at.extend(0.0)),
+            CollisionLayers(layers::enemy()),
+        ));
+    }
+    let mut rng = Rng(0x9e37_79b9);
+    for _ in 0..bullets {
+        spawn_bullet(world, &mut rng);
+    }
+    world.insert_resource(rng);
+    // Bevy's first update runs no fixed step; the second inserts every bullet.
+    while app.world().resource::<CollisionWorld>().steps() == 0 {
+        app.update();
+    }
+    app
+}
+
+/// Spawns a bullet for each one that died, then runs one fixed step; returns its time.
+fn step(app: &mut App, bullets: usize) -> Duration {
+    let alive = app.world().resource::<CollisionWorld>().len() - OTHERS;
+    app.world_mut().resource_scope(|world, mut rng: Mut<Rng>| {
+        for _ in alive..bullets {
+            spawn_bullet(world, &mut rng);
+        }
+    });
+    let steps = app.world().resource::<CollisionWorld>().steps();
+    let start = Instant::now();
+    app.update();
+    let time = start.elapsed();
+    assert_eq!(
+        app.world().resource::<CollisionWorld>().steps(),
+        steps + 1,
+        "one fixed step per update"
+    );
+    time
+}
+
+/// The store that the next step's `advance` begins with; the step runs.
+fn take_snapshot(app: &mut App, bullets: usize) -> BoxStore {
+    app.world_mut().resource_mut::<Snapshot>().wanted = true;
+    step(app, bullets);
+    let snap = app.world_mut().resource_mut::<Snapshot>().store.take();
+    snap.expect("the snapshot system ran")
+}
+
+/// Whether this is a timed run (`cargo bench` passes `--bench`), not a test run.
+fn timed() -> bool {
+    std::env::args().any(|a| a == "--bench")
+}
+
+/// `PLUGIN_SIZES`, or 10k and 100k bullets; 1000 in a test run (`cargo test --benches`).
+fn sizes() -> Vec<usize> {
+    match std::env::var("PLUGIN_SIZES") {
+        Ok(s) => s.split(',').filter_map(|n| n.trim().parse().ok()).collect(),
+        Err(_) if timed() => vec![10_000, 100_000],
+        Err(_) => vec![1000],
+    }
+}
+
+/// Median of `v` (sorted in place).
+fn median(v: &mut [f64]) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
+/// The whole step over its own `advance`, step after step: prints the medians.
+fn interleaved(app: &mut App, bullets: usize, rounds: usize) {
+    let (mut whole, mut adv, mut ratio) = (Vec::new(), Vec::new(), Vec::new());
+    for _ in 0..rounds {
+        let t = step(app, bullets).as_secs_f64() * 1e3;
+        let cw = app.world().resource::<CollisionWorld>();
+        let a = cw.frame().report().timings.total.as_secs_f64() * 1e3;
+        whole.push(t);
+        adv.push(a);
+        ratio.push(t / a);
+    }
+    let (w, a, r) = (median(&mut whole), median(&mut adv), median(&mut ratio));
+    let q = |f: f64| ratio[((ratio.len() - 1) as f64 * f) as usize];
+    println!(
+        "plugin_step/{bullets}: interleaved over {rounds} steps: whole step {w:.3} ms, \
+         its advance {a:.3} ms, ratio {r:.2}x (quartiles {:.2}-{:.2})",
+        q(0.25),
+        q(0.75)
+    );
+}
+
+fn bench(c: &mut Criterion) {
+    // This thread is the pool's one thread: rayon's work runs here (neither criterion
+    // nor a Bevy app can move into `ThreadPool::install`).
+    let _pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .use_current_thread()
+        .build()
+        .expect("a one-thread pool");
+    {
+        for bullets in sizes() {
+            let mut app = scene(bullets);
+            // A few steps so that the scene settles: contacts, deaths, refills.
+            for _ in 0..10 {
+                step(&mut app, bullets);
+            }
+            let snap = take_snapshot(&mut app, bullets);
+            let map = app.world().resource::<CollisionWalls>().map.clone();
+            let level = Level {
+                walls: Some(&map),
+                wall_filter: layers::wall(),
+                ..Level::none()
+            };
+            let mut frame = Frame::with_config(FrameConfig::default());
+            frame
+                .advance(&mut snap.clone(), &level)
+                .expect("the scene is valid");
+
+            let mut group = c.benchmark_group("plugin_step");
+            group.sample_size(if bullets >= 50_000 { 20 } else { 50 });
+            group.bench_function(BenchmarkId::new("whole_step", bullets), |b| {
+                b.iter_custom(|iters| (0..iters).map(|_| step(&mut app, bullets)).sum());
+            });
+            group.bench_function(BenchmarkId::new("advance", bullets), |b| {
+                b.iter_custom(|iters| {
+                    let mut time = Duration::ZERO;
+                    for _ in 0..iters {
+                        let mut store = snap.clone();
+                        let start = Instant::now();
+                        let summary = frame.advance(&mut store, &level);
+                        time += start.elapsed();
+                        black_box(summary.expect("the scene is valid"));
+                        black_box(store);
+                    }
+                    time
+                });
+            });
+            group.finish();
+            if timed() {
+                let rounds = if bullets >= 50_000 { 100 } else { 400 };
+                interleaved(&mut app, bullets, rounds);
+            }
+            // Every collider is in the store: the dead were despawned, the new inserted.
+            let colliders = app
+                .world_mut()
+                .query::<&Collider>()
+                .iter(app.world())
+                .count();
+            let stored = app.world().resource::<CollisionWorld>().len();
+            assert_eq!(colliders, stored, "the scene kept its colliders in step");
+        }
+    }
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);
