@@ -526,6 +526,7 @@ impl BoxStore {
 
     /// The shape of the box at dense index `i`, if there is one.
     #[must_use]
+    #[inline]
     pub fn shape_at(&self, i: usize) -> Option<Shape> {
         let entry = *self.shape.get(i)?;
         let k = (entry & SHAPE_INDEX) as usize;
