@@ -63,7 +63,7 @@ fn main() {
             store.clone_from(&scene.store);
             let start = Instant::now();
             let timings = if mode == "step" {
-                frame.step(&mut store).expect("valid").timings
+                frame.step(&store).expect("valid").timings
             } else {
                 frame.advance(&mut store, &level).expect("valid").timings
             };

@@ -100,7 +100,7 @@ struct Chunk {
     /// (every box, with per-box filters).
     near: Vec<u32>,
     /// With walls: the earliest wall contacts of the boxes in `near` whose filter
-    /// pairs with the walls', in dense order ([`advance::wall_contacts`]).
+    /// pairs with the walls', in dense order ([`wall_contacts`]).
     wall_raw: Vec<WallRaw>,
     wall_scratch: Vec<WallRaw>,
     /// Pass 3's per-group positions: in parallel, how much of each group's part of
@@ -513,7 +513,8 @@ pub(super) struct Grouping {
 
 impl Grouping {
     /// Groups the store's boxes, at most `max_groups` of them; `parallel` uses rayon's
-    /// current pool. With `walls`, also lists the boxes near them ([`Grouping::near`]).
+    /// current pool. With `walls`, also finds the wall contacts of the boxes near them
+    /// ([`Grouping::wall_raw`]).
     ///
     /// # Errors
     /// The lowest dense index whose swept box reaches beyond [`MAX_COORDINATE`] (the
