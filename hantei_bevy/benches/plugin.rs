@@ -30,58 +30,18 @@
 use bevy_app::{App, FixedUpdate, TaskPoolOptions, TaskPoolPlugin};
 use bevy_ecs::prelude::*;
 use bevy_ecs::schedule::{Schedules, SingleThreadedExecutor};
-use bevy_math::Vec2;
 use bevy_time::{TimePlugin, TimeUpdateStrategy};
-use bevy_transform::components::Transform;
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
+use hantei_bevy::hantei::BoxStore;
 use hantei_bevy::hantei::frame::{Frame, FrameConfig, Level, layers};
-use hantei_bevy::hantei::{BoxStore, Response, TileMap};
-use hantei_bevy::{
-    Collider, CollisionLayers, CollisionResponse, CollisionWalls, CollisionWorld, HanteiPlugin,
-    HanteiSystems, Velocity,
-};
+use hantei_bevy::{Collider, CollisionWalls, CollisionWorld, HanteiPlugin, HanteiSystems};
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 /// The arena: 100 × 100 tiles of 10 units, walls all round.
-const TILES: usize = 100;
-const TILE: f32 = 10.0;
-/// The colliders that are not bullets: the player and 50 enemies.
-const OTHERS: usize = 51;
-
-/// A small deterministic generator (xorshift), so every run is the same scene.
-#[derive(Resource)]
-struct Rng(u32);
-
-impl Rng {
-    fn next(&mut self) -> f32 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 17;
-        self.0 ^= self.0 << 5;
-        (self.0 >> 8) as f32 / (1u32 << 24) as f32
-    }
-}
-
-fn spawn_bullet(world: &mut World, rng: &mut Rng) {
-    let side = TILES as f32 * TILE;
-    let at = Vec2::new(
-        TILE * 2.0 + rng.next() * (side - 4.0 * TILE),
-        TILE * 2.0 + rng.next() * (side - 4.0 * TILE),
-    );
-    let v = Vec2::from_angle(rng.next() * std::f32::consts::TAU) * (60.0 + 120.0 * rng.next());
-    let filter = if rng.next() < 0.5 {
-        layers::enemy_bullet()
-    } else {
-        layers::player_bullet()
-    };
-    world.spawn((
-        Collider::circle(1.0),
-        Transform::from_translation(at.extend(0.0)),
-        Velocity(v),
-        CollisionLayers(filter),
-        CollisionResponse(Response::Destroy),
-    ));
-}
+#[path = "../examples/scene/mod.rs"]
+mod scene;
+use scene::{OTHERS, Rng, spawn_bullet};
 
 /// A copy of the store as the step's `advance` will find it, when asked for.
 #[derive(Resource, Default)]
@@ -124,40 +84,14 @@ fn scene(bullets: usize) -> App {
             .after(HanteiSystems::Sync)
             .before(HanteiSystems::Step),
     );
-    let mut art = String::new();
-    for row in 0..TILES {
-        for col in 0..TILES {
-            let edge = row == 0 || col == 0 || row == TILES - 1 || col == TILES - 1;
-            art.push(if edge { '#' } else { '.' });
-        }
-        art.push('\n');
-    }
-    let map = TileMap::from_ascii(&art, Vec2::splat(TILE), Vec2::ZERO).expect("valid art");
-    app.insert_resource(CollisionWalls::new(map));
+    app.insert_resource(scene::walls());
     for (_, schedule) in app.world_mut().resource_mut::<Schedules>().iter_mut() {
         schedule.set_executor(SingleThreadedExecutor::new());
     }
 
     let world = app.world_mut();
-    world.spawn((
-        Collider::circle(3.0),
-        Transform::from_xyz(500.0, 100.0, 0.0),
-        Velocity(Vec2::new(30.0, 0.0)),
-        CollisionLayers(layers::player()),
-        CollisionResponse(Response::Slide),
-    ));
-    for k in 0..50 {
-        let at = Vec2::new(60.0 + 18.0 * k as f32, 800.0);
-        world.spawn((
-            Collider::rect(Vec2::splat(6.0)),
-            Transform::from_translation(at.extend(0.0)),
-            CollisionLayers(layers::enemy()),
-        ));
-    }
-    let mut rng = Rng(0x9e37_79b9);
-    for _ in 0..bullets {
-        spawn_bullet(world, &mut rng);
-    }
+    let mut rng = Rng::new();
+    scene::spawn(world, bullets, &mut rng);
     world.insert_resource(rng);
     // Bevy's first update runs no fixed step; the second inserts every bullet.
     while app.world().resource::<CollisionWorld>().steps() == 0 {

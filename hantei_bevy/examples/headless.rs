@@ -10,20 +10,13 @@
 
 use bevy_app::{App, TaskPoolPlugin, Update};
 use bevy_ecs::prelude::*;
-use bevy_math::Vec2;
 use bevy_time::{TimePlugin, TimeUpdateStrategy};
-use bevy_transform::components::Transform;
-use hantei_bevy::hantei::frame::layers;
-use hantei_bevy::hantei::{Response, TileMap};
-use hantei_bevy::{
-    Collider, ColliderDestroyed, CollisionLayers, CollisionResponse, CollisionStarted,
-    CollisionWalls, CollisionWorld, HanteiPlugin, Velocity,
-};
+use hantei_bevy::{ColliderDestroyed, CollisionStarted, CollisionWorld, HanteiPlugin};
 use std::time::Instant;
 
-/// The arena: 100 × 100 tiles of 10 units, walls all round.
-const TILES: usize = 100;
-const TILE: f32 = 10.0;
+/// The arena, the player, the enemies and the bullets.
+mod scene;
+use scene::{Rng, spawn_bullet};
 
 /// Counts of what happened, summed over the run.
 #[derive(Resource, Default)]
@@ -39,39 +32,6 @@ fn count(
 ) {
     tally.started += started.read().count();
     tally.destroyed += destroyed.read().count();
-}
-
-/// A small deterministic generator (xorshift), so every run is the same scene.
-struct Rng(u32);
-
-impl Rng {
-    fn next(&mut self) -> f32 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 17;
-        self.0 ^= self.0 << 5;
-        (self.0 >> 8) as f32 / (1u32 << 24) as f32
-    }
-}
-
-fn spawn_bullet(world: &mut World, rng: &mut Rng) {
-    let side = TILES as f32 * TILE;
-    let at = Vec2::new(
-        TILE * 2.0 + rng.next() * (side - 4.0 * TILE),
-        TILE * 2.0 + rng.next() * (side - 4.0 * TILE),
-    );
-    let v = Vec2::from_angle(rng.next() * std::f32::consts::TAU) * (60.0 + 120.0 * rng.next());
-    let filter = if rng.next() < 0.5 {
-        layers::enemy_bullet()
-    } else {
-        layers::player_bullet()
-    };
-    world.spawn((
-        Collider::circle(1.0),
-        Transform::from_translation(at.extend(0.0)),
-        Velocity(v),
-        CollisionLayers(filter),
-        CollisionResponse(Response::Destroy),
-    ));
 }
 
 fn arg(n: usize, default: usize) -> usize {
@@ -93,37 +53,9 @@ fn main() {
     .init_resource::<Tally>()
     .add_systems(Update, count);
 
-    let mut art = String::new();
-    for row in 0..TILES {
-        for col in 0..TILES {
-            let edge = row == 0 || col == 0 || row == TILES - 1 || col == TILES - 1;
-            art.push(if edge { '#' } else { '.' });
-        }
-        art.push('\n');
-    }
-    let map = TileMap::from_ascii(&art, Vec2::splat(TILE), Vec2::ZERO).expect("valid art");
-    app.insert_resource(CollisionWalls::new(map));
-
-    let world = app.world_mut();
-    world.spawn((
-        Collider::circle(3.0),
-        Transform::from_xyz(500.0, 100.0, 0.0),
-        Velocity(Vec2::new(30.0, 0.0)),
-        CollisionLayers(layers::player()),
-        CollisionResponse(Response::Slide),
-    ));
-    for k in 0..50 {
-        let at = Vec2::new(60.0 + 18.0 * k as f32, 800.0);
-        world.spawn((
-            Collider::rect(Vec2::splat(6.0)),
-            Transform::from_translation(at.extend(0.0)),
-            CollisionLayers(layers::enemy()),
-        ));
-    }
-    let mut rng = Rng(0x9e37_79b9);
-    for _ in 0..bullets {
-        spawn_bullet(world, &mut rng);
-    }
+    app.insert_resource(scene::walls());
+    let mut rng = Rng::new();
+    scene::spawn(app.world_mut(), bullets, &mut rng);
 
     let (mut total, mut in_hantei, mut worst) = (0.0, 0.0, 0.0f64);
     let mut destroyed = 0;
