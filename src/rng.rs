@@ -190,6 +190,65 @@ pub(crate) fn ln(x: f32) -> f32 {
     (f64::from(e) * core::f64::consts::LN_2 + ln_m) as f32
 }
 
+/// Property tests' inputs: what the unit tests draw from a seeded generator.
+#[cfg(test)]
+impl Rng {
+    /// A uniform integer in `[lo, hi)`; `lo` when `hi <= lo`.
+    pub(crate) fn range_u32(&mut self, lo: u32, hi: u32) -> u32 {
+        lo + self.below(hi.saturating_sub(lo))
+    }
+
+    /// `true` with probability `p`.
+    pub(crate) fn chance(&mut self, p: f32) -> bool {
+        self.unit_f32() < p
+    }
+
+    /// One of `items`, each as likely.
+    pub(crate) fn pick<T: Copy>(&mut self, items: &[T]) -> T {
+        items[self.below(items.len() as u32) as usize]
+    }
+
+    /// An index into `weights`, each drawn in proportion to its weight.
+    pub(crate) fn weighted(&mut self, weights: &[u32]) -> usize {
+        let mut r = self.below(weights.iter().sum());
+        for (i, &w) in weights.iter().enumerate() {
+            if r < w {
+                return i;
+            }
+            r -= w;
+        }
+        weights.len() - 1
+    }
+}
+
+/// Runs `check` on `cases` random cases, each from a generator of its own seed, so a
+/// failure names the one case to rerun. `HANTEI_CASES` asks for another number of
+/// cases (long runs).
+#[cfg(test)]
+pub(crate) fn for_cases(name: &str, cases: u32, mut check: impl FnMut(&mut Rng)) {
+    /// Names the failing case when a check panics.
+    struct Case<'a>(&'a str, u64);
+    impl Drop for Case<'_> {
+        fn drop(&mut self) {
+            if std::thread::panicking() {
+                eprintln!("{}: failed on the case of seed {:#x}", self.0, self.1);
+            }
+        }
+    }
+    let cases = std::env::var("HANTEI_CASES")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(cases);
+    let base = name.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
+    });
+    for k in 0..u64::from(cases) {
+        let case = Case(name, base ^ k);
+        check(&mut Rng::new(case.1));
+        drop(case);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,7 +1,7 @@
-//! The store against a simple model (a map from handle to box), driven by proptest.
+//! The store against a simple model (a map from handle to box), driven by seeded random operations.
 
 use super::*;
-use proptest::prelude::*;
+use crate::rng::{Rng, for_cases};
 use std::collections::HashMap;
 
 #[derive(Debug, Clone)]
@@ -16,37 +16,41 @@ enum Op {
     Clear,
 }
 
-fn coord() -> impl Strategy<Value = f32> {
-    prop_oneof![
-        8 => -100.0f32..100.0,
-        1 => Just(f32::NAN),
-        1 => Just(f32::INFINITY),
-        1 => Just(0.0f32),
-    ]
+fn coord(rng: &mut Rng) -> f32 {
+    match rng.weighted(&[8, 1, 1, 1]) {
+        0 => rng.range_f32(-100.0, 100.0),
+        1 => f32::NAN,
+        2 => f32::INFINITY,
+        _ => 0.0,
+    }
 }
 
-fn aabb() -> impl Strategy<Value = Aabb> {
+fn aabb(rng: &mut Rng) -> Aabb {
     // Mostly valid boxes (sorted corners), sometimes inverted or non-finite ones.
-    (coord(), coord(), coord(), coord(), 0..8u8).prop_map(|(a, b, c, d, k)| {
-        if k == 0 {
-            Aabb::from_coords(a, b, c, d)
-        } else {
-            Aabb::from_coords(a.min(c), b.min(d), a.max(c), b.max(d))
-        }
-    })
+    let (a, b, c, d) = (coord(rng), coord(rng), coord(rng), coord(rng));
+    if rng.below(8) == 0 {
+        Aabb::from_coords(a, b, c, d)
+    } else {
+        Aabb::from_coords(a.min(c), b.min(d), a.max(c), b.max(d))
+    }
 }
 
-fn op() -> impl Strategy<Value = Op> {
-    prop_oneof![
-        6 => aabb().prop_map(Op::Insert),
-        1 => prop::collection::vec(aabb(), 0..6).prop_map(Op::InsertMany),
-        4 => (any::<usize>(), aabb()).prop_map(|(i, b)| Op::Update(i, b)),
-        1 => prop::collection::vec(aabb(), 0..12).prop_map(Op::UpdateAll),
-        4 => any::<usize>().prop_map(Op::Remove),
-        1 => (any::<usize>(), coord(), coord()).prop_map(|(i, x, y)| Op::SetMotion(i, Vec2::new(x, y))),
-        1 => (any::<usize>(), any::<u32>(), any::<u32>()).prop_map(|(i, l, m)| Op::SetFilter(i, l, m)),
-        1 => Just(Op::Clear),
-    ]
+fn aabbs(rng: &mut Rng, most: u32) -> Vec<Aabb> {
+    (0..rng.below(most)).map(|_| aabb(rng)).collect()
+}
+
+fn op(rng: &mut Rng) -> Op {
+    let i = rng.next_u64() as usize;
+    match rng.weighted(&[6, 1, 4, 1, 4, 1, 1, 1]) {
+        0 => Op::Insert(aabb(rng)),
+        1 => Op::InsertMany(aabbs(rng, 6)),
+        2 => Op::Update(i, aabb(rng)),
+        3 => Op::UpdateAll(aabbs(rng, 12)),
+        4 => Op::Remove(i),
+        5 => Op::SetMotion(i, Vec2::new(coord(rng), coord(rng))),
+        6 => Op::SetFilter(i, rng.next_u64() as u32, rng.next_u64() as u32),
+        _ => Op::Clear,
+    }
 }
 
 fn same(a: Aabb, b: Aabb) -> bool {
@@ -91,19 +95,19 @@ fn check(store: &BoxStore, model: &Model) {
     assert_eq!(hs.len(), store.len());
 }
 
-proptest! {
-    #![proptest_config(ProptestConfig::with_cases(256))]
-    #[test]
-    fn store_matches_model(ops in prop::collection::vec(op(), 1..60)) {
+#[test]
+fn store_matches_model() {
+    for_cases("store_matches_model", 256, |rng| {
+        let ops: Vec<Op> = (0..rng.range_u32(1, 60)).map(|_| op(rng)).collect();
         let mut store = BoxStore::new();
         let mut model = Model::default();
         for op in ops {
             match op {
                 Op::Insert(b) => {
                     let r = store.insert(b);
-                    prop_assert_eq!(r.is_ok(), b.validate().is_ok());
+                    assert_eq!(r.is_ok(), b.validate().is_ok());
                     if let Ok(h) = r {
-                        prop_assert!(!model.issued.contains(&h), "handle reused: {:?}", h);
+                        assert!(!model.issued.contains(&h), "handle reused: {:?}", h);
                         model.live.insert(h, (b, BoxProps::default()));
                         model.issued.push(h);
                     }
@@ -112,28 +116,30 @@ proptest! {
                     let first_bad = bs.iter().position(|b| b.validate().is_err());
                     match store.insert_many(&bs, BoxProps::default()) {
                         Ok(hs) => {
-                            prop_assert!(first_bad.is_none());
-                            prop_assert_eq!(hs.len(), bs.len());
+                            assert!(first_bad.is_none());
+                            assert_eq!(hs.len(), bs.len());
                             for (h, b) in hs.into_iter().zip(bs) {
                                 model.live.insert(h, (b, BoxProps::default()));
                                 model.issued.push(h);
                             }
                         }
-                        Err(Error::InvalidBox { index, .. }) => prop_assert_eq!(Some(index), first_bad),
-                        Err(e) => prop_assert!(false, "unexpected {e}"),
+                        Err(Error::InvalidBox { index, .. }) => assert_eq!(Some(index), first_bad),
+                        Err(e) => assert!(false, "unexpected {e}"),
                     }
                 }
                 Op::Update(i, b) => {
                     if let Some(h) = model.pick(i) {
                         let r = store.update(h, b);
                         let ok = model.live.contains_key(&h) && b.validate().is_ok();
-                        prop_assert_eq!(r.is_ok(), ok);
-                        if ok { model.live.get_mut(&h).unwrap().0 = b; }
+                        assert_eq!(r.is_ok(), ok);
+                        if ok {
+                            model.live.get_mut(&h).unwrap().0 = b;
+                        }
                     }
                 }
                 Op::UpdateAll(bs) => {
                     let ok = bs.len() == store.len() && bs.iter().all(|b| b.validate().is_ok());
-                    prop_assert_eq!(store.update_all(&bs).is_ok(), ok);
+                    assert_eq!(store.update_all(&bs).is_ok(), ok);
                     if ok {
                         for (i, b) in bs.into_iter().enumerate() {
                             let h = store.handle_at(i).unwrap();
@@ -145,23 +151,27 @@ proptest! {
                     if let Some(h) = model.pick(i) {
                         let r = store.remove(h);
                         match model.live.remove(&h) {
-                            Some((b, _)) => prop_assert!(same(r.unwrap(), b)),
-                            None => prop_assert_eq!(r, Err(Error::StaleHandle)),
+                            Some((b, _)) => assert!(same(r.unwrap(), b)),
+                            None => assert_eq!(r, Err(Error::StaleHandle)),
                         }
                     }
                 }
                 Op::SetMotion(i, m) => {
                     if let Some(h) = model.pick(i) {
                         let ok = model.live.contains_key(&h) && m.is_finite();
-                        prop_assert_eq!(store.set_motion(h, m).is_ok(), ok);
-                        if ok { model.live.get_mut(&h).unwrap().1.motion = m; }
+                        assert_eq!(store.set_motion(h, m).is_ok(), ok);
+                        if ok {
+                            model.live.get_mut(&h).unwrap().1.motion = m;
+                        }
                     }
                 }
                 Op::SetFilter(i, l, m) => {
                     if let Some(h) = model.pick(i) {
                         let ok = model.live.contains_key(&h);
-                        prop_assert_eq!(store.set_filter(h, Filter::new(l, m)).is_ok(), ok);
-                        if ok { model.live.get_mut(&h).unwrap().1.filter = Filter::new(l, m); }
+                        assert_eq!(store.set_filter(h, Filter::new(l, m)).is_ok(), ok);
+                        if ok {
+                            model.live.get_mut(&h).unwrap().1.filter = Filter::new(l, m);
+                        }
                     }
                 }
                 Op::Clear => {
@@ -171,7 +181,7 @@ proptest! {
             }
             check(&store, &model);
         }
-    }
+    });
 }
 
 #[test]
@@ -259,15 +269,14 @@ fn zero_size_boxes_are_stored() {
     assert_eq!(store.get(h), Some(p));
 }
 
-proptest! {
-    /// `remove_sorted` leaves what `remove` on each box (ascending) leaves: the same
-    /// live handles with the same shapes and properties, the removed ones dead, the
-    /// shape tables pointing at their boxes, and the same handles handed out next.
-    #[test]
-    fn remove_sorted_equals_removing_one_by_one(
-        kinds in prop::collection::vec(0..3u8, 0..40),
-        doomed_bits in prop::collection::vec(any::<bool>(), 40),
-    ) {
+/// `remove_sorted` leaves what `remove` on each box (ascending) leaves: the same live
+/// handles with the same shapes and properties, the removed ones dead, the shape tables
+/// pointing at their boxes, and the same handles handed out next.
+#[test]
+fn remove_sorted_equals_removing_one_by_one() {
+    for_cases("remove_sorted_equals_removing_one_by_one", 256, |rng| {
+        let kinds: Vec<u32> = (0..rng.below(40)).map(|_| rng.below(3)).collect();
+        let doomed_bits: Vec<bool> = (0..40).map(|_| rng.chance(0.5)).collect();
         let mut store = BoxStore::new();
         for (k, kind) in kinds.iter().enumerate() {
             let c = Vec2::new(k as f32 * 3.0, (k % 7) as f32);
@@ -278,7 +287,11 @@ proptest! {
             let shape = match kind {
                 0 => Shape::Aabb(Aabb::from_center_half_extents(c, Vec2::splat(1.0))),
                 1 => Shape::Circle(crate::math::Circle::new(c, 1.5)),
-                _ => Shape::Obb2(crate::math::Obb2::from_angle(c, Vec2::new(2.0, 1.0), 0.3 * k as f32)),
+                _ => Shape::Obb2(crate::math::Obb2::from_angle(
+                    c,
+                    Vec2::new(2.0, 1.0),
+                    0.3 * k as f32,
+                )),
             };
             store.insert_shape(shape, props).unwrap();
         }
@@ -291,30 +304,30 @@ proptest! {
             one_by_one.remove(handles[i as usize]).unwrap();
         }
         store.remove_sorted(&doomed, false);
-        prop_assert_eq!(store.len(), one_by_one.len());
+        assert_eq!(store.len(), one_by_one.len());
         for (i, &h) in handles.iter().enumerate() {
             let gone = doomed.contains(&(i as u32));
-            prop_assert_eq!(store.contains(h), !gone);
+            assert_eq!(store.contains(h), !gone);
             if gone {
                 continue;
             }
-            prop_assert_eq!(store.shape(h), one_by_one.shape(h));
-            prop_assert_eq!(store.props(h), one_by_one.props(h));
-            prop_assert_eq!(store.get(h), one_by_one.get(h));
+            assert_eq!(store.shape(h), one_by_one.shape(h));
+            assert_eq!(store.props(h), one_by_one.props(h));
+            assert_eq!(store.get(h), one_by_one.get(h));
             // The dense index, the handle column and the shapes agree.
             let d = store.index_of(h).unwrap();
-            prop_assert_eq!(store.handles()[d], h);
-            prop_assert_eq!(store.shape_at(d), store.shape(h));
+            assert_eq!(store.handles()[d], h);
+            assert_eq!(store.shape_at(d), store.shape(h));
         }
         // The free list: the same handles next, in the same order.
         for _ in 0..doomed.len() + 1 {
             let b = Aabb::from_coords(0.0, 0.0, 1.0, 1.0);
-            prop_assert_eq!(
+            assert_eq!(
                 store.insert_with(b, BoxProps::default()).unwrap(),
                 one_by_one.insert_with(b, BoxProps::default()).unwrap()
             );
         }
-    }
+    });
 }
 
 /// `apply_motion` moves every box by its motion exactly as `Shape::translated` would,
@@ -579,4 +592,49 @@ fn remove_sorted_in_parallel_equals_serial() {
     for i in 0..store.len() {
         assert_eq!(store.shape_at(i), serial.shape_at(i), "box {i}");
     }
+}
+
+/// `centers_into` gives each box's shape's centre, bit for bit, for every kind, before
+/// and after removals and with no disc at all.
+#[test]
+fn centers_into_matches_each_shapes_center() {
+    let center = |s: Shape| match s {
+        Shape::Aabb(a) => a.center(),
+        Shape::Circle(c) => c.center,
+        Shape::Obb2(o) => o.center,
+    };
+    for_cases("centers_into_matches_each_shapes_center", 64, |rng| {
+        let mut store = BoxStore::new();
+        let kinds = rng.pick(&[1u32, 2, 3]);
+        for _ in 0..rng.below(300) {
+            let c = Vec2::new(rng.range_f32(-1e5, 1e5), rng.range_f32(-1e5, 1e5));
+            let h = Vec2::new(rng.range_f32(0.0, 9.0), rng.range_f32(0.0, 9.0));
+            let shape = match rng.below(kinds) {
+                0 => Shape::Aabb(Aabb::from_center_half_extents(c, h)),
+                1 => Shape::Obb2(crate::math::Obb2::from_angle(
+                    c,
+                    h,
+                    rng.range_f32(-3.0, 3.0),
+                )),
+                _ => Shape::Circle(crate::math::Circle::new(c, h.x)),
+            };
+            store.insert_shape(shape, BoxProps::default()).unwrap();
+        }
+        let mut out = vec![Vec2::NAN; 3];
+        for _ in 0..2 {
+            store.centers_into(&mut out);
+            assert_eq!(out.len(), store.len());
+            for (i, got) in out.iter().enumerate() {
+                let want = center(store.shape_at(i).unwrap());
+                assert_eq!(
+                    (got.x.to_bits(), got.y.to_bits()),
+                    (want.x.to_bits(), want.y.to_bits())
+                );
+            }
+            let doomed: Vec<u32> = (0..store.len() as u32)
+                .filter(|_| rng.chance(0.3))
+                .collect();
+            store.remove_sorted(&doomed, false);
+        }
+    });
 }

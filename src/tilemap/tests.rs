@@ -5,9 +5,8 @@
 use super::check::{self, check_ascii, check_cast, check_move_and_slide, input_from_bytes};
 use super::*;
 use crate::math::Aabb;
-use crate::rng::Rng;
+use crate::rng::{Rng, for_cases};
 use glam::{IVec2, Vec2};
-use proptest::prelude::*;
 
 const TILES: [f32; 6] = [1.0, 16.0, 0.1, 7.3, 0.5, 3.0];
 const ORIGINS: [(f32, f32); 5] = [
@@ -104,112 +103,101 @@ fn spans_follow_the_open_and_seam_rules() {
 
 // ----- properties on random input ----------------------------------------------------
 
-/// `cases` per property, unless `PROPTEST_CASES` asks for another number (long runs).
-fn config(cases: u32) -> ProptestConfig {
-    let mut c = ProptestConfig::default();
-    if std::env::var_os("PROPTEST_CASES").is_none() {
-        c.cases = cases;
-    }
-    c
-}
-
-prop_compose! {
-    fn arb_map()(
-        w in 1u32..14,
-        h in 1u32..14,
-        tx in 0usize..6,
-        ty in 0usize..6,
-        o in 0usize..5,
-        walled in any::<bool>(),
-        density in 0.0f32..0.45,
-        seed in any::<u64>(),
-    ) -> TileMap {
-        let map = random_map(
-            w, h,
-            Vec2::new(TILES[tx], TILES[ty]),
-            Vec2::new(ORIGINS[o].0, ORIGINS[o].1),
-            density, seed,
-        );
-        if walled { map.with_outside(SOLID) } else { map }
-    }
+fn arb_map(rng: &mut Rng) -> TileMap {
+    let (w, h) = (rng.range_u32(1, 14), rng.range_u32(1, 14));
+    let tile = Vec2::new(rng.pick(&TILES), rng.pick(&TILES));
+    let (ox, oy) = rng.pick(&ORIGINS);
+    let walled = rng.chance(0.5);
+    let density = rng.range_f32(0.0, 0.45);
+    let map = random_map(w, h, tile, Vec2::new(ox, oy), density, rng.next_u64());
+    if walled { map.with_outside(SOLID) } else { map }
 }
 
 /// A coordinate in tile units: on the grid of eighths (exact contacts), or anywhere.
-fn arb_units(range: f32) -> impl Strategy<Value = f32> {
-    prop_oneof![
-        (-(range as i32) * 8..=(range as i32) * 8).prop_map(|q| q as f32 / 8.0),
-        -range..range,
-    ]
+fn arb_units(rng: &mut Rng, range: f32) -> f32 {
+    if rng.chance(0.5) {
+        let q = range as i32 * 8;
+        (rng.range_u32(0, 2 * q as u32 + 1) as i32 - q) as f32 / 8.0
+    } else {
+        rng.range_f32(-range, range)
+    }
 }
 
-fn arb_size() -> impl Strategy<Value = f32> {
-    prop_oneof![Just(0.0f32), 0.05f32..0.95, Just(1.0f32), 1.0f32..3.5]
+fn arb_size(rng: &mut Rng) -> f32 {
+    match rng.below(4) {
+        0 => 0.0,
+        1 => rng.range_f32(0.05, 0.95),
+        2 => 1.0,
+        _ => rng.range_f32(1.0, 3.5),
+    }
 }
 
 /// A motion in tile units: small, across many tiles, or absurd.
-fn arb_motion() -> impl Strategy<Value = f32> {
-    prop_oneof![
-        3 => arb_units(3.0),
-        1 => Just(0.0f32),
-        1 => -150.0f32..150.0,
-        1 => prop_oneof![Just(1.0e7f32), Just(-1.0e7f32), Just(1.0e30f32), Just(-3.0e38f32)],
-    ]
-}
-
-prop_compose! {
-    /// A map and a body near it (its min corner up to 2 tiles outside the map), often
-    /// moved into an empty cell so that it starts free, and a motion.
-    fn arb_case()(map in arb_map())(
-        fx in -0.2f32..1.2, fy in -0.2f32..1.2,
-        ox in arb_units(1.0), oy in arb_units(1.0),
-        sx in arb_size(), sy in arb_size(),
-        mx in arb_motion(), my in arb_motion(),
-        free_start in prop::bool::weighted(0.7),
-        pick in any::<u32>(),
-        map in Just(map),
-    ) -> (TileMap, Aabb, Vec2) {
-        let (w, h) = (map.width() as f32, map.height() as f32);
-        let mut at = Vec2::new((fx * w).floor() + ox.abs(), (fy * h).floor() + oy.abs());
-        let cells = map.cells();
-        let empty: Vec<usize> = (0..cells.len()).filter(|&i| cells[i] == EMPTY).collect();
-        if free_start && !empty.is_empty() {
-            // The body's min corner in an empty cell, at an eighth-tile offset.
-            let i = empty[pick as usize % empty.len()];
-            let wid = map.width() as usize;
-            let cell = Vec2::new((i % wid) as f32, (i / wid) as f32);
-            at = cell + Vec2::new(ox.abs().fract(), oy.abs().fract());
-        }
-        let t = map.tile_size();
-        let min = map.origin() + at * t;
-        let max = map.origin() + (at + Vec2::new(sx, sy)) * t;
-        (map, Aabb::new(min, max), Vec2::new(mx, my) * t)
+fn arb_motion(rng: &mut Rng) -> f32 {
+    match rng.weighted(&[3, 1, 1, 1]) {
+        0 => arb_units(rng, 3.0),
+        1 => 0.0,
+        2 => rng.range_f32(-150.0, 150.0),
+        _ => rng.pick(&[1.0e7f32, -1.0e7, 1.0e30, -3.0e38]),
     }
 }
 
-proptest! {
-    #![proptest_config(config(768))]
-
-    /// Issue 5's invariants for move-and-slide: never ends inside, never passes through,
-    /// never farther than asked; plus flush hits, full motion without a hit, grounded.
-    #[test]
-    fn slide_invariants((map, body, motion) in arb_case()) {
-        prop_assert_eq!(check_move_and_slide(&map, body, motion), Ok(()));
+/// A map and a body near it (its min corner up to 2 tiles outside the map), often moved
+/// into an empty cell so that it starts free, and a motion.
+fn arb_case(rng: &mut Rng) -> (TileMap, Aabb, Vec2) {
+    let map = arb_map(rng);
+    let (fx, fy) = (rng.range_f32(-0.2, 1.2), rng.range_f32(-0.2, 1.2));
+    let (ox, oy) = (arb_units(rng, 1.0), arb_units(rng, 1.0));
+    let (sx, sy) = (arb_size(rng), arb_size(rng));
+    let (mx, my) = (arb_motion(rng), arb_motion(rng));
+    let free_start = rng.chance(0.7);
+    let pick = rng.next_u64() as u32;
+    let (w, h) = (map.width() as f32, map.height() as f32);
+    let mut at = Vec2::new((fx * w).floor() + ox.abs(), (fy * h).floor() + oy.abs());
+    let cells = map.cells();
+    let empty: Vec<usize> = (0..cells.len()).filter(|&i| cells[i] == EMPTY).collect();
+    if free_start && !empty.is_empty() {
+        // The body's min corner in an empty cell, at an eighth-tile offset.
+        let i = empty[pick as usize % empty.len()];
+        let wid = map.width() as usize;
+        let cell = Vec2::new((i % wid) as f32, (i / wid) as f32);
+        at = cell + Vec2::new(ox.abs().fract(), oy.abs().fract());
     }
+    let t = map.tile_size();
+    let min = map.origin() + at * t;
+    let max = map.origin() + (at + Vec2::new(sx, sy)) * t;
+    (map, Aabb::new(min, max), Vec2::new(mx, my) * t)
+}
 
-    /// The same for straight casts (bullets), including fast path == full DDA.
-    #[test]
-    fn cast_invariants((map, body, motion) in arb_case()) {
-        prop_assert_eq!(check_cast(&map, body, motion), Ok(()));
-    }
+/// Issue 5's invariants for move-and-slide: never ends inside, never passes through,
+/// never farther than asked; plus flush hits, full motion without a hit, grounded.
+#[test]
+fn slide_invariants() {
+    for_cases("slide_invariants", 768, |rng| {
+        let (map, body, motion) = arb_case(rng);
+        assert_eq!(check_move_and_slide(&map, body, motion), Ok(()));
+    });
+}
 
-    /// Fuzz-style: raw bytes through the input builder (raw f32 bits included).
-    #[test]
-    fn byte_inputs(data in proptest::collection::vec(any::<u8>(), 0..96)) {
+/// The same for straight casts (bullets), including fast path == full DDA.
+#[test]
+fn cast_invariants() {
+    for_cases("cast_invariants", 768, |rng| {
+        let (map, body, motion) = arb_case(rng);
+        assert_eq!(check_cast(&map, body, motion), Ok(()));
+    });
+}
+
+/// Fuzz-style: raw bytes through the input builder (raw f32 bits included).
+#[test]
+fn byte_inputs() {
+    for_cases("byte_inputs", 768, |rng| {
+        let data: Vec<u8> = (0..rng.below(96)).map(|_| rng.next_u64() as u8).collect();
         if let Some((map, body, motion)) = input_from_bytes(&data) {
-            prop_assert_eq!(check_move_and_slide(&map, body, motion), Ok(()));
-            prop_assert_eq!(check_cast(&map, body, motion), Ok(()));
+            assert_eq!(check_move_and_slide(&map, body, motion), Ok(()));
+            assert_eq!(check_cast(&map, body, motion), Ok(()));
         }
-    }
+    });
 }
 
 /// The byte decoder's large maps: the small map's tiles at their place in the large map
@@ -299,55 +287,62 @@ fn ascii_art_reads_by_its_rules() {
     assert_eq!(map.tile_size(), Vec2::splat(16.0));
 }
 
-prop_compose! {
-    /// A 16-unit grid near 10⁶, where f32 steps are 1/16: bodies on that grid (so contacts
-    /// are exact) or anywhere, and motions of any size.
-    fn arb_far_case()(
-        w in 2u32..20,
-        h in 2u32..20,
-        density in 0.0f32..0.5,
-        seed in any::<u64>(),
-        walled in any::<bool>(),
-        sign in prop_oneof![Just(1.0f32), Just(-1.0f32)],
-    )(
-        x in arb_units(24.0), y in arb_units(24.0),
-        sx in arb_size(), sy in arb_size(),
-        mx in arb_motion(), my in arb_motion(),
-        jitter in -0.5f32..0.5,
-        map in Just({
-            let m = random_map(w, h, Vec2::splat(16.0), Vec2::splat(sign * 1.0e6), density, seed);
-            if walled { m.with_outside(SOLID) } else { m }
-        }),
-    ) -> (TileMap, Aabb, Vec2) {
-        let t = map.tile_size();
-        let min = map.origin() + Vec2::new(x, y) * t;
-        let max = map.origin() + Vec2::new(x + sx, y + sy) * t;
-        (map, Aabb::new(min, max), Vec2::new(mx, my) * t + Vec2::splat(jitter))
-    }
+/// A 16-unit grid near 10⁶, where f32 steps are 1/16: bodies on that grid (so contacts
+/// are exact) or anywhere, and motions of any size.
+fn arb_far_case(rng: &mut Rng) -> (TileMap, Aabb, Vec2) {
+    let (w, h) = (rng.range_u32(2, 20), rng.range_u32(2, 20));
+    let density = rng.range_f32(0.0, 0.5);
+    let seed = rng.next_u64();
+    let walled = rng.chance(0.5);
+    let sign = rng.pick(&[1.0f32, -1.0]);
+    let (x, y) = (arb_units(rng, 24.0), arb_units(rng, 24.0));
+    let (sx, sy) = (arb_size(rng), arb_size(rng));
+    let (mx, my) = (arb_motion(rng), arb_motion(rng));
+    let jitter = rng.range_f32(-0.5, 0.5);
+    let map = random_map(
+        w,
+        h,
+        Vec2::splat(16.0),
+        Vec2::splat(sign * 1.0e6),
+        density,
+        seed,
+    );
+    let map = if walled { map.with_outside(SOLID) } else { map };
+    let t = map.tile_size();
+    let min = map.origin() + Vec2::new(x, y) * t;
+    let max = map.origin() + Vec2::new(x + sx, y + sy) * t;
+    (
+        map,
+        Aabb::new(min, max),
+        Vec2::new(mx, my) * t + Vec2::splat(jitter),
+    )
 }
 
-proptest! {
-    #![proptest_config(config(512))]
+#[test]
+fn far_slide_invariants() {
+    for_cases("far_slide_invariants", 512, |rng| {
+        let (map, body, motion) = arb_far_case(rng);
+        assert_eq!(check_move_and_slide(&map, body, motion), Ok(()));
+    });
+}
 
-    #[test]
-    fn far_slide_invariants((map, body, motion) in arb_far_case()) {
-        prop_assert_eq!(check_move_and_slide(&map, body, motion), Ok(()));
-    }
+#[test]
+fn far_cast_invariants() {
+    for_cases("far_cast_invariants", 512, |rng| {
+        let (map, body, motion) = arb_far_case(rng);
+        assert_eq!(check_cast(&map, body, motion), Ok(()));
+    });
+}
 
-    #[test]
-    fn far_cast_invariants((map, body, motion) in arb_far_case()) {
-        prop_assert_eq!(check_cast(&map, body, motion), Ok(()));
-    }
-
-    /// Near 10⁶ a body that slides flush into a wall keeps its size exactly and touches
-    /// the wall exactly: max.x == the wall's edge, min.x == edge - width.
-    #[test]
-    fn far_flush_is_exact(
-        row in 0u32..8,
-        start in 0.0f32..40.0,
-        width16 in 1u32..48,
-        speed in 50.0f32..5000.0,
-    ) {
+/// Near 10⁶ a body that slides flush into a wall keeps its size exactly and touches the
+/// wall exactly: max.x == the wall's edge, min.x == edge - width.
+#[test]
+fn far_flush_is_exact() {
+    for_cases("far_flush_is_exact", 512, |rng| {
+        let row = rng.below(8);
+        let start = rng.range_f32(0.0, 40.0);
+        let width16 = rng.range_u32(1, 48);
+        let speed = rng.range_f32(50.0, 5000.0);
         let o = 1.0e6f32;
         let mut map = TileMap::new(64, 8, Vec2::splat(16.0), Vec2::splat(o)).unwrap();
         map.set(50, row, SOLID).unwrap();
@@ -356,17 +351,21 @@ proptest! {
         let min_x = (o + start).max(o);
         let y0 = o + row as f32 * 16.0 + 4.0;
         let body = Aabb::from_coords(min_x, y0, min_x + w, y0 + 8.0);
-        prop_assume!(body.max.x <= wall);
-        let r = map.move_and_slide(body, Vec2::new(speed * 16.0, 0.0)).unwrap();
+        if body.max.x > wall {
+            return;
+        }
+        let r = map
+            .move_and_slide(body, Vec2::new(speed * 16.0, 0.0))
+            .unwrap();
         let hit = r.hit_x.unwrap();
-        prop_assert_eq!(hit.coord, wall);
-        prop_assert_eq!(r.aabb.max.x, wall);
-        prop_assert_eq!(r.aabb.max.x - r.aabb.min.x, w);
-        prop_assert_eq!(hit.tile, IVec2::new(50, row as i32));
+        assert_eq!(hit.coord, wall);
+        assert_eq!(r.aabb.max.x, wall);
+        assert_eq!(r.aabb.max.x - r.aabb.min.x, w);
+        assert_eq!(hit.tile, IVec2::new(50, row as i32));
         // And back: the left face runs into nothing but the outside.
         let back = map.move_and_slide(r.aabb, Vec2::new(-speed, 0.0)).unwrap();
-        prop_assert_eq!(back.aabb.max.x - back.aabb.min.x, w);
-    }
+        assert_eq!(back.aabb.max.x - back.aabb.min.x, w);
+    });
 }
 
 /// Batch results equal per-body results, in order, for several thread counts: on a
