@@ -226,6 +226,22 @@
 #![warn(clippy::undocumented_unsafe_blocks)]
 
 // The README's and the scene format's examples compile and run as doctests.
+/// Marks a `#[repr(C)]` struct of plain floats or integers as [`bytemuck::Pod`], checking
+/// at compile time that its size is the sum of its fields' sizes (no padding bytes).
+/// Written out rather than derived, so bytemuck's derive macro (and a proc-macro build
+/// before everything else) stays out of the first build.
+macro_rules! plain_old_data {
+    ($t:ty { $($field:ty),+ $(,)? }) => {
+        const _: () = assert!(core::mem::size_of::<$t>() == 0 $(+ core::mem::size_of::<$field>())+);
+        // SAFETY: `$t` is `#[repr(C)]`, `Copy` and `'static`; its fields are plain
+        // floats or integers (every bit pattern valid, zero included), and the assertion
+        // above proves it has no padding.
+        unsafe impl bytemuck::Zeroable for $t {}
+        // SAFETY: as for `Zeroable` just above.
+        unsafe impl bytemuck::Pod for $t {}
+    };
+}
+
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]
 struct ReadmeDoctests;

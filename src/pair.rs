@@ -3,13 +3,11 @@
 //! crate) so that neither reaches into the other for it; its public paths are
 //! `hantei::Pair` and `hantei::broad::Pair`.
 
-use bytemuck::{Pod, Zeroable};
-
 /// Two overlapping boxes, by their indices in the input.
 ///
 /// Self mode: `a < b`. Bipartite mode: `a` indexes the first set, `b` the second.
 /// Ordered by `(a, b)`, which is the canonical listing order of the scene format.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default, Pod, Zeroable)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[repr(C)]
 pub struct Pair {
@@ -18,6 +16,8 @@ pub struct Pair {
     /// The second box.
     pub b: u32,
 }
+
+plain_old_data!(Pair { u32, u32 });
 
 impl Pair {
     /// A pair from two indices, as given.

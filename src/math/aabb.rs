@@ -1,7 +1,6 @@
 //! The 2D axis-aligned bounding box.
 
 use crate::error::{BoxDefect, Error};
-use bytemuck::{Pod, Zeroable};
 use glam::Vec2;
 
 /// A 2D axis-aligned box, stored as its `min` and `max` corners.
@@ -25,7 +24,7 @@ use glam::Vec2;
 /// assert!(!a.overlaps(&c));
 /// assert_eq!(a.validate(), Ok(()));
 /// ```
-#[derive(Debug, Clone, Copy, PartialEq, Default, Pod, Zeroable)]
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[repr(C)]
 pub struct Aabb {
@@ -34,6 +33,8 @@ pub struct Aabb {
     /// The corner with the largest coordinates.
     pub max: Vec2,
 }
+
+plain_old_data!(Aabb { Vec2, Vec2 });
 
 impl Aabb {
     /// A box from its `min` and `max` corners.

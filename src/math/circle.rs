@@ -2,7 +2,6 @@
 
 use super::{Aabb, invalid};
 use crate::error::Error;
-use bytemuck::{Pod, Zeroable};
 use glam::Vec2;
 
 /// A 2D disc: every point within `radius` of `center`. The disc is closed, so a point
@@ -33,7 +32,7 @@ use glam::Vec2;
 /// assert!(Circle::try_new(Vec2::ZERO, -1.0).is_err());
 /// # Ok::<(), hantei::Error>(())
 /// ```
-#[derive(Debug, Clone, Copy, PartialEq, Default, Pod, Zeroable)]
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[repr(C)]
 pub struct Circle {
@@ -42,6 +41,8 @@ pub struct Circle {
     /// The radius. It is `>= 0` when the circle is valid.
     pub radius: f32,
 }
+
+plain_old_data!(Circle { Vec2, f32 });
 
 impl Circle {
     /// A circle from its center and radius, without checks.

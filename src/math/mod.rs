@@ -25,6 +25,20 @@ pub(crate) use shape::{down2_finite, grow, up2_finite};
 pub(crate) use touch::{box_enters, enters, outside_normal};
 
 use crate::error::Error;
+use glam::Vec2;
+
+const _: () = assert!(core::mem::size_of::<Vec2>() == 8 && core::mem::align_of::<Vec2>() <= 8);
+
+/// `vs` as pairs of floats, `[x, y]` each, without a copy. Written here rather than
+/// through glam's `bytemuck` feature, whose derive macro would slow the first build.
+#[inline(always)]
+pub(crate) fn vec2_records(vs: &[Vec2]) -> &[[f32; 2]] {
+    // SAFETY: glam's `Vec2` is `#[repr(C)]` with the fields `x` and `y`, two `f32`, and
+    // no padding (its size is 8, checked above); `[f32; 2]` has the same size and an
+    // alignment no larger. So the same memory holds `vs.len()` such arrays, and the
+    // lifetime and shared borrow carry over.
+    unsafe { core::slice::from_raw_parts(vs.as_ptr().cast::<[f32; 2]>(), vs.len()) }
+}
 
 /// How far from the origin any shape may reach on either axis, in world units.
 ///
@@ -77,4 +91,19 @@ pub(crate) fn unit_quat(q: glam::Quat) -> Option<glam::Quat> {
 /// `Err(InvalidShape)` at index 0 with `reason`, for the checked constructors.
 pub(crate) fn invalid(reason: &'static str) -> Error {
     Error::InvalidShape { index: 0, reason }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `vec2_records` reads each vector's `x` and `y`, in order, in place.
+    #[test]
+    fn vec2_records_are_the_vectors_in_place() {
+        let vs = [Vec2::new(1.0, -2.0), Vec2::new(3.5, f32::MAX), Vec2::ZERO];
+        let recs = vec2_records(&vs);
+        assert_eq!(recs, [[1.0, -2.0], [3.5, f32::MAX], [0.0, 0.0]]);
+        assert_eq!(recs.as_ptr().cast::<u8>(), vs.as_ptr().cast::<u8>());
+        assert!(vec2_records(&[]).is_empty());
+    }
 }

@@ -2,7 +2,6 @@
 
 use super::{Aabb, invalid};
 use crate::error::Error;
-use bytemuck::{Pod, Zeroable};
 use glam::Vec2;
 
 /// A 2D oriented bounding box: a rectangle with its own axes.
@@ -34,7 +33,7 @@ use glam::Vec2;
 /// assert!(Obb2::try_new(Vec2::ZERO, Vec2::ZERO, Vec2::ONE).is_err());
 /// # Ok::<(), hantei::Error>(())
 /// ```
-#[derive(Debug, Clone, Copy, PartialEq, Default, Pod, Zeroable)]
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
 #[cfg_attr(
     feature = "serde",
     derive(serde::Serialize, serde::Deserialize),
@@ -49,6 +48,8 @@ pub struct Obb2 {
     /// Half the size along the local x and y axes. Both are `>= 0`.
     pub half_extents: Vec2,
 }
+
+plain_old_data!(Obb2 { Vec2, Vec2, Vec2 });
 
 impl Obb2 {
     /// How far `|axis|` may be from 1 for [`Obb2::validate`] to accept it.

@@ -2,7 +2,6 @@
 
 use super::invalid;
 use crate::error::Error;
-use bytemuck::{Pod, Zeroable};
 use glam::{Quat, Vec3};
 
 /// A 3D oriented bounding box: a cuboid with its own orthonormal axes.
@@ -35,7 +34,7 @@ use glam::{Quat, Vec3};
 /// let sheared = [Vec3::X, Vec3::new(0.5, 1.0, 0.0), Vec3::Z];
 /// assert!(Obb3::try_new(Vec3::ZERO, sheared, Vec3::ONE).is_err());
 /// ```
-#[derive(Debug, Clone, Copy, PartialEq, Default, Pod, Zeroable)]
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
 #[cfg_attr(
     feature = "serde",
     derive(serde::Serialize, serde::Deserialize),
@@ -50,6 +49,8 @@ pub struct Obb3 {
     /// Half the size along each local axis. Each is `>= 0`.
     pub half_extents: Vec3,
 }
+
+plain_old_data!(Obb3 { Vec3, [Vec3; 3], Vec3 });
 
 impl Obb3 {
     /// How far each `axes[i] · axes[j]` may be from `δ_ij` for [`Obb3::try_new`] and

@@ -2,7 +2,6 @@
 
 use super::invalid;
 use crate::error::Error;
-use bytemuck::{Pod, Zeroable};
 use glam::Vec2;
 
 /// A point that moves from `origin` to `origin + motion` during one frame, at constant
@@ -21,7 +20,7 @@ use glam::Vec2;
 /// let r = Ray::new(Vec2::new(1.0, 2.0), Vec2::new(4.0, 0.0));
 /// assert_eq!(r.at(0.5), Vec2::new(3.0, 2.0));
 /// ```
-#[derive(Debug, Clone, Copy, PartialEq, Default, Pod, Zeroable)]
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[repr(C)]
 pub struct Ray {
@@ -31,6 +30,8 @@ pub struct Ray {
     /// direction.
     pub motion: Vec2,
 }
+
+plain_old_data!(Ray { Vec2, Vec2 });
 
 impl Ray {
     /// A moving point from its start and its displacement, without checks.

@@ -145,6 +145,9 @@ input_trait! {
 /// `*Columns` view, and the tests check it.
 macro_rules! records {
     ($shape:ty, $n:literal) => {
+        records!($shape, $n, bytemuck::cast_slice);
+    };
+    ($shape:ty, $n:literal, $cast:path) => {
         const _: () = assert!(core::mem::size_of::<$shape>() == 4 * $n);
         impl sealed::Sealed for &[$shape] {}
         impl ShapeInput<$n> for &[$shape] {
@@ -159,7 +162,7 @@ macro_rules! records {
             }
             #[inline(always)]
             unsafe fn gather_unchecked<W: F32W>(&self, idx: &[u32; LANES]) -> [W; $n] {
-                let recs: &[[f32; $n]] = bytemuck::cast_slice(self);
+                let recs: &[[f32; $n]] = $cast(self);
                 // SAFETY: as many records as shapes; every index is in range (the
                 // caller's contract).
                 unsafe { W::gather_records_unchecked(recs, idx) }
@@ -169,7 +172,7 @@ macro_rules! records {
             const PADS: bool = $n == 3;
             #[inline(always)]
             unsafe fn gather_padded_unchecked<W: F32W>(&self, idx: &[u32; LANES]) -> [W; $n] {
-                let recs: &[[f32; $n]] = bytemuck::cast_slice(self);
+                let recs: &[[f32; $n]] = $cast(self);
                 // SAFETY: as many records as shapes; every index and the next are in
                 // range (the caller's contract).
                 unsafe { W::gather_records_padded_unchecked(recs, idx) }
@@ -181,7 +184,7 @@ macro_rules! records {
 records!(Aabb, 4);
 records!(Circle, 3);
 records!(Ray, 4);
-records!(Vec2, 2);
+records!(Vec2, 2, crate::math::vec2_records);
 records!(Obb2, 6);
 records!(Obb3, 15);
 

@@ -301,7 +301,8 @@ impl SimdTask for OpenLanes<'_> {
         for g in 0..full / LANES {
             let r = g * LANES..(g + 1) * LANES;
             let [x0, y0, x1, y1] = W::load_transposed4(bytemuck::cast_slice(&bs_all[r.clone()]));
-            let [mx, my] = W::load_transposed2(bytemuck::cast_slice(&ms_all[r]));
+            let [mx, my] =
+                W::load_transposed2(crate::math::vec2_records(&ms_all[r]).as_flattened());
             let o = &mut bufs[g & 1];
             (o.bits, o.cx, o.cy, o.inside) =
                 self.map
