@@ -537,6 +537,52 @@ impl BoxStore {
         })
     }
 
+    /// Every box's centre, in dense order, written into `out` (cleared first).
+    ///
+    /// A plain box's centre is [`Aabb::center`] of its bounds. A disc's or a
+    /// rectangle's is its own `center`. So `out[i]` is the centre of
+    /// [`shape_at(i)`](Self::shape_at), bit for bit.
+    ///
+    /// This is one pass over the columns, then one write per rectangle. It is much
+    /// cheaper than calling `shape_at` for each box, for example to copy every position
+    /// back to a game's entities after a frame.
+    ///
+    /// ```
+    /// use hantei::{Aabb, BoxProps, BoxStore, Circle, Shape};
+    /// use glam::Vec2;
+    /// let mut store = BoxStore::new();
+    /// store.insert(Aabb::from_coords(0.0, 0.0, 2.0, 4.0))?;
+    /// store.insert_shape(Shape::Circle(Circle::new(Vec2::new(5.0, 5.0), 1.0)), BoxProps::default())?;
+    /// let mut centers = Vec::new();
+    /// store.centers_into(&mut centers);
+    /// assert_eq!(centers, [Vec2::new(1.0, 2.0), Vec2::new(5.0, 5.0)]);
+    /// # Ok::<(), hantei::Error>(())
+    /// ```
+    pub fn centers_into(&self, out: &mut Vec<Vec2>) {
+        let n = self.len();
+        out.clear();
+        out.reserve(n);
+        let (lo_x, lo_y) = (&self.min_x[..n], &self.min_y[..n]);
+        let (hi_x, hi_y) = (&self.max_x[..n], &self.max_y[..n]);
+        if self.discs == 0 {
+            out.extend((0..n).map(|i| Vec2::new(lo_x[i] + hi_x[i], lo_y[i] + hi_y[i]) * 0.5));
+        } else {
+            let (dx, dy, shape) = (&self.disc_x[..n], &self.disc_y[..n], &self.shape[..n]);
+            out.extend((0..n).map(|i| {
+                let middle = Vec2::new(lo_x[i] + hi_x[i], lo_y[i] + hi_y[i]) * 0.5;
+                let disc = shape[i] >> KIND_SHIFT == ShapeKind::Circle as u32;
+                if disc {
+                    Vec2::new(dx[i], dy[i])
+                } else {
+                    middle
+                }
+            }));
+        }
+        for (o, &i) in self.obbs.iter().zip(&self.obb_box) {
+            out[i as usize] = o.center;
+        }
+    }
+
     /// Whether any box is a disc or an oriented rectangle.
     ///
     /// When this is `false`, every box is its own bounds, and the frame takes a faster
