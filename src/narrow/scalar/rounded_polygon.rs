@@ -14,8 +14,8 @@ use crate::narrow::{Sweep, SweepStatus};
 use glam::Vec2;
 
 /// How far the stop backs `a` off along the normal, per unit of the magnitudes it
-/// covers (`2⁻²⁰`; see `sweep_capsule_capsule`, "Stop").
-pub(crate) const NUDGE: f32 = 1.0 / 1_048_576.0;
+/// covers (`2⁻²²`; see `sweep_capsule_capsule`, "Stop").
+pub(crate) const NUDGE: f32 = 1.0 / 4_194_304.0;
 
 /// A point that starts at the origin and moves by `v`, against the convex polygon whose
 /// vertices `p` (relative to the point's start) run counter-clockwise, grown by `r`

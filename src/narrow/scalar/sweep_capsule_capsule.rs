@@ -76,7 +76,7 @@ use glam::Vec2;
 ///
 /// # Stop
 /// The stop moves `a` to the contact, `t·v`, then back along the normal by a nudge:
-/// `stop = t·v + normal·nudge`. The nudge is `2⁻²⁰` of the sum of the magnitudes that
+/// `stop = t·v + normal·nudge`. The nudge is `2⁻²²` of the sum of the magnitudes that
 /// the answer is rounded against: the world coordinates of both shapes, the polygon's
 /// vertices, `r`, and `|v.x| + |v.y|`. Moving out along the normal of a convex shape
 /// grows the distance by as much. So `a`, moved by `stop` in `f32`, keeps a gap of at
