@@ -335,7 +335,7 @@ fn oracle_lane(l: &Lanes, i: usize) -> Option<(Box<dyn Fn(f64) -> f64>, f64, f64
         }
     }
     let mag = vals.iter().fold(0.0f32, |m, v| m.max(v.abs()));
-    if a.radius < 0.0 || !vals.iter().all(|v| v.is_finite()) || !(mag <= 1.0e7) {
+    if a.radius < 0.0 || !vals.iter().all(|v| v.is_finite()) || mag > 1.0e7 {
         return None;
     }
     let at = |q: P, v: P, t: f64| [q[0] + t * v[0], q[1] + t * v[1]];

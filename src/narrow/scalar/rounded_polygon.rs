@@ -58,7 +58,7 @@ pub(crate) fn rounded_polygon<const N: usize>(
         lo_y = min(lo_y, p[i].y);
         hi_x = max(hi_x, p[i].x);
         hi_y = max(hi_y, p[i].y);
-        extent = extent + (p[i].x.abs() + p[i].y.abs());
+        extent += p[i].x.abs() + p[i].y.abs();
         // Edge i, from vertex i to vertex j: its unit outward normal (right of the edge).
         let (ex, ey) = (p[j].x - p[i].x, p[j].y - p[i].y);
         let ll = ex * ex + ey * ey;
