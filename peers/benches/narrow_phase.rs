@@ -4,7 +4,8 @@
 //!
 //! parry's calls: `intersection_test` on cuboids (AABB, oriented boxes) and balls,
 //! `cast_shapes` on cuboids for the swept tests (AABB, oriented boxes; on a cuboid and a
-//! ball for the swept box–disc and disc–oriented-box tests, on balls for discs),
+//! ball for the swept box–disc and disc–oriented-box tests, on balls for discs, on
+//! capsules for the swept capsules),
 //! `Cuboid::cast_local_ray` (in the box's
 //! frame, max time 1) for the moving point; for AABBs also `bounding_volume::Aabb::
 //! intersects` (`parry_bv`), its cheapest AABB test.
@@ -30,10 +31,12 @@
 use criterion::measurement::WallTime;
 use criterion::{BenchmarkGroup, BenchmarkId, Criterion, Throughput};
 use glam::{Quat, Vec2, Vec3};
-use hantei::narrow::columns::{AabbSoa, CircleSoa, MotionSoa, Obb2Soa, Obb3Soa, RaySoa};
+use hantei::narrow::columns::{
+    AabbSoa, CapsuleSoa, CircleSoa, MotionSoa, Obb2Soa, Obb3Soa, RaySoa,
+};
 use hantei::narrow::{NarrowConfig, NarrowPhase, scalar};
 use hantei::rng::Rng;
-use hantei::{Aabb, Circle, Obb2, Obb3, Pair, Ray, SimdLevel};
+use hantei::{Aabb, Capsule, Circle, Obb2, Obb3, Pair, Ray, SimdLevel};
 use parry2d::query::RayCast;
 use std::hint::black_box;
 
@@ -960,6 +963,77 @@ fn bench_sweep_circle_obb2(c: &mut Criterion) {
     }
 }
 
+/// A capsule near `c`: a segment 1 to 12 long at any angle, radius 0.25 to 2.
+fn random_capsule(rng: &mut Rng, c: Vec2) -> Capsule {
+    let half = rng.range_f32(0.5, 6.0);
+    let turn = rng.range_f32(-3.2, 3.2);
+    let u = Vec2::new(turn.cos(), turn.sin()) * half;
+    Capsule::new(c - u, c + u, rng.range_f32(0.25, 2.0))
+}
+
+fn bench_sweep_capsule_capsule(c: &mut Criterion) {
+    use parry2d::{
+        math::Pose,
+        query::{ShapeCastOptions, cast_shapes},
+        shape::Capsule as ParryCapsule,
+    };
+    for (name, n) in SIZES {
+        let make = |rng: &mut Rng| {
+            let c = center(rng);
+            let cb = near(rng, c, 14.0);
+            (random_capsule(rng, c), random_capsule(rng, cb))
+        };
+        let (a, ma, b, mb, pairs) = two_sided(n, 10, make, |a, ma, b, mb| {
+            scalar::sweep_capsule_capsule(a, ma, b, mb).is_hit()
+        });
+        // One input of both sides, `a`s first: pair `k` is `(k, n + k)`.
+        let all: Vec<Capsule> = a.iter().chain(&b).copied().collect();
+        let moves: Vec<Vec2> = ma.iter().chain(&mb).copied().collect();
+        let pairs: Vec<Pair> = pairs
+            .iter()
+            .map(|p| Pair::new(p.a, n as u32 + p.b))
+            .collect();
+        let (cs, ms) = (CapsuleSoa::from(&all[..]), MotionSoa::from(&moves[..]));
+        let parry: Vec<(Pose, ParryCapsule)> = all
+            .iter()
+            .map(|s| {
+                let m = (s.a + s.b) * 0.5;
+                let shape = ParryCapsule::new(p2(s.a - m), p2(s.b - m), s.radius);
+                (Pose::from_translation(p2(m)), shape)
+            })
+            .collect();
+        let options = ShapeCastOptions::with_max_time_of_impact(1.0);
+        let mut g = c.benchmark_group(format!("sweep_capsule_capsule/{name}"));
+        g.throughput(Throughput::Elements(n as u64));
+        ours(&mut g, |np, records| {
+            if records {
+                np.sweep_capsule_capsule(&all[..], &moves[..], black_box(&pairs))
+                    .unwrap()
+                    .len()
+            } else {
+                np.sweep_capsule_capsule(cs.columns(), ms.columns(), black_box(&pairs))
+                    .unwrap()
+                    .len()
+            }
+        });
+        g.bench_function(BenchmarkId::from_parameter("parry"), |bch| {
+            bch.iter(|| {
+                pairs
+                    .iter()
+                    .filter(|p| {
+                        let (i, j) = (p.a as usize, p.b as usize);
+                        let ((pa, ca), (pb, cb)) = (&parry[i], &parry[j]);
+                        cast_shapes(pa, p2(moves[i]), ca, pb, p2(moves[j]), cb, options)
+                            .unwrap()
+                            .is_some()
+                    })
+                    .count()
+            })
+        });
+        g.finish();
+    }
+}
+
 /// The fastest of criterion's samples for `group/id` (time per iteration, in ns), if it
 /// ran. On a machine shared with other work the fastest sample is the one least
 /// disturbed; the medians criterion prints are kept in its own report.
@@ -999,6 +1073,7 @@ fn print_table() {
         "sweep_aabb_obb2",
         "sweep_aabb_circle",
         "sweep_circle_obb2",
+        "sweep_capsule_capsule",
     ];
     let cols = [
         "scalar", "portable", "avx2", "avx512", "records", "parry", "floor",
@@ -1064,6 +1139,7 @@ fn main() {
     bench_sweep_aabb_obb2(&mut c);
     bench_sweep_aabb_circle(&mut c);
     bench_sweep_circle_obb2(&mut c);
+    bench_sweep_capsule_capsule(&mut c);
     c.final_summary();
     print_table();
 }

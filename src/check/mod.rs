@@ -14,6 +14,7 @@
 //! | `frame_advance` | [`advance::advance_vs_oracle`] | frame advance = the documented walk on all pairs and tiles: wall hits, contacts, destroyed, the store afterwards (moved, stopped flush, removed), every level and thread count |
 //! | `frame_step` | [`frame::frame_vs_oracle`] | frame step = all-pairs swept oracle, events = set differences, every level and thread count |
 //! | `narrow_lanes` | [`narrow::lanes_vs_scalar`] | every f32x8 kernel = its scalar twin, bit for bit; the batch API |
+//! | `narrow_capsule` | [`capsule::capsule_vs_oracle`] | the capsule sweeps: f32x8 = scalar, bit for bit; the batch API; the `f64` oracle (first contact, nothing tunnels) |
 //! | `store_ops` | [`store::store_vs_model`] | op sequences = a map model, dense order, queries |
 //! | `scene_decode` | [`scene::decode_never_panics`] | an error or a valid scene that re-encodes to the same bytes |
 //! | `tilemap_slide` | [`tilemap::move_and_slide`] | never inside, never through, never farther |
@@ -28,6 +29,8 @@ mod bytes;
 
 pub mod advance;
 pub mod broad;
+pub mod capsule;
+pub mod capsule_oracle;
 pub mod frame;
 pub mod narrow;
 pub mod scene;

@@ -2,7 +2,7 @@
 //! `cargo test` runs what the fuzz targets run), and each check against planted bugs
 //! (so that none of them is a check that cannot fail).
 
-use super::{advance, broad, frame, narrow, scene, statics, store, tilemap};
+use super::{advance, broad, capsule, frame, narrow, scene, statics, store, tilemap};
 use crate::rng::Rng;
 use crate::{Aabb, Error, Pair, SimdLevel};
 use std::path::PathBuf;
@@ -221,6 +221,11 @@ fn narrow_lanes_on_seeded_inputs_and_corpus() {
         return;
     }
     run_all("narrow_lanes", narrow::lanes_vs_scalar, 6, 5000, 400);
+}
+
+#[test]
+fn narrow_capsule_on_seeded_inputs_and_corpus() {
+    run_all("narrow_capsule", capsule::capsule_vs_oracle, 14, 3000, 400);
 }
 
 #[test]

@@ -10,7 +10,7 @@
 //! implemented in `narrow::columns`. The public paths of these types are there too, such
 //! as `hantei::narrow::columns::AabbColumns`.
 
-use super::{Aabb, Circle, Obb2, Obb3, Ray};
+use super::{Aabb, Capsule, Circle, Obb2, Obb3, Ray};
 use crate::error::{Error, check_count, check_len};
 use glam::{Vec2, Vec3};
 
@@ -164,6 +164,17 @@ columns! {
     { x, y, radius },
     |s| [s.center.x, s.center.y, s.radius],
     |x, y, radius| Circle::new(Vec2::new(x, y), radius)
+}
+
+columns! {
+    /// Capsules as five columns: the ends `a_x`, `a_y`, `b_x`, `b_y`, and the `radius`.
+    CapsuleColumns,
+    /// Owned [`CapsuleColumns`].
+    CapsuleSoa,
+    Capsule,
+    { a_x, a_y, b_x, b_y, radius },
+    |s| [s.a.x, s.a.y, s.b.x, s.b.y, s.radius],
+    |ax, ay, bx, by, radius| Capsule::new(Vec2::new(ax, ay), Vec2::new(bx, by), radius)
 }
 
 columns! {

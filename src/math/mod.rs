@@ -1,6 +1,7 @@
 //! Plain geometric shapes. They are all `Copy`, and `Pod` where they are flat data.
 
 mod aabb;
+mod capsule;
 mod circle;
 mod columns;
 mod obb2;
@@ -12,10 +13,11 @@ mod touch;
 mod wire;
 pub use aabb::Aabb;
 pub(crate) use aabb::box_defect;
+pub use capsule::Capsule;
 pub use circle::Circle;
 pub use columns::{
-    AabbColumns, AabbSoa, CircleColumns, CircleSoa, MotionColumns, MotionSoa, Obb2Columns, Obb2Soa,
-    Obb3Columns, Obb3Soa, RayColumns, RaySoa,
+    AabbColumns, AabbSoa, CapsuleColumns, CapsuleSoa, CircleColumns, CircleSoa, MotionColumns,
+    MotionSoa, Obb2Columns, Obb2Soa, Obb3Columns, Obb3Soa, RayColumns, RaySoa,
 };
 pub use obb2::Obb2;
 pub use obb3::Obb3;

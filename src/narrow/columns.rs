@@ -22,9 +22,10 @@
 //!
 //! Every batch entry point of [`NarrowPhase`](super::NarrowPhase) takes its shapes
 //! through an input trait. There is one trait per shape: [`AabbInput`], [`CircleInput`],
-//! [`RayInput`], [`MotionInput`], [`Obb2Input`] and [`Obb3Input`]. Each trait is
-//! implemented by the column view and by a plain slice of the shapes. The slices are
-//! `&[Aabb]`, `&[Circle]`, `&[Ray]`, `&[Vec2]`, `&[Obb2]` and `&[Obb3]`. Both inputs give
+//! [`CapsuleInput`], [`RayInput`], [`MotionInput`], [`Obb2Input`] and [`Obb3Input`].
+//! Each trait is implemented by the column view and by a plain slice of the shapes. The
+//! slices are `&[Aabb]`, `&[Circle]`, `&[Capsule]`, `&[Ray]`, `&[Vec2]`, `&[Obb2]` and
+//! `&[Obb3]`. Both inputs give
 //! the same answers, bit for bit.
 //!
 //! Pick the input that matches where your data already lives:
@@ -36,15 +37,15 @@
 
 use crate::error::{Error, check_count};
 use crate::lanes::{F32W, LANES};
-use crate::math::{Aabb, Circle, Obb2, Obb3, Ray};
+use crate::math::{Aabb, Capsule, Circle, Obb2, Obb3, Ray};
 use glam::Vec2;
 
 // The views and their owned twins are plain data a level down (`math::columns`), so
 // that the store can hand out its columns as views without the narrow phase knowing
 // the store; their public paths are these.
 pub use crate::math::{
-    AabbColumns, AabbSoa, CircleColumns, CircleSoa, MotionColumns, MotionSoa, Obb2Columns, Obb2Soa,
-    Obb3Columns, Obb3Soa, RayColumns, RaySoa,
+    AabbColumns, AabbSoa, CapsuleColumns, CapsuleSoa, CircleColumns, CircleSoa, MotionColumns,
+    MotionSoa, Obb2Columns, Obb2Soa, Obb3Columns, Obb3Soa, RayColumns, RaySoa,
 };
 
 mod sealed {
@@ -55,8 +56,8 @@ mod sealed {
 /// The shapes a batch reads, each as `N` `f32` fields.
 ///
 /// The input is a column view or a slice of the shapes. This trait is sealed. Every
-/// `*Columns` view implements it, and so do `&[Aabb]`, `&[Circle]`, `&[Ray]`, `&[Vec2]`,
-/// `&[Obb2]` and `&[Obb3]`. The batch entry points name it through one trait per shape,
+/// `*Columns` view implements it, and so do `&[Aabb]`, `&[Circle]`, `&[Capsule]`,
+/// `&[Ray]`, `&[Vec2]`, `&[Obb2]` and `&[Obb3]`. The batch entry points name it through one trait per shape,
 /// such as [`AabbInput`].
 pub trait ShapeInput<const N: usize>: Copy + Sync + sealed::Sealed {
     /// The shape.
@@ -122,6 +123,10 @@ input_trait! {
     CircleInput, 3, Circle
 }
 input_trait! {
+    /// Capsules for a batch: [`CapsuleColumns`] or `&[Capsule]`.
+    CapsuleInput, 5, Capsule
+}
+input_trait! {
     /// Moving points for a batch: [`RayColumns`] or `&[Ray]`.
     RayInput, 4, Ray
 }
@@ -183,6 +188,7 @@ macro_rules! records {
 
 records!(Aabb, 4);
 records!(Circle, 3);
+records!(Capsule, 5);
 records!(Ray, 4);
 records!(Vec2, 2, crate::math::vec2_records);
 records!(Obb2, 6);
@@ -217,6 +223,7 @@ macro_rules! columns {
 columns!(AabbColumns, 4, Aabb);
 columns!(MotionColumns, 2, Vec2);
 columns!(CircleColumns, 3, Circle);
+columns!(CapsuleColumns, 5, Capsule);
 columns!(RayColumns, 4, Ray);
 columns!(Obb2Columns, 6, Obb2);
 columns!(Obb3Columns, 15, Obb3);

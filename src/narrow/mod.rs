@@ -2,7 +2,8 @@
 //!
 //! # Naming
 //! Kernels are named `<test>_<a>_<b>`. The shapes come in the canonical order `aabb`,
-//! `circle`, `obb2`, `obb3`, and a moving point is a `point`.
+//! `circle`, `obb2`, `obb3`, and a moving point is a `point`. The capsule sweeps put the
+//! capsule first: `sweep_capsule_<b>`.
 //!
 //! - `overlap_*` tests two shapes that stand still.
 //! - `sweep_*` tests two shapes that move over a frame.
@@ -35,6 +36,10 @@
 //! | `overlap_obb3_obb3` | [`Obb3`](crate::Obb3) × [`Obb3`](crate::Obb3) | `Option<`[`Mtv3`]`>` | separating axis theorem, 15 axes, face axes first |
 //! | `sweep_obb2_obb2` | moving [`Obb2`](crate::Obb2) × moving [`Obb2`](crate::Obb2) | [`Sweep`] | separating axis theorem over time: per-axis entry/exit times on the 4 edge normals |
 //! | `sweep_aabb_obb2` | moving [`Aabb`](crate::Aabb) × moving [`Obb2`](crate::Obb2) | [`Sweep`] | the same, `a`'s axes the world's |
+//! | `sweep_capsule_capsule` | moving [`Capsule`](crate::Capsule) × moving [`Capsule`](crate::Capsule) | [`Sweep`] | a point against the Minkowski difference (a parallelogram) grown by the radii: offset edges and vertex discs (exact first roots) |
+//! | `sweep_capsule_circle` | moving [`Capsule`](crate::Capsule) × moving [`Circle`](crate::Circle) | [`Sweep`] | the same core, the segment for a polygon |
+//! | `sweep_capsule_aabb` | moving [`Capsule`](crate::Capsule) × moving [`Aabb`](crate::Aabb) | [`Sweep`] | the same core, the hexagon `box - segment` |
+//! | `sweep_capsule_obb2` | moving [`Capsule`](crate::Capsule) × moving [`Obb2`](crate::Obb2) | [`Sweep`] | the same hexagon in the box's frame, normal and stop turned back |
 //!
 //! # Conventions
 //! - **Closed**: touching counts as overlap everywhere. This covers a point on an edge,
@@ -135,8 +140,10 @@ pub enum SweepStatus {
 /// [`cast_point_aabb`](scalar::cast_point_aabb),
 /// [`sweep_obb2_obb2`](fn@scalar::sweep_obb2_obb2),
 /// [`sweep_aabb_obb2`](fn@scalar::sweep_aabb_obb2),
-/// [`sweep_aabb_circle`](fn@scalar::sweep_aabb_circle) and
-/// [`sweep_circle_obb2`](fn@scalar::sweep_circle_obb2). The table below gives the
+/// [`sweep_aabb_circle`](fn@scalar::sweep_aabb_circle),
+/// [`sweep_circle_obb2`](fn@scalar::sweep_circle_obb2) and the capsule sweeps
+/// ([`sweep_capsule_capsule`](fn@scalar::sweep_capsule_capsule) and its siblings). The
+/// table below gives the
 /// fields for two axis-aligned boxes. For other shapes, the normal is a unit vector
 /// that points toward `a`:
 ///
@@ -146,6 +153,9 @@ pub enum SweepStatus {
 ///   axis, or the direction from the corner or from the disc's center at a rounded
 ///   contact.
 /// - For oriented boxes, it is the separating axis that closed last. The stop is `t·v`,
+///   backed off along it.
+/// - For a capsule, it is the outward normal of the shapes' Minkowski difference at the
+///   contact: an edge's normal, or the direction from a vertex. The stop is `t·v`,
 ///   backed off along it.
 ///
 /// | status | `t` | `normal` | `stop` |

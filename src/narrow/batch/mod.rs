@@ -40,14 +40,16 @@
 //! | `side.rs` | `Side` / `SideWith`: one side of a run of pairs, indices checked once, shapes gathered eight at a time |
 //! | `shapes.rs` | `PairTest` (a scalar reference and its lane kernel on one pair of shapes) and `Shapes`, which runs it over two inputs |
 //! | `sweep.rs` | what the swept tests share: `PairSweep` records packed in lanes |
-//! | `swept.rs` | `SweepTest` (a swept test's scalar reference and lane kernel on two moving shapes) and `Swept`, which runs it over two inputs and their motions; the six swept tests, one `sweep_test!` line each |
+//! | `swept.rs` | `SweepTest` (a swept test's scalar reference and lane kernel on two moving shapes) and `Swept`, which runs it over two inputs and their motions; the swept tests, one `sweep_test!` line each |
 //! | `overlap.rs`, `cast_point_aabb.rs`, `obb2_obb2.rs`, `obb3_obb3.rs` | the other kernels' batch glue, named as their scalar and wide twins in `narrow::scalar` and `narrow::wide` |
 //!
 //! A new kernel is a scalar reference (`narrow/scalar/<name>.rs`), its lane twin
 //! (`narrow/wide/<name>.rs`), a `PairTest` impl here (`<name>.rs`, or one `sweep_test!`
 //! line in `swept.rs` for a swept test) and an entry point on [`NarrowPhase`].
 
-use super::columns::{AabbInput, CircleInput, MotionInput, Obb2Input, Obb3Input, RayInput};
+use super::columns::{
+    AabbInput, CapsuleInput, CircleInput, MotionInput, Obb2Input, Obb3Input, RayInput,
+};
 use super::{Mtv2, Mtv3, Sweep};
 use crate::error::{Error, check_len};
 use crate::lanes::SimdLevel;
@@ -70,8 +72,8 @@ use obb3_obb3::Obb3Obb3;
 use overlap::{AabbAabb, AabbCircle, CircleCircle};
 use shapes::Shapes;
 use swept::{
-    SweepAabbAabb, SweepAabbCircle, SweepAabbObb2, SweepCircleCircle, SweepCircleObb2,
-    SweepObb2Obb2, Swept,
+    SweepAabbAabb, SweepAabbCircle, SweepAabbObb2, SweepCapsuleAabb, SweepCapsuleCapsule,
+    SweepCapsuleCircle, SweepCapsuleObb2, SweepCircleCircle, SweepCircleObb2, SweepObb2Obb2, Swept,
 };
 
 /// Pairs per chunk: the unit of parallel work and of index checking.
@@ -619,6 +621,235 @@ impl NarrowPhase {
         let n = run_batch(
             &self.config,
             &Swept::<SweepAabbObb2, _, _, _, _, 4, 6>::new(aabbs, aabb_motions, obbs, obb_motions),
+            pairs,
+            &mut self.sweeps,
+        )?;
+        Ok(&self.sweeps[..n])
+    }
+
+    /// Sweeps every pair of a moving capsule and a moving box over one frame (rotation
+    /// held) and keeps the hits and the overlaps (misses are left out), in pair order
+    /// ([`scalar::sweep_capsule_aabb`](fn@super::scalar::sweep_capsule_aabb): the point
+    /// against the rounded hexagon `box - segment`, so no speed tunnels): `Pair::a`
+    /// indexes `capsules` (and `capsule_motions`), `Pair::b` indexes `boxes` (and
+    /// `box_motions`); in each answer `a` is the capsule.
+    ///
+    /// ```
+    /// use hantei::{Aabb, Capsule, Pair};
+    /// use hantei::narrow::NarrowPhase;
+    /// use glam::Vec2;
+    /// let floor = [Aabb::from_coords(-50.0, -5.0, 50.0, 0.0)];
+    /// let lasers = [
+    ///     Capsule::new(Vec2::new(0.0, 3.0), Vec2::new(4.0, 7.0), 0.5),   // falls onto it
+    ///     Capsule::new(Vec2::new(51.0, 3.0), Vec2::new(55.0, 7.0), 0.5), // beside it
+    /// ];
+    /// let hits = NarrowPhase::new().sweep_capsule_aabb(
+    ///     &lasers[..],
+    ///     &[Vec2::new(0.0, -10.0); 2][..],
+    ///     &floor[..],
+    ///     &[Vec2::ZERO][..],
+    ///     &[Pair::new(0, 0), Pair::new(1, 0)],
+    /// )?.to_vec();
+    /// assert_eq!(hits.len(), 1);
+    /// assert_eq!((hits[0].pair, hits[0].sweep.t), (Pair::new(0, 0), 0.25));
+    /// # Ok::<(), hantei::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`Error::LengthMismatch`] for columns of different lengths or motions that do not
+    /// match their shapes; [`Error::PairOutOfRange`] for a pair index out of range;
+    /// [`Error::TooManyBoxes`] for an input of more than [`crate::MAX_BOXES`] shapes.
+    pub fn sweep_capsule_aabb(
+        &mut self,
+        capsules: impl CapsuleInput,
+        capsule_motions: impl MotionInput,
+        boxes: impl AabbInput,
+        box_motions: impl MotionInput,
+        pairs: &[Pair],
+    ) -> Result<&[PairSweep], Error> {
+        let n = capsules.checked_len()?;
+        check_len(
+            "capsule motions (one per capsule)",
+            n,
+            capsule_motions.checked_len()?,
+        )?;
+        let n = boxes.checked_len()?;
+        check_len("box motions (one per box)", n, box_motions.checked_len()?)?;
+        let kernel = Swept::<SweepCapsuleAabb, _, _, _, _, 5, 4>::new(
+            capsules,
+            capsule_motions,
+            boxes,
+            box_motions,
+        );
+        let n = run_batch(&self.config, &kernel, pairs, &mut self.sweeps)?;
+        Ok(&self.sweeps[..n])
+    }
+
+    /// Sweeps every pair of a moving capsule and a moving disc over one frame (rotation
+    /// held) and keeps the hits and the overlaps (misses are left out), in pair order
+    /// ([`scalar::sweep_capsule_circle`](fn@super::scalar::sweep_capsule_circle): the
+    /// disc's center against the segment rounded by both radii, so no speed tunnels):
+    /// `Pair::a` indexes `capsules` (and `capsule_motions`), `Pair::b` indexes `circles`
+    /// (and `circle_motions`); in each answer `a` is the capsule.
+    ///
+    /// ```
+    /// use hantei::{Capsule, Circle, Pair};
+    /// use hantei::narrow::NarrowPhase;
+    /// use glam::Vec2;
+    /// let lasers = [Capsule::new(Vec2::new(0.0, -5.0), Vec2::new(0.0, 5.0), 0.5)];
+    /// let bullets = [
+    ///     Circle::new(Vec2::new(50.0, 2.0), 1.0), // crosses the laser
+    ///     Circle::new(Vec2::new(50.0, 7.0), 1.0), // passes beyond its end
+    /// ];
+    /// let hits = NarrowPhase::new().sweep_capsule_circle(
+    ///     &lasers[..],
+    ///     &[Vec2::ZERO][..],
+    ///     &bullets[..],
+    ///     &[Vec2::new(-100.0, 0.0); 2][..],
+    ///     &[Pair::new(0, 0), Pair::new(0, 1)],
+    /// )?.to_vec();
+    /// assert_eq!(hits.len(), 1);
+    /// assert_eq!((hits[0].pair, hits[0].sweep.t), (Pair::new(0, 0), 0.485));
+    /// # Ok::<(), hantei::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`Error::LengthMismatch`] for columns of different lengths or motions that do not
+    /// match their shapes; [`Error::PairOutOfRange`] for a pair index out of range;
+    /// [`Error::TooManyBoxes`] for an input of more than [`crate::MAX_BOXES`] shapes.
+    pub fn sweep_capsule_circle(
+        &mut self,
+        capsules: impl CapsuleInput,
+        capsule_motions: impl MotionInput,
+        circles: impl CircleInput,
+        circle_motions: impl MotionInput,
+        pairs: &[Pair],
+    ) -> Result<&[PairSweep], Error> {
+        let n = capsules.checked_len()?;
+        check_len(
+            "capsule motions (one per capsule)",
+            n,
+            capsule_motions.checked_len()?,
+        )?;
+        let n = circles.checked_len()?;
+        check_len(
+            "circle motions (one per circle)",
+            n,
+            circle_motions.checked_len()?,
+        )?;
+        let kernel = Swept::<SweepCapsuleCircle, _, _, _, _, 5, 3>::new(
+            capsules,
+            capsule_motions,
+            circles,
+            circle_motions,
+        );
+        let n = run_batch(&self.config, &kernel, pairs, &mut self.sweeps)?;
+        Ok(&self.sweeps[..n])
+    }
+
+    /// Sweeps every pair of a moving capsule and a moving oriented box over one frame
+    /// (rotations held) and keeps the hits and the overlaps (misses are left out), in
+    /// pair order ([`scalar::sweep_capsule_obb2`](fn@super::scalar::sweep_capsule_obb2):
+    /// the rounded hexagon in each box's frame): `Pair::a` indexes `capsules` (and
+    /// `capsule_motions`), `Pair::b` indexes `boxes` (and `box_motions`); in each answer
+    /// `a` is the capsule.
+    ///
+    /// ```
+    /// use hantei::{Capsule, Obb2, Pair};
+    /// use hantei::narrow::NarrowPhase;
+    /// use glam::Vec2;
+    /// let walls = [Obb2::new(Vec2::new(10.0, 0.0), Vec2::Y, Vec2::new(10.0, 1.0))];
+    /// let bullets = [
+    ///     Capsule::new(Vec2::new(-2.0, 1.0), Vec2::new(0.0, 1.0), 0.5),
+    ///     Capsule::new(Vec2::new(-2.0, 11.0), Vec2::new(0.0, 11.0), 0.5), // above it
+    /// ];
+    /// let hits = NarrowPhase::new().sweep_capsule_obb2(
+    ///     &bullets[..],
+    ///     &[Vec2::new(1000.0, 0.0); 2][..],
+    ///     &walls[..],
+    ///     &[Vec2::ZERO][..],
+    ///     &[Pair::new(0, 0), Pair::new(1, 0)],
+    /// )?.to_vec();
+    /// assert_eq!(hits.len(), 1);
+    /// assert_eq!(hits[0].pair, Pair::new(0, 0));
+    /// # Ok::<(), hantei::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`Error::LengthMismatch`] for columns of different lengths or motions that do not
+    /// match their shapes; [`Error::PairOutOfRange`] for a pair index out of range;
+    /// [`Error::TooManyBoxes`] for an input of more than [`crate::MAX_BOXES`] shapes.
+    pub fn sweep_capsule_obb2(
+        &mut self,
+        capsules: impl CapsuleInput,
+        capsule_motions: impl MotionInput,
+        boxes: impl Obb2Input,
+        box_motions: impl MotionInput,
+        pairs: &[Pair],
+    ) -> Result<&[PairSweep], Error> {
+        let n = capsules.checked_len()?;
+        check_len(
+            "capsule motions (one per capsule)",
+            n,
+            capsule_motions.checked_len()?,
+        )?;
+        let n = boxes.checked_len()?;
+        check_len("box motions (one per box)", n, box_motions.checked_len()?)?;
+        let kernel = Swept::<SweepCapsuleObb2, _, _, _, _, 5, 6>::new(
+            capsules,
+            capsule_motions,
+            boxes,
+            box_motions,
+        );
+        let n = run_batch(&self.config, &kernel, pairs, &mut self.sweeps)?;
+        Ok(&self.sweeps[..n])
+    }
+
+    /// Sweeps every pair of moving capsules over one frame (rotations held) and keeps
+    /// the hits and the overlaps (misses are left out), in pair order
+    /// ([`scalar::sweep_capsule_capsule`](fn@super::scalar::sweep_capsule_capsule): the
+    /// point against the rounded parallelogram of the two segments, so no speed
+    /// tunnels; in each answer `a` is `Pair::a`).
+    ///
+    /// ```
+    /// use hantei::{Capsule, Pair};
+    /// use hantei::narrow::NarrowPhase;
+    /// use hantei::narrow::columns::{CapsuleSoa, MotionSoa};
+    /// use glam::Vec2;
+    /// let capsules = [
+    ///     Capsule::new(Vec2::new(10.0, -20.0), Vec2::new(10.0, 20.0), 0.5), // a laser
+    ///     Capsule::new(Vec2::new(-1.0, 0.0), Vec2::ZERO, 0.25),            // crosses it
+    ///     Capsule::new(Vec2::new(-1.0, 21.0), Vec2::new(0.0, 21.0), 0.25), // passes above
+    /// ];
+    /// let motions = [Vec2::ZERO, Vec2::new(1000.0, 0.0), Vec2::new(1000.0, 0.0)];
+    /// let pairs = [Pair::new(1, 0), Pair::new(2, 0)];
+    /// let mut narrow = NarrowPhase::new();
+    /// let hits = narrow.sweep_capsule_capsule(&capsules[..], &motions[..], &pairs)?.to_vec();
+    /// assert_eq!(hits.len(), 1);
+    /// assert_eq!((hits[0].pair, hits[0].sweep.t), (Pair::new(1, 0), 0.00925));
+    /// // Columns give the same bits.
+    /// let (cols, moves) = (CapsuleSoa::from(&capsules[..]), MotionSoa::from(&motions[..]));
+    /// assert_eq!(narrow.sweep_capsule_capsule(cols.columns(), moves.columns(), &pairs)?, &hits[..]);
+    /// # Ok::<(), hantei::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`Error::LengthMismatch`] for columns of different lengths or motions that do not
+    /// match the capsules; [`Error::PairOutOfRange`] for a pair index out of range;
+    /// [`Error::TooManyBoxes`] for more than [`crate::MAX_BOXES`] capsules.
+    pub fn sweep_capsule_capsule(
+        &mut self,
+        capsules: impl CapsuleInput,
+        motions: impl MotionInput,
+        pairs: &[Pair],
+    ) -> Result<&[PairSweep], Error> {
+        let n = capsules.checked_len()?;
+        check_len("motions (one per capsule)", n, motions.checked_len()?)?;
+        let n = run_batch(
+            &self.config,
+            &Swept::<SweepCapsuleCapsule, _, _, _, _, 5, 5>::new(
+                capsules, motions, capsules, motions,
+            ),
             pairs,
             &mut self.sweeps,
         )?;

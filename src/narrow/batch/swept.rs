@@ -8,9 +8,9 @@ use super::chunk::{HitLanes, PairKernel};
 use super::side::{SideWith, len};
 use super::sweep::{SWEEPS_AVX512, sweep_hits};
 use crate::lanes::{F32W, LANES};
-use crate::math::{Aabb, Circle, Obb2};
+use crate::math::{Aabb, Capsule, Circle, Obb2};
 use crate::narrow::columns::{MotionInput, ShapeInput};
-use crate::narrow::wide::{AabbW, CircleW, Obb2W, SweepW, Vec2W};
+use crate::narrow::wide::{AabbW, CapsuleW, CircleW, Obb2W, SweepW, Vec2W};
 use crate::narrow::{Sweep, SweepStatus, scalar, wide};
 use crate::pair::Pair;
 use core::marker::PhantomData;
@@ -151,4 +151,20 @@ sweep_test! {
 sweep_test! {
     /// Swept rectangles ([`NarrowPhase::sweep_obb2_obb2`](super::NarrowPhase::sweep_obb2_obb2)).
     SweepObb2Obb2, sweep_obb2_obb2, (Obb2, 6, Obb2W), (Obb2, 6, Obb2W)
+}
+sweep_test! {
+    /// Swept capsule–box ([`NarrowPhase::sweep_capsule_aabb`](super::NarrowPhase::sweep_capsule_aabb)).
+    SweepCapsuleAabb, sweep_capsule_aabb, (Capsule, 5, CapsuleW), (Aabb, 4, AabbW)
+}
+sweep_test! {
+    /// Swept capsule–disc ([`NarrowPhase::sweep_capsule_circle`](super::NarrowPhase::sweep_capsule_circle)).
+    SweepCapsuleCircle, sweep_capsule_circle, (Capsule, 5, CapsuleW), (Circle, 3, CircleW)
+}
+sweep_test! {
+    /// Swept capsule–rectangle ([`NarrowPhase::sweep_capsule_obb2`](super::NarrowPhase::sweep_capsule_obb2)).
+    SweepCapsuleObb2, sweep_capsule_obb2, (Capsule, 5, CapsuleW), (Obb2, 6, Obb2W)
+}
+sweep_test! {
+    /// Swept capsules ([`NarrowPhase::sweep_capsule_capsule`](super::NarrowPhase::sweep_capsule_capsule)).
+    SweepCapsuleCapsule, sweep_capsule_capsule, (Capsule, 5, CapsuleW), (Capsule, 5, CapsuleW)
 }

@@ -28,9 +28,14 @@ mod circle_circle;
 mod obb2_obb2;
 mod obb3_obb3;
 mod ray_aabb;
+mod rounded_polygon;
 mod sweep_aabb_aabb;
 mod sweep_aabb_circle;
 mod sweep_aabb_obb2;
+mod sweep_capsule_aabb;
+mod sweep_capsule_capsule;
+mod sweep_capsule_circle;
+mod sweep_capsule_obb2;
 mod sweep_circle_circle;
 mod sweep_circle_obb2;
 mod sweep_obb2_obb2;
@@ -45,13 +50,17 @@ pub use ray_aabb::cast_point_aabb;
 pub use sweep_aabb_aabb::sweep_aabb_aabb;
 pub use sweep_aabb_circle::sweep_aabb_circle;
 pub use sweep_aabb_obb2::sweep_aabb_obb2;
+pub use sweep_capsule_aabb::sweep_capsule_aabb;
+pub use sweep_capsule_capsule::sweep_capsule_capsule;
+pub use sweep_capsule_circle::sweep_capsule_circle;
+pub use sweep_capsule_obb2::sweep_capsule_obb2;
 pub use sweep_circle_circle::sweep_circle_circle;
 pub use sweep_circle_obb2::sweep_circle_obb2;
 pub use sweep_obb2_obb2::sweep_obb2_obb2;
 
-use crate::math::{Aabb, Circle, Obb2, Obb3, Ray};
+use crate::math::{Aabb, Capsule, Circle, Obb2, Obb3, Ray};
 use crate::narrow::columns::{
-    AabbColumns, CircleColumns, MotionColumns, Obb2Columns, Obb3Columns, RayColumns,
+    AabbColumns, CapsuleColumns, CircleColumns, MotionColumns, Obb2Columns, Obb3Columns, RayColumns,
 };
 use crate::narrow::{Mtv2, Mtv3, Sweep, SweepStatus};
 use glam::{Vec2, Vec3};
@@ -288,6 +297,61 @@ impl<W: F32W> CircleW<W> {
     #[inline(always)]
     pub(crate) fn from_lanes([x, y, radius]: [W; 3]) -> Self {
         Self { x, y, radius }
+    }
+}
+
+/// Eight capsules.
+#[derive(Debug, Clone, Copy)]
+pub struct CapsuleW<W> {
+    /// The segment's first ends.
+    pub a: Vec2W<W>,
+    /// The segment's other ends.
+    pub b: Vec2W<W>,
+    /// The radius lanes.
+    pub radius: W,
+}
+
+impl<W: F32W> CapsuleW<W> {
+    /// `c` in every lane.
+    #[inline(always)]
+    #[must_use]
+    pub fn splat(c: &Capsule) -> Self {
+        Self {
+            a: Vec2W::splat(c.a),
+            b: Vec2W::splat(c.b),
+            radius: W::splat(c.radius),
+        }
+    }
+
+    /// Lane `i` is `c[i]`.
+    #[inline(always)]
+    #[must_use]
+    pub fn from_array(c: &[Capsule; LANES]) -> Self {
+        Self {
+            a: Vec2W::from_array(&c.map(|s| s.a)),
+            b: Vec2W::from_array(&c.map(|s| s.b)),
+            radius: lanes(c, |s| s.radius),
+        }
+    }
+
+    /// Lane `i` is capsule `idx[i]`.
+    ///
+    /// # Panics
+    /// If an index is out of range.
+    #[inline(always)]
+    #[must_use]
+    pub fn gather(cols: &CapsuleColumns<'_>, idx: &[u32; LANES]) -> Self {
+        Self::from_lanes(W::gather_columns(cols.slices(), idx))
+    }
+
+    /// From the lanes of [`CapsuleColumns`]' columns, in field order.
+    #[inline(always)]
+    pub(crate) fn from_lanes([ax, ay, bx, by, radius]: [W; 5]) -> Self {
+        Self {
+            a: Vec2W { x: ax, y: ay },
+            b: Vec2W { x: bx, y: by },
+            radius,
+        }
     }
 }
 

@@ -43,15 +43,15 @@ fn slabs<W: F32W>(lo: W, hi: W, r: W, w: W, is_pos: W::Mask) -> SlabsW<W> {
 }
 
 /// One corner's disc (see `scalar::sweep_aabb_circle::corner`).
-struct CornerW<W: F32W> {
-    t: W,
-    cross: W,
-    is_hit: W::Mask,
-    fits: W::Mask,
+pub(crate) struct CornerW<W: F32W> {
+    pub(crate) t: W,
+    pub(crate) cross: W,
+    pub(crate) is_hit: W::Mask,
+    pub(crate) fits: W::Mask,
 }
 
 #[inline(always)]
-fn corner<W: F32W>(dx: W, dy: W, w: &Vec2W<W>, rr: W, aa: W) -> CornerW<W> {
+pub(crate) fn corner<W: F32W>(dx: W, dy: W, w: &Vec2W<W>, rr: W, aa: W) -> CornerW<W> {
     let (zero, one, big) = (W::splat(0.0), W::splat(1.0), W::splat(f32::MAX));
     let dd = dx * dx + dy * dy;
     let bb = dx * w.x + dy * w.y;
