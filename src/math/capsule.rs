@@ -2,7 +2,6 @@
 
 use super::{Aabb, invalid};
 use crate::error::Error;
-use bytemuck::{Pod, Zeroable};
 use glam::Vec2;
 
 /// A 2D capsule: every point within `radius` of the segment from `a` to `b`. The capsule
@@ -26,7 +25,7 @@ use glam::Vec2;
 /// assert!(Capsule::try_new(Vec2::new(f32::NAN, 0.0), Vec2::X, 1.0).is_err());
 /// # Ok::<(), hantei::Error>(())
 /// ```
-#[derive(Debug, Clone, Copy, PartialEq, Default, Pod, Zeroable)]
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[repr(C)]
 pub struct Capsule {
@@ -37,6 +36,8 @@ pub struct Capsule {
     /// The radius. It is `>= 0` when the capsule is valid.
     pub radius: f32,
 }
+
+plain_old_data!(Capsule { Vec2, Vec2, f32 });
 
 impl Capsule {
     /// A capsule from the ends of its segment and its radius, without checks.
