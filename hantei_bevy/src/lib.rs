@@ -445,8 +445,9 @@ pub struct CollisionWorld {
     store: BoxStore,
     frame: Frame,
     boxes: Boxes,
-    /// The write-back's table: each box's handle and new centre, at its dense index;
-    /// the centre is NaN where the box did not move.
+    /// The write-back's tables: each box's centre, and each box's handle and new
+    /// centre, in dense order; the new centre is NaN where the box did not move.
+    centers: Vec<Vec2>,
     moved: Vec<(BoxHandle, Vec2)>,
     /// The sync's list of colliders that may have changed (kept for its allocation).
     candidates: Vec<Entity>,
@@ -468,6 +469,7 @@ impl CollisionWorld {
             store: BoxStore::new(),
             frame: Frame::with_config(config),
             boxes: Boxes::default(),
+            centers: Vec::new(),
             moved: Vec::new(),
             candidates: Vec::new(),
             statics: StaticLevel::default(),
@@ -876,15 +878,6 @@ fn body_entity(body: Body, collider: Entity) -> Entity {
     }
 }
 
-/// The centre of a shape.
-fn center(shape: &Shape) -> Vec2 {
-    match shape {
-        Shape::Aabb(a) => a.center(),
-        Shape::Circle(c) => c.center,
-        Shape::Obb2(o) => o.center,
-    }
-}
-
 /// The messages of one step's report.
 #[derive(Default)]
 struct Outbox {
@@ -939,18 +932,16 @@ fn step(
     // with a motion can have moved.
     let store = &cw.store;
     let (mx, my, handles) = (store.motion_x(), store.motion_y(), store.handles());
+    store.centers_into(&mut cw.centers);
     let moved = &mut cw.moved;
     moved.clear();
-    moved.reserve(handles.len());
-    for (i, &h) in handles.iter().enumerate() {
-        let mut pos = Vec2::NAN;
-        if (mx[i] != 0.0 || my[i] != 0.0)
-            && let Some(shape) = store.shape_at(i)
-        {
-            pos = center(&shape);
-        }
-        moved.push((h, pos));
-    }
+    moved.extend(
+        handles
+            .iter()
+            .zip(&cw.centers)
+            .zip(mx.iter().zip(my))
+            .map(|((&h, &c), (&x, &y))| (h, if x != 0.0 || y != 0.0 { c } else { Vec2::NAN })),
+    );
     transforms
         .iter_mut()
         .for_each(|(mut moving, mut transform)| {

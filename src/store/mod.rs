@@ -561,22 +561,21 @@ impl BoxStore {
     pub fn centers_into(&self, out: &mut Vec<Vec2>) {
         let n = self.len();
         out.clear();
-        out.reserve(n);
+        out.resize(n, Vec2::ZERO);
         let (lo_x, lo_y) = (&self.min_x[..n], &self.min_y[..n]);
         let (hi_x, hi_y) = (&self.max_x[..n], &self.max_y[..n]);
-        if self.discs == 0 {
-            out.extend((0..n).map(|i| Vec2::new(lo_x[i] + hi_x[i], lo_y[i] + hi_y[i]) * 0.5));
-        } else {
+        for (o, ((x0, x1), (y0, y1))) in out
+            .iter_mut()
+            .zip(lo_x.iter().zip(hi_x).zip(lo_y.iter().zip(hi_y)))
+        {
+            *o = Vec2::new(x0 + x1, y0 + y1) * 0.5;
+        }
+        if self.discs > 0 {
             let (dx, dy, shape) = (&self.disc_x[..n], &self.disc_y[..n], &self.shape[..n]);
-            out.extend((0..n).map(|i| {
-                let middle = Vec2::new(lo_x[i] + hi_x[i], lo_y[i] + hi_y[i]) * 0.5;
-                let disc = shape[i] >> KIND_SHIFT == ShapeKind::Circle as u32;
-                if disc {
-                    Vec2::new(dx[i], dy[i])
-                } else {
-                    middle
-                }
-            }));
+            for (o, ((&x, &y), &kind)) in out.iter_mut().zip(dx.iter().zip(dy).zip(shape)) {
+                let disc = kind >> KIND_SHIFT == ShapeKind::Circle as u32;
+                *o = if disc { Vec2::new(x, y) } else { *o };
+            }
         }
         for (o, &i) in self.obbs.iter().zip(&self.obb_box) {
             out[i as usize] = o.center;
