@@ -882,6 +882,7 @@ fn center(shape: &Shape) -> Vec2 {
         Shape::Aabb(a) => a.center(),
         Shape::Circle(c) => c.center,
         Shape::Obb2(o) => o.center,
+        Shape::Capsule(c) => c.center(),
     }
 }
 
