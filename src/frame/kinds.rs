@@ -4,7 +4,8 @@
 //! Each candidate pair goes to the batch for its two shapes' kinds. The pair is put in
 //! the canonical kind order, `aabb`, then `circle`, then `obb2`, then `capsule`. Its
 //! indices are turned into the indices that the batch reads. The capsule kernels take
-//! the capsule first, so a pair with one capsule goes to its batch turned around.
+//! the capsule first, so a pair with one capsule goes to its batch turned around, and
+//! its hits come back turned around again.
 //!
 //! ```text
 //!  candidates (dense index pairs)
@@ -138,12 +139,14 @@ impl KindBatches {
         emit_hits(hits, circle, obb, e);
         let hits = narrow.sweep_obb2_obb2(obbs, om, &p[5])?;
         emit_hits(hits, obb, obb, e);
+        // A capsule and another kind: emitted turned around, the other shape first, as
+        // `sweep_shapes` answers in canonical kind order.
         let hits = narrow.sweep_capsule_aabb(caps, capm, boxes, box_motion, &p[6])?;
-        emit_hits(hits, cap, plain, e);
+        emit_turned(hits, cap, plain, e);
         let hits = narrow.sweep_capsule_circle(caps, capm, circles, cm, &p[7])?;
-        emit_hits(hits, cap, circle, e);
+        emit_turned(hits, cap, circle, e);
         let hits = narrow.sweep_capsule_obb2(caps, capm, obbs, om, &p[8])?;
-        emit_hits(hits, cap, obb, e);
+        emit_turned(hits, cap, obb, e);
         let hits = narrow.sweep_capsule_capsule(caps, capm, &p[9])?;
         emit_hits(hits, cap, cap, e);
         Ok(())
@@ -162,5 +165,26 @@ fn emit_hits(
     let dense = |table: Option<&[u32]>, k: u32| table.map_or(k, |t| t[k as usize]) as usize;
     for h in hits {
         emit(dense(a, h.pair.a), dense(b, h.pair.b), &h.sweep);
+    }
+}
+
+/// [`emit_hits`] turned around: `emit` gets `b`'s index first and the sweep as seen
+/// from `b` (the normal and the stop negated as `0 - x`, as
+/// [`sweep_shapes`](crate::narrow::scalar::sweep_shapes) does).
+#[inline]
+fn emit_turned(
+    hits: &[PairSweep],
+    a: Option<&[u32]>,
+    b: Option<&[u32]>,
+    emit: &mut impl FnMut(usize, usize, &Sweep),
+) {
+    let dense = |table: Option<&[u32]>, k: u32| table.map_or(k, |t| t[k as usize]) as usize;
+    for h in hits {
+        let turned = Sweep {
+            normal: Vec2::ZERO - h.sweep.normal,
+            stop: Vec2::ZERO - h.sweep.stop,
+            ..h.sweep
+        };
+        emit(dense(b, h.pair.b), dense(a, h.pair.a), &turned);
     }
 }

@@ -54,8 +54,8 @@ pub use handle::{BoxHandle, Filter, Owner, Response};
 use crate::error::{Error, check_len};
 use crate::lanes::{F32W, SimdLevel, SimdTask, dispatch};
 use crate::math::{
-    Aabb, AabbColumns, Capsule, Circle, MAX_COORDINATE, MotionColumns, Obb2, Shape, ShapeKind, down2_finite,
-    grow, up2_finite, within_limit,
+    Aabb, AabbColumns, Capsule, Circle, MAX_COORDINATE, MotionColumns, Obb2, Shape, ShapeKind,
+    down2_finite, grow, up2_finite, within_limit,
 };
 use glam::Vec2;
 
