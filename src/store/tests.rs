@@ -124,7 +124,7 @@ fn store_matches_model() {
                             }
                         }
                         Err(Error::InvalidBox { index, .. }) => assert_eq!(Some(index), first_bad),
-                        Err(e) => assert!(false, "unexpected {e}"),
+                        Err(e) => panic!("unexpected {e}"),
                     }
                 }
                 Op::Update(i, b) => {
