@@ -304,7 +304,8 @@ pub fn layer_color(layers: u32) -> Color {
 }
 
 /// Draws one shape: an axis-aligned box or an oriented rectangle as a polygon of its
-/// four corners, a disc as a circle.
+/// four corners, a disc as a circle, a capsule as a circle at each end and the two
+/// lines joining them (its sides).
 ///
 /// A box's corners start at its minimum and go to increasing x first, the order of
 /// [`Obb2::corners`](crate::Obb2::corners).
@@ -313,6 +314,17 @@ pub fn draw_shape<D: DebugDraw + ?Sized>(out: &mut D, shape: &Shape, color: Colo
         Shape::Aabb(b) => out.polygon(&corners(b), color),
         Shape::Circle(c) => out.circle(c.center, c.radius, color),
         Shape::Obb2(o) => out.polygon(&o.corners(), color),
+        Shape::Capsule(c) => {
+            out.circle(c.a, c.radius, color);
+            out.circle(c.b, c.radius, color);
+            // The sides: the segment moved by the radius on both sides. A capsule
+            // with equal ends has no sides.
+            let side = (c.b - c.a).normalize_or_zero().perp() * c.radius;
+            if side != Vec2::ZERO {
+                out.line(c.a + side, c.b + side, color);
+                out.line(c.a - side, c.b - side, color);
+            }
+        }
     }
 }
 

@@ -124,8 +124,8 @@
 //!   tiles, so a point on the seam of two tiles is blocked only when both are solid.
 //!   The [`tilemap`] module has the details. A static disc or rotated rectangle is
 //!   the one exception: touching it counts, as between boxes of the store.
-//! - **Shapes.** A shape in the store is an axis-aligned box, a disc or an oriented
-//!   rectangle ([`Shape`], [`BoxStore::insert_shape`]). The store derives its bounds.
+//! - **Shapes.** A shape in the store is an axis-aligned box, a disc, an oriented
+//!   rectangle or a capsule ([`Shape`], [`BoxStore::insert_shape`]). The store derives its bounds.
 //!   The broad phase sweeps the bounds, and the frame and the queries answer by the
 //!   true shape. A round bullet inside a box's bounds but beside its corner does not
 //!   hit it. During a frame a shape moves by its motion and does not turn.
@@ -145,7 +145,7 @@
 //! - **Normals.** [`Sweep::normal`](narrow::Sweep::normal) is the outward normal of the
 //!   face of `b` that `a` hits. It points toward `a`. A box moving right into a wall
 //!   gets `(-1, 0)`, the wall's left face. Between two boxes its components are `-1`,
-//!   `0` or `1`, and both are set for an exact corner hit. For a disc or a rectangle it
+//!   `0` or `1`, and both are set for an exact corner hit. For the other shapes it
 //!   is the unit normal of `b`'s surface at the contact. A contact's `normal` is the
 //!   face of `boxes.1` that `boxes.0` hit. The separating-axis tests answer the other
 //!   way round: [`Mtv2::normal`](narrow::Mtv2::normal) points from `a` toward `b`.

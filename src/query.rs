@@ -2,7 +2,7 @@
 //!
 //! They find which boxes touch a region or a point, and what a ray or a moving shape
 //! hits. Every query answers by the boxes' true shapes, as [`Shape`] describes them. A
-//! disc or an oriented rectangle is not reported when the query reaches only the
+//! disc, an oriented rectangle or a capsule is not reported when the query reaches only the
 //! corners of its bounds, outside the shape itself.
 //!
 //! Region and point queries return boxes in dense order. Casts return hits by time of
@@ -22,7 +22,8 @@ use crate::lanes::{F32W, LANES, MaskW, SimdLevel, SimdTask, dispatch};
 use crate::math::{Aabb, MAX_COORDINATE, Ray, Shape, within_limit};
 use crate::narrow::SweepStatus;
 use crate::narrow::scalar::{
-    cast_point_aabb, overlap_aabb_circle, sweep_aabb_circle, sweep_aabb_obb2, sweep_shapes,
+    cast_point_aabb, overlap_aabb_circle, sweep_aabb_circle, sweep_aabb_obb2, sweep_capsule_aabb,
+    sweep_shapes,
 };
 use crate::store::{BoxHandle, BoxStore, Filter};
 use glam::Vec2;
@@ -189,6 +190,9 @@ impl BoxStore {
             Shape::Obb2(o) => {
                 sweep_aabb_obb2(&near, Vec2::ZERO, &o, Vec2::ZERO).status != SweepStatus::Miss
             }
+            Shape::Capsule(c) => {
+                sweep_capsule_aabb(&c, Vec2::ZERO, &near, Vec2::ZERO).status != SweepStatus::Miss
+            }
         }
     }
 
@@ -275,6 +279,10 @@ impl BoxStore {
                         let point = Aabb::new(ray.origin, ray.origin);
                         sweep_aabb_obb2(&point, ray.motion, &o, Vec2::ZERO)
                     }
+                    Shape::Capsule(c) => {
+                        let point = Shape::Aabb(Aabb::new(ray.origin, ray.origin));
+                        sweep_shapes(&point, ray.motion, &Shape::Capsule(c), Vec2::ZERO)
+                    }
                 };
                 (s.status != SweepStatus::Miss).then_some((i, s))
             },
@@ -297,7 +305,8 @@ impl BoxStore {
 
     /// The first box that `shape` meets as it moves by `motion`, or `None`.
     ///
-    /// `shape` can be an axis-aligned box, a disc or an oriented rectangle. The cast
+    /// `shape` can be an axis-aligned box, a disc, an oriented rectangle or a capsule.
+    /// The cast
     /// tests it against the stored shapes with [`sweep_shapes`]. The test is closed, so
     /// touching counts, and nothing tunnels at any speed.
     ///

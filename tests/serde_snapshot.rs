@@ -418,6 +418,8 @@ struct StoreMirror {
     circle_boxes: Vec<u32>,
     obbs: Vec<hantei::Obb2>,
     obb_boxes: Vec<u32>,
+    capsules: Vec<hantei::Capsule>,
+    capsule_boxes: Vec<u32>,
     generations: Vec<u32>,
     free: Vec<u32>,
 }

@@ -1,20 +1,27 @@
-//! Shapes in the store: discs and oriented rectangles beside plain boxes, their bounds
+//! Shapes in the store: discs, oriented rectangles and capsules beside plain boxes, their bounds
 //! derived from them, bad shapes refused with the store unchanged, and a long random
 //! sequence of inserts, shape changes and removals checked against a plain model.
 
 use glam::Vec2;
 use hantei::rng::Rng;
-use hantei::{Aabb, BoxHandle, BoxProps, BoxStore, Circle, Error, Obb2, Owner, Shape, ShapeKind};
+use hantei::{
+    Aabb, BoxHandle, BoxProps, BoxStore, Capsule, Circle, Error, Obb2, Owner, Shape, ShapeKind,
+};
 use std::collections::HashMap;
 
 fn random_shape(rng: &mut Rng) -> Shape {
     let c = Vec2::new(rng.range_f32(-50.0, 50.0), rng.range_f32(-50.0, 50.0));
-    match rng.below(3) {
+    match rng.below(4) {
         0 => Shape::Aabb(Aabb::from_center_half_extents(
             c,
             Vec2::new(rng.range_f32(0.0, 4.0), rng.range_f32(0.0, 4.0)),
         )),
         1 => Shape::Circle(Circle::new(c, rng.range_f32(0.0, 4.0))),
+        2 => Shape::Capsule(Capsule::new(
+            c,
+            c + Vec2::new(rng.range_f32(-8.0, 8.0), rng.range_f32(-8.0, 8.0)),
+            rng.range_f32(0.0, 2.0),
+        )),
         _ => Shape::Obb2(Obb2::from_angle(
             c,
             Vec2::new(rng.range_f32(0.0, 6.0), rng.range_f32(0.0, 1.0)),
@@ -34,6 +41,7 @@ fn snapshot(s: &BoxStore) -> Vec<u32> {
             Shape::Aabb(_) => 0,
             Shape::Circle(c) => c.radius.to_bits() ^ c.center.x.to_bits(),
             Shape::Obb2(o) => o.axis.x.to_bits() ^ o.half_extents.y.to_bits(),
+            Shape::Capsule(c) => c.b.x.to_bits() ^ c.radius.to_bits(),
         });
     }
     out

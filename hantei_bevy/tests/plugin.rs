@@ -638,6 +638,7 @@ fn assert_transforms_match_the_store(app: &mut App) {
             Shape::Aabb(a) => a.center(),
             Shape::Circle(c) => c.center,
             Shape::Obb2(o) => o.center,
+            Shape::Capsule(c) => c.center(),
         };
         assert_eq!(t.translation.truncate(), center, "{e:?}");
     }

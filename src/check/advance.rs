@@ -847,6 +847,7 @@ fn bits(s: &Shape) -> Vec<u32> {
             o.half_extents.x,
             o.half_extents.y,
         ],
+        Shape::Capsule(c) => vec![c.a.x, c.a.y, c.b.x, c.b.y, c.radius],
     };
     let kind = s.kind() as u32;
     core::iter::once(kind)
@@ -865,6 +866,7 @@ fn axis_coords(s: &Shape, a: usize) -> Vec<f32> {
         Shape::Aabb(b) => vec![b.min[a], b.max[a]],
         Shape::Circle(c) => vec![c.center[a]],
         Shape::Obb2(o) => vec![o.center[a]],
+        Shape::Capsule(c) => vec![c.a[a], c.b[a]],
     }
 }
 
@@ -874,6 +876,7 @@ fn magnitude(s: &Shape) -> f64 {
         Shape::Aabb(b) => vec![b.min.x, b.min.y, b.max.x, b.max.y],
         Shape::Circle(c) => vec![c.center.x, c.center.y, c.radius],
         Shape::Obb2(o) => vec![o.center.x, o.center.y, o.half_extents.x, o.half_extents.y],
+        Shape::Capsule(c) => vec![c.a.x, c.a.y, c.b.x, c.b.y, c.radius],
     };
     v.into_iter()
         .map(|x| f64::from(x).abs())
@@ -903,7 +906,49 @@ fn polygon(s: &Shape) -> Option<[DVec2; 4]> {
             );
             Some([c - ex - ey, c + ex - ey, c + ex + ey, c - ex + ey])
         }
-        Shape::Circle(_) => None,
+        Shape::Circle(_) | Shape::Capsule(_) => None,
+    }
+}
+
+/// The least of `f` over `t` in `[0, 1]`, for a convex `f` (a ternary search).
+fn convex_min(f: impl Fn(f64) -> f64) -> f64 {
+    let (mut lo, mut hi) = (0.0f64, 1.0f64);
+    for _ in 0..200 {
+        let (m1, m2) = (lo + (hi - lo) / 3.0, hi - (hi - lo) / 3.0);
+        if f(m1) <= f(m2) {
+            hi = m2;
+        } else {
+            lo = m1;
+        }
+    }
+    f(0.0).min(f(1.0)).min(f((lo + hi) * 0.5))
+}
+
+/// The signed distance from `p` to `s` without its radius (or rounding): a box's or a
+/// rectangle's polygon, a disc's centre, a capsule's segment. Convex in `p`.
+fn core_distance(s: &Shape, p: DVec2) -> f64 {
+    match s {
+        Shape::Circle(c) => (p - d(c.center)).length(),
+        Shape::Capsule(c) => {
+            let (a, e) = (d(c.a), d(c.b) - d(c.a));
+            let len2 = e.length_squared();
+            let t = if len2 > 0.0 {
+                ((p - a).dot(e) / len2).clamp(0.0, 1.0)
+            } else {
+                0.0
+            };
+            (a + e * t - p).length()
+        }
+        _ => signed_distance(&polygon(s).expect("a polygon"), p),
+    }
+}
+
+/// The radius a shape adds around its core ([`core_distance`]).
+fn rounding(s: &Shape) -> f64 {
+    match s {
+        Shape::Circle(c) => f64::from(c.radius),
+        Shape::Capsule(c) => f64::from(c.radius),
+        _ => 0.0,
     }
 }
 
@@ -948,6 +993,12 @@ fn depth(a: &Shape, b: &Shape) -> f64 {
         }
         (Shape::Circle(a), Shape::Circle(b)) => {
             f64::from(a.radius) + f64::from(b.radius) - d(a.center).distance(d(b.center))
+        }
+        (Shape::Capsule(c), other) | (other, Shape::Capsule(c)) => {
+            // The other shape's signed distance, least along the segment (convex).
+            let (a, e) = (d(c.a), d(c.b) - d(c.a));
+            let gap = convex_min(|t| core_distance(other, a + e * t));
+            f64::from(c.radius) + rounding(other) - gap
         }
         (Shape::Circle(c), p) | (p, Shape::Circle(c)) => {
             let q = polygon(p).expect("a polygon");

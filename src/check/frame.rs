@@ -1,6 +1,7 @@
 //! The frame pipeline on arbitrary bytes: [`frame_vs_oracle`].
 //!
-//! A small store (up to 64 boxes, each a plain box, a disc or an oriented rectangle, with
+//! A small store (up to 64 boxes, each a plain box, a disc, an oriented rectangle or a
+//! capsule, with
 //! motions, filters from the bullet-hell layers or arbitrary bits, owners: compound
 //! bodies may mix kinds) is stepped twice by a [`Frame`], in between every shape moving
 //! by its motion. Each step must equal the all-pairs oracle ([`oracle`]: every pair of
@@ -16,7 +17,7 @@ use super::bytes::{Bytes, finite};
 use crate::error::Error;
 use crate::frame::{Body, BodyPair, Contact, Frame, FrameConfig, MAX_COORDINATE, layers};
 use crate::lanes::SimdLevel;
-use crate::math::{Aabb, Circle, Obb2, Shape};
+use crate::math::{Aabb, Capsule, Circle, Obb2, Shape};
 use crate::narrow::scalar::sweep_shapes;
 use crate::narrow::{Sweep, SweepStatus};
 use crate::store::{BoxProps, BoxStore, Filter, Owner};
@@ -59,9 +60,13 @@ fn decode(data: &[u8]) -> BoxStore {
             _ => Filter::new(bytes.u32(), bytes.u32()),
         };
         // The owner byte's high bits choose the shape: the box, the disc inscribed in
-        // it, or a rectangle of its half extents turned by one of four angles.
+        // it, or a rectangle of its half extents turned by one of four angles; and
+        // when they are all set, a capsule along the box's diagonal.
         let kind_byte = bytes.u8();
-        let (owner, shape) = owner_and_shape(&mut bytes, b, kind_byte);
+        let (owner, mut shape) = owner_and_shape(&mut bytes, b, kind_byte);
+        if kind_byte >> 4 == 15 {
+            shape = Shape::Capsule(capsule_in(b, kind_byte));
+        }
         // The store refuses only shapes whose bounds leave the finite range.
         let _ = store.insert_shape(
             shape,
@@ -94,6 +99,18 @@ pub(crate) fn owner_and_shape(bytes: &mut Bytes<'_>, b: Aabb, kind_byte: u8) -> 
         }
     };
     (owner, shape)
+}
+
+/// A capsule inside box `b`: along its rising or its falling diagonal (by a bit of
+/// `kind_byte`), its radius half the smaller half extent.
+pub(crate) fn capsule_in(b: Aabb, kind_byte: u8) -> Capsule {
+    let r = b.half_extents().min_element() * 0.5;
+    let (lo, hi) = (b.min + r, b.max - r);
+    if kind_byte & 4 == 0 {
+        Capsule::new(lo, hi, r)
+    } else {
+        Capsule::new(Vec2::new(lo.x, hi.y), Vec2::new(hi.x, lo.y), r)
+    }
 }
 
 fn body(store: &BoxStore, i: usize) -> Body {
@@ -253,6 +270,7 @@ fn queries_find_every_shape(store: &BoxStore) -> Result<(), String> {
         let centre = match store.shape(h) {
             Some(Shape::Circle(c)) => c.center,
             Some(Shape::Obb2(o)) => o.center,
+            Some(Shape::Capsule(c)) => c.center(),
             _ => continue,
         };
         let mut out = Vec::new();

@@ -1,21 +1,24 @@
-//! Step 4 of [`Frame::step`](super::Frame::step) when the store holds discs or oriented
-//! rectangles.
+//! Step 4 of [`Frame::step`](super::Frame::step) when the store holds discs, oriented
+//! rectangles or capsules.
 //!
 //! Each candidate pair goes to the batch for its two shapes' kinds. The pair is put in
-//! the canonical kind order, `aabb`, then `circle`, then `obb2`. Its indices are turned
-//! into the indices that the batch reads.
+//! the canonical kind order, `aabb`, then `circle`, then `obb2`, then `capsule`. Its
+//! indices are turned into the indices that the batch reads. The capsule kernels take
+//! the capsule first, so a pair with one capsule goes to its batch turned around, and
+//! its hits come back turned around again.
 //!
 //! ```text
 //!  candidates (dense index pairs)
 //!    │ per pair (lower dense index first, from the broad phase): kinds of both
 //!    │ boxes (the store's shape column), swapped into canonical kind order (one
 //!    │ kind: left as it is); each index turned into its input's (dense for boxes and
-//!    │ discs, the table's for rectangles)
+//!    │ discs, the table's for rectangles and capsules)
 //!    ▼
-//!  six batches:  aabb×aabb  aabb×circle  aabb×obb2  circle×circle  circle×obb2  obb2×obb2
+//!  ten batches:  aabb×aabb  aabb×circle  aabb×obb2  circle×circle  circle×obb2  obb2×obb2
+//!                capsule×aabb  capsule×circle  capsule×obb2  capsule×capsule
 //!    │ each a NarrowPhase swept batch (SIMD, parallel), the boxes and discs read from
-//!    │ the store's columns, the rectangles from their table, their motions gathered
-//!    │ into table order once per frame
+//!    │ the store's columns, the rectangles and capsules from their tables, their
+//!    │ motions gathered into table order once per frame
 //!    ▼
 //!  hits, mapped back to dense indices (in batch order; the frame then sorts contacts)
 //! ```
@@ -38,15 +41,23 @@ fn batch_of(a: ShapeKind, b: ShapeKind) -> usize {
         (ShapeKind::Aabb, ShapeKind::Obb2) => 2,
         (ShapeKind::Circle, ShapeKind::Circle) => 3,
         (ShapeKind::Circle, ShapeKind::Obb2) => 4,
-        _ => 5,
+        (ShapeKind::Obb2, ShapeKind::Obb2) => 5,
+        (ShapeKind::Aabb, ShapeKind::Capsule) => 6,
+        (ShapeKind::Circle, ShapeKind::Capsule) => 7,
+        (ShapeKind::Obb2, ShapeKind::Capsule) => 8,
+        _ => 9,
     }
 }
 
-/// The buffers of the six batches, kept between frames.
+/// The number of batches.
+const BATCHES: usize = 10;
+
+/// The buffers of the ten batches, kept between frames.
 #[derive(Debug, Default)]
 pub(crate) struct KindBatches {
-    pairs: [Vec<Pair>; 6],
+    pairs: [Vec<Pair>; BATCHES],
     obb_motion: Vec<Vec2>,
+    capsule_motion: Vec<Vec2>,
 }
 
 impl KindBatches {
@@ -70,16 +81,24 @@ impl KindBatches {
                 core::mem::swap(&mut a, &mut b);
                 core::mem::swap(&mut ea, &mut eb);
             }
-            // Boxes and discs: their dense index; rectangles: their table's.
+            // Boxes and discs: their dense index; rectangles and capsules: their
+            // table's.
             let index = |dense: u32, e: u32| {
-                if kind_of(e) == ShapeKind::Obb2 {
+                if kind_of(e) >= ShapeKind::Obb2 {
                     e & SHAPE_INDEX
                 } else {
                     dense
                 }
             };
-            self.pairs[batch_of(kind_of(ea), kind_of(eb))]
-                .push(Pair::new(index(a, ea), index(b, eb)));
+            let (ka, kb) = (kind_of(ea), kind_of(eb));
+            let (ia, ib) = (index(a, ea), index(b, eb));
+            // The capsule kernels take the capsule first (two capsules: as they are).
+            let pair = if kb == ShapeKind::Capsule && ka != ShapeKind::Capsule {
+                Pair::new(ib, ia)
+            } else {
+                Pair::new(ia, ib)
+            };
+            self.pairs[batch_of(ka, kb)].push(pair);
         }
         let (mx, my) = (store.motion_x(), store.motion_y());
         let motion = |d: &u32| Vec2::new(mx[*d as usize], my[*d as usize]);
@@ -88,6 +107,9 @@ impl KindBatches {
         let (obbs, obb_box) = store.obb_table();
         self.obb_motion.clear();
         self.obb_motion.extend(obb_box.iter().map(motion));
+        let (caps, cap_box) = store.capsule_table();
+        self.capsule_motion.clear();
+        self.capsule_motion.extend(cap_box.iter().map(motion));
         let (boxes, box_motion) = (
             AabbColumns::from_store(store),
             MotionColumns::from_store(store),
@@ -100,8 +122,9 @@ impl KindBatches {
             box_motion
         };
         let om = &self.obb_motion[..];
+        let capm = &self.capsule_motion[..];
         // Each side's dense indices: the kernel's own (boxes, discs), or its table's.
-        let (plain, circle, obb) = (None, None, Some(obb_box));
+        let (plain, circle, obb, cap) = (None, None, Some(obb_box), Some(cap_box));
         let p = &self.pairs;
         let e = &mut emit;
         let hits = narrow.sweep_aabb_aabb(boxes, box_motion, &p[0])?;
@@ -116,6 +139,16 @@ impl KindBatches {
         emit_hits(hits, circle, obb, e);
         let hits = narrow.sweep_obb2_obb2(obbs, om, &p[5])?;
         emit_hits(hits, obb, obb, e);
+        // A capsule and another kind: emitted turned around, the other shape first, as
+        // `sweep_shapes` answers in canonical kind order.
+        let hits = narrow.sweep_capsule_aabb(caps, capm, boxes, box_motion, &p[6])?;
+        emit_turned(hits, cap, plain, e);
+        let hits = narrow.sweep_capsule_circle(caps, capm, circles, cm, &p[7])?;
+        emit_turned(hits, cap, circle, e);
+        let hits = narrow.sweep_capsule_obb2(caps, capm, obbs, om, &p[8])?;
+        emit_turned(hits, cap, obb, e);
+        let hits = narrow.sweep_capsule_capsule(caps, capm, &p[9])?;
+        emit_hits(hits, cap, cap, e);
         Ok(())
     }
 }
@@ -132,5 +165,26 @@ fn emit_hits(
     let dense = |table: Option<&[u32]>, k: u32| table.map_or(k, |t| t[k as usize]) as usize;
     for h in hits {
         emit(dense(a, h.pair.a), dense(b, h.pair.b), &h.sweep);
+    }
+}
+
+/// [`emit_hits`] turned around: `emit` gets `b`'s index first and the sweep as seen
+/// from `b` (the normal and the stop negated as `0 - x`, as
+/// [`sweep_shapes`](crate::narrow::scalar::sweep_shapes) does).
+#[inline]
+fn emit_turned(
+    hits: &[PairSweep],
+    a: Option<&[u32]>,
+    b: Option<&[u32]>,
+    emit: &mut impl FnMut(usize, usize, &Sweep),
+) {
+    let dense = |table: Option<&[u32]>, k: u32| table.map_or(k, |t| t[k as usize]) as usize;
+    for h in hits {
+        let turned = Sweep {
+            normal: Vec2::ZERO - h.sweep.normal,
+            stop: Vec2::ZERO - h.sweep.stop,
+            ..h.sweep
+        };
+        emit(dense(b, h.pair.b), dense(a, h.pair.a), &turned);
     }
 }

@@ -1,7 +1,7 @@
 //! The shape of a box in a [`BoxStore`](crate::BoxStore). It is an axis-aligned box, a
-//! disc or an oriented rectangle.
+//! disc, an oriented rectangle or a capsule.
 
-use super::{Aabb, Circle, Obb2};
+use super::{Aabb, Capsule, Circle, Obb2};
 use crate::error::Error;
 
 /// The true shape of a box in a [`BoxStore`](crate::BoxStore).
@@ -17,6 +17,9 @@ use crate::error::Error;
 /// - [`Shape::Obb2`] is an oriented rectangle, such as a laser or a sword swing. Its
 ///   bounds are [`Obb2::aabb`]. Over a frame it moves by the box's motion, and its
 ///   rotation stays the same.
+/// - [`Shape::Capsule`] is a segment with a radius, such as a laser or a character.
+///   Its bounds are [`Capsule::aabb`]. Over a frame it moves by the box's motion, and
+///   its rotation stays the same.
 ///
 /// ```
 /// use hantei::{Circle, Shape};
@@ -35,10 +38,12 @@ pub enum Shape {
     Circle(Circle),
     /// An oriented rectangle.
     Obb2(Obb2),
+    /// A capsule: a segment with a radius.
+    Capsule(Capsule),
 }
 
-/// `b` grown outward by two ulps on each side: what [`Shape::bounds`] does to a disc's
-/// or a rectangle's box.
+/// `b` grown outward by two ulps on each side: what [`Shape::bounds`] does to a disc's,
+/// a rectangle's or a capsule's box.
 #[inline]
 #[must_use]
 pub(crate) fn grow(b: Aabb) -> Aabb {
@@ -105,6 +110,8 @@ pub enum ShapeKind {
     Circle = 1,
     /// [`Shape::Obb2`].
     Obb2 = 2,
+    /// [`Shape::Capsule`].
+    Capsule = 3,
 }
 
 impl Default for Shape {
@@ -131,6 +138,12 @@ impl From<Obb2> for Shape {
     }
 }
 
+impl From<Capsule> for Shape {
+    fn from(c: Capsule) -> Self {
+        Shape::Capsule(c)
+    }
+}
+
 impl Shape {
     /// The shape's kind.
     #[must_use]
@@ -139,13 +152,15 @@ impl Shape {
             Shape::Aabb(_) => ShapeKind::Aabb,
             Shape::Circle(_) => ShapeKind::Circle,
             Shape::Obb2(_) => ShapeKind::Obb2,
+            Shape::Capsule(_) => ShapeKind::Capsule,
         }
     }
 
     /// An axis-aligned box that contains the shape. The broad phase tests this box.
     ///
-    /// For a [`Shape::Aabb`], it is the box itself. For a disc or an oriented rectangle,
-    /// it is [`Circle::aabb`] or [`Obb2::aabb`] grown outward by two ulps on each side.
+    /// For a [`Shape::Aabb`], it is the box itself. For a disc, an oriented rectangle or
+    /// a capsule, it is [`Circle::aabb`], [`Obb2::aabb`] or [`Capsule::aabb`] grown
+    /// outward by two ulps on each side.
     /// The growth makes the bounds contain the exact shape despite the rounding of
     /// `center ± extent`. So the broad phase never loses a contact exactly at the rim.
     #[must_use]
@@ -154,16 +169,18 @@ impl Shape {
             Shape::Aabb(b) => *b,
             Shape::Circle(c) => grow(c.aabb()),
             Shape::Obb2(o) => grow(o.aabb()),
+            Shape::Capsule(c) => grow(c.aabb()),
         }
     }
 
-    /// The shape moved by `offset`. A rectangle keeps its rotation.
+    /// The shape moved by `offset`. A rectangle or a capsule keeps its rotation.
     #[must_use]
     pub fn translated(&self, offset: glam::Vec2) -> Shape {
         match self {
             Shape::Aabb(b) => Shape::Aabb(b.translated(offset)),
             Shape::Circle(c) => Shape::Circle(Circle::new(c.center + offset, c.radius)),
             Shape::Obb2(o) => Shape::Obb2(Obb2::new(o.center + offset, o.axis, o.half_extents)),
+            Shape::Capsule(c) => Shape::Capsule(c.translated(offset)),
         }
     }
 
@@ -176,6 +193,8 @@ impl Shape {
     /// - [`Error::InvalidShape`] for an oriented rectangle that [`Obb2::validate`]
     ///   refuses: a value is not finite, a half extent is negative, or the axis is not a
     ///   unit vector.
+    /// - [`Error::InvalidShape`] for a capsule with a NaN or infinite value, or a
+    ///   negative radius.
     ///
     /// The error names index 0. Calls that check many shapes name the shape's own index
     /// instead.
@@ -189,6 +208,7 @@ impl Shape {
             Shape::Aabb(_) => None,
             Shape::Circle(c) => c.validate().err(),
             Shape::Obb2(o) => o.validate().err(),
+            Shape::Capsule(c) => c.validate().err(),
         };
         if let Some(reason) = reason {
             return Err(Error::InvalidShape { index, reason });

@@ -8,7 +8,7 @@
 //!
 //! [`outside_normal`] decides whether a shape is outside a solid box. [`enters`] decides
 //! whether its motion carries it inward from there. Both are exact for boxes and work
-//! in `f64` for discs and rectangles.
+//! in `f64` for discs, rectangles and capsules.
 
 use super::{Aabb, Shape};
 use glam::{DVec2, Vec2};
@@ -17,7 +17,7 @@ use glam::{DVec2, Vec2};
 /// `shape` across the face or corner they share. `None` when the interiors overlap.
 ///
 /// For a box the direction has components `-1`, `0` or `1`: both are set at a corner.
-/// For a disc and a rectangle it is a unit vector.
+/// For a disc, a rectangle and a capsule it is a unit vector.
 ///
 /// A zero-size box, disc or segment is inside when it lies in `solid`'s interior. On
 /// its boundary it is outside.
@@ -86,7 +86,84 @@ pub(crate) fn outside_normal(shape: &Shape, solid: &Aabb) -> Option<Vec2> {
             }
             best.map(|(_, n)| n.normalize().as_vec2())
         }
+        Shape::Capsule(c) => capsule_outside(c, solid),
     }
+}
+
+/// [`outside_normal`] for a capsule, in `f64`: the segment clipped to the closed box
+/// (it meets the box), else the closest points of the two, which lie at an end of the
+/// segment or at a corner of the box (two disjoint convex shapes in the plane).
+fn capsule_outside(c: &super::Capsule, solid: &Aabb) -> Option<Vec2> {
+    let (a, b) = (c.a.as_dvec2(), c.b.as_dvec2());
+    let (lo, hi) = (solid.min.as_dvec2(), solid.max.as_dvec2());
+    let r = f64::from(c.radius);
+    let d = b - a;
+    // A point of the segment on or in the closed box (`touch`), or the shortest gap
+    // from the box to the segment.
+    let touch = match clip_segment(a, d, lo, hi) {
+        Some((t0, t1)) => a + d * ((t0 + t1) * 0.5),
+        None => {
+            let mut best = (f64::INFINITY, DVec2::ZERO, a);
+            for p in [a, b] {
+                let gap = p - p.clamp(lo, hi);
+                if gap.length_squared() < best.0 {
+                    best = (gap.length_squared(), gap, p);
+                }
+            }
+            let len2 = d.length_squared();
+            for q in [lo, DVec2::new(hi.x, lo.y), hi, DVec2::new(lo.x, hi.y)] {
+                let t = if len2 > 0.0 {
+                    ((q - a).dot(d) / len2).clamp(0.0, 1.0)
+                } else {
+                    0.0
+                };
+                let p = a + d * t;
+                let gap = p - q;
+                if gap.length_squared() < best.0 {
+                    best = (gap.length_squared(), gap, p);
+                }
+            }
+            let (len2, gap, p) = best;
+            if len2 > 0.0 {
+                return (len2 >= r * r).then(|| gap.normalize().as_vec2());
+            }
+            p
+        }
+    };
+    // The segment meets the closed box: a capsule with a radius overlaps it; a plain
+    // segment is outside only when it lies on the boundary (its middle there).
+    if r > 0.0 || (touch.cmpgt(lo).all() && touch.cmplt(hi).all()) {
+        return None;
+    }
+    let side = |k: usize| {
+        if touch[k] <= lo[k] {
+            -1.0
+        } else if touch[k] >= hi[k] {
+            1.0
+        } else {
+            0.0
+        }
+    };
+    let n = Vec2::new(side(0), side(1));
+    (n != Vec2::ZERO).then(|| n.normalize())
+}
+
+/// The part `[t0, t1]` of the segment `a + d·t`, `t` in `[0, 1]`, in the closed box
+/// `lo..hi`, or `None` when it misses the box.
+fn clip_segment(a: DVec2, d: DVec2, lo: DVec2, hi: DVec2) -> Option<(f64, f64)> {
+    let (mut t0, mut t1) = (0.0f64, 1.0f64);
+    for k in 0..2 {
+        if d[k] == 0.0 {
+            if a[k] < lo[k] || a[k] > hi[k] {
+                return None;
+            }
+            continue;
+        }
+        let (u, v) = ((lo[k] - a[k]) / d[k], (hi[k] - a[k]) / d[k]);
+        t0 = t0.max(u.min(v));
+        t1 = t1.min(u.max(v));
+    }
+    (t0 <= t1).then_some((t0, t1))
 }
 
 /// Whether `shape`, outside `solid` across `normal` (from [`outside_normal`]), enters it

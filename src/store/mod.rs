@@ -20,15 +20,18 @@
 //!  response  [ u8  ][ u8  ][ u8  ] ...       Response: pass, stop, destroy or slide
 //!  handle    [ BoxHandle ] ...               dense index → handle
 //!  shape     [ u32 ][ u32 ][ u32 ] ...       0: the box itself; else its kind, and for
-//!                                            a rectangle its index into obbs
+//!                                            a rectangle or a capsule its index into
+//!                                            obbs or caps
 //!  disc_x    [ f32 ][ f32 ][ f32 ] ...       a disc's centre and radius, at its dense
 //!  disc_y    [ f32 ][ f32 ][ f32 ] ...       index (empty until the first disc; then
 //!  disc_r    [ f32 ][ f32 ][ f32 ] ...       one entry per box, unused for the others)
 //!  obbs      [ Obb2 ]   + obb_box    [ u32 ]  the oriented rectangles and their dense
 //!                                            indices
+//!  caps      [ Capsule ] + cap_box   [ u32 ]  the capsules and their dense indices
 //! ```
 //!
-//! A box's [`Shape`] is an axis-aligned box, a disc or an oriented rectangle. The
+//! A box's [`Shape`] is an axis-aligned box, a disc, an oriented rectangle or a
+//! capsule. The
 //! axis-aligned box is the default. The four bound columns always hold the shape's
 //! bounds, as [`Shape::bounds`] makes them. So the broad phase never looks at shapes,
 //! and a store of plain boxes carries only one `u32` of zero per box for its shapes.
@@ -51,8 +54,8 @@ pub use handle::{BoxHandle, Filter, Owner, Response};
 use crate::error::{Error, check_len};
 use crate::lanes::{F32W, SimdLevel, SimdTask, dispatch};
 use crate::math::{
-    Aabb, AabbColumns, Circle, MAX_COORDINATE, MotionColumns, Obb2, Shape, ShapeKind, down2_finite,
-    grow, up2_finite, within_limit,
+    Aabb, AabbColumns, Capsule, Circle, MAX_COORDINATE, MotionColumns, Obb2, Shape, ShapeKind,
+    down2_finite, grow, up2_finite, within_limit,
 };
 use glam::Vec2;
 
@@ -178,8 +181,8 @@ pub struct BoxStore {
     user_data: Vec<u64>,
     response: Vec<u8>,
     handle: Vec<BoxHandle>,
-    /// Per box: [`PLAIN`], or its kind above [`KIND_SHIFT`] (and for a rectangle its
-    /// index into `obbs` below).
+    /// Per box: [`PLAIN`], or its kind above [`KIND_SHIFT`] (and for a rectangle or a
+    /// capsule its index into `obbs` or `caps` below).
     shape: Vec<u32>,
     /// The discs' centres and radii, at their boxes' dense indices: empty until the
     /// first disc, then as long as every other column (unused entries are junk).
@@ -191,6 +194,9 @@ pub struct BoxStore {
     obbs: Vec<Obb2>,
     /// The dense index of each oriented rectangle's box.
     obb_box: Vec<u32>,
+    caps: Vec<Capsule>,
+    /// The dense index of each capsule's box.
+    cap_box: Vec<u32>,
     slots: Vec<Slot>,
     free_head: u32,
 }
@@ -208,7 +214,8 @@ pub(crate) fn kind_of(entry: u32) -> ShapeKind {
     match entry >> KIND_SHIFT {
         0 => ShapeKind::Aabb,
         1 => ShapeKind::Circle,
-        _ => ShapeKind::Obb2,
+        2 => ShapeKind::Obb2,
+        _ => ShapeKind::Capsule,
     }
 }
 
@@ -321,6 +328,8 @@ impl BoxStore {
             discs: 0,
             obbs: Vec::new(),
             obb_box: Vec::new(),
+            caps: Vec::new(),
+            cap_box: Vec::new(),
             slots: Vec::new(),
             // No free slot: `0` would name slot 0 before it exists.
             free_head: NO_SLOT,
@@ -398,6 +407,8 @@ impl BoxStore {
         self.discs = 0;
         self.obbs.clear();
         self.obb_box.clear();
+        self.caps.clear();
+        self.cap_box.clear();
     }
 
     /// Inserts a box with default properties and returns its handle.
@@ -431,8 +442,8 @@ impl BoxStore {
 
     /// Inserts a shape with the given properties and returns its handle.
     ///
-    /// The shape can be an axis-aligned box, a disc or an oriented rectangle. The
-    /// store computes the box's bounds from it with [`Shape::bounds`].
+    /// The shape can be an axis-aligned box, a disc, an oriented rectangle or a capsule.
+    /// The store computes the box's bounds from it with [`Shape::bounds`].
     ///
     /// It costs the shape's checks, a slot from the free list and one push onto each
     /// column: constant time. The columns grow as a `Vec` does, so reserve room once
@@ -462,7 +473,7 @@ impl BoxStore {
     /// - [`Error::OutOfRange`] when the shape, or the shape moved by its motion, reaches
     ///   beyond [`MAX_COORDINATE`].
     /// - [`Error::TooManyBoxes`] when the store is full, or already holds `2^30 - 1`
-    ///   oriented rectangles.
+    ///   oriented rectangles (or capsules) and the shape is one more.
     pub fn insert_shape(
         &mut self,
         shape: impl Into<Shape>,
@@ -491,8 +502,8 @@ impl BoxStore {
     ///   [`Shape::validate`] finds it.
     /// - [`Error::OutOfRange`] when the shape, or the shape moved by the box's motion,
     ///   reaches beyond [`MAX_COORDINATE`].
-    /// - [`Error::TooManyBoxes`] when the new shape is an oriented rectangle and the
-    ///   store already holds `2^30 - 1` of them.
+    /// - [`Error::TooManyBoxes`] when the new shape is an oriented rectangle or a
+    ///   capsule and the store already holds `2^30 - 1` of that kind.
     ///
     /// Nothing changes after an error.
     pub fn update_shape(&mut self, h: BoxHandle, shape: impl Into<Shape>) -> Result<(), Error> {
@@ -510,6 +521,7 @@ impl BoxStore {
                 Shape::Aabb(_) => {}
                 Shape::Circle(c) => self.set_disc(i, c),
                 Shape::Obb2(o) => self.obbs[k] = o,
+                Shape::Capsule(c) => self.caps[k] = c,
             }
         } else {
             self.detach(i);
@@ -534,16 +546,18 @@ impl BoxStore {
             ShapeKind::Aabb => Shape::Aabb(self.aabb_at(i)?),
             ShapeKind::Circle => Shape::Circle(self.disc(i)),
             ShapeKind::Obb2 => Shape::Obb2(self.obbs[k]),
+            ShapeKind::Capsule => Shape::Capsule(self.caps[k]),
         })
     }
 
     /// Every box's centre, in dense order, written into `out` (cleared first).
     ///
     /// A plain box's centre is [`Aabb::center`] of its bounds. A disc's or a
-    /// rectangle's is its own `center`. So `out[i]` is the centre of
-    /// [`shape_at(i)`](Self::shape_at), bit for bit.
+    /// rectangle's is its own `center`. A capsule's is [`Capsule::center`], the middle
+    /// of its segment. So `out[i]` is the centre of [`shape_at(i)`](Self::shape_at),
+    /// bit for bit.
     ///
-    /// This is one pass over the columns, then one write per rectangle. It is much
+    /// This is one pass over the columns, then one write per rectangle or capsule. It is much
     /// cheaper than calling `shape_at` for each box, for example to copy every position
     /// back to a game's entities after a frame.
     ///
@@ -580,15 +594,18 @@ impl BoxStore {
         for (o, &i) in self.obbs.iter().zip(&self.obb_box) {
             out[i as usize] = o.center;
         }
+        for (c, &i) in self.caps.iter().zip(&self.cap_box) {
+            out[i as usize] = c.center();
+        }
     }
 
-    /// Whether any box is a disc or an oriented rectangle.
+    /// Whether any box is a disc, an oriented rectangle or a capsule.
     ///
     /// When this is `false`, every box is its own bounds, and the frame takes a faster
     /// path for plain boxes.
     #[must_use]
     pub fn has_shapes(&self) -> bool {
-        self.discs > 0 || !self.obbs.is_empty()
+        self.discs > 0 || !self.obbs.is_empty() || !self.caps.is_empty()
     }
 
     /// Inserts every box of `boxes` with the same properties, all or nothing. Returns
@@ -620,11 +637,13 @@ impl BoxStore {
 
     /// Moves an axis-aligned box to new bounds.
     ///
-    /// A disc or an oriented rectangle moves with [`BoxStore::update_shape`] instead.
+    /// A disc, an oriented rectangle or a capsule moves with [`BoxStore::update_shape`]
+    /// instead.
     ///
     /// # Errors
     /// - [`Error::StaleHandle`] when the box was removed.
-    /// - [`Error::InvalidShape`] when the box is a disc or an oriented rectangle.
+    /// - [`Error::InvalidShape`] when the box is a disc, an oriented rectangle or a
+    ///   capsule.
     /// - [`Error::InvalidBox`] for NaN, infinite or inverted bounds.
     /// - [`Error::OutOfRange`] when the new bounds, or the bounds moved by the box's
     ///   motion, reach beyond [`MAX_COORDINATE`].
@@ -644,8 +663,8 @@ impl BoxStore {
     ///
     /// # Errors
     /// - [`Error::LengthMismatch`] unless `boxes.len() == self.len()`.
-    /// - [`Error::InvalidShape`] naming the first box that is a disc or an oriented
-    ///   rectangle.
+    /// - [`Error::InvalidShape`] naming the first box that is a disc, an oriented
+    ///   rectangle or a capsule.
     /// - [`Error::InvalidBox`] for the first box with NaN, infinite or inverted bounds.
     /// - [`Error::OutOfRange`] for the first box that, where it is or moved by its
     ///   motion, reaches beyond [`MAX_COORDINATE`].
@@ -1086,19 +1105,20 @@ impl BoxStore {
         } else {
             Err(Error::InvalidShape {
                 index,
-                reason: "a disc or an oriented rectangle moves with update_shape, not with \
-                         new bounds",
+                reason: "a disc, an oriented rectangle or a capsule moves with update_shape, \
+                         not with new bounds",
             })
         }
     }
 
-    /// Room for one more shape of `kind`: a rectangle needs a table index below `2^30`
-    /// (discs live in columns: no limit beyond the store's).
+    /// Room for one more shape of `kind`: a rectangle or a capsule needs a table index
+    /// below `2^30` (discs live in columns: no limit beyond the store's).
     fn check_shape_room(&self, kind: ShapeKind) -> Result<(), Error> {
         let n = match kind {
             ShapeKind::Aabb => return Ok(()),
             ShapeKind::Circle => return Ok(()),
             ShapeKind::Obb2 => self.obbs.len(),
+            ShapeKind::Capsule => self.caps.len(),
         };
         if n >= SHAPE_INDEX as usize {
             return Err(Error::TooManyBoxes { requested: n + 1 });
@@ -1126,6 +1146,11 @@ impl BoxStore {
                 self.obb_box.push(i as u32);
                 (2 << KIND_SHIFT) | (self.obbs.len() - 1) as u32
             }
+            Shape::Capsule(c) => {
+                self.caps.push(c);
+                self.cap_box.push(i as u32);
+                (3 << KIND_SHIFT) | (self.caps.len() - 1) as u32
+            }
         };
     }
 
@@ -1145,6 +1170,11 @@ impl BoxStore {
                 self.obb_box.swap_remove(k);
                 self.obb_box.get(k)
             }
+            ShapeKind::Capsule => {
+                self.caps.swap_remove(k);
+                self.cap_box.swap_remove(k);
+                self.cap_box.get(k)
+            }
         };
         if let Some(&b) = moved_box {
             self.shape[b as usize] = (entry & !SHAPE_INDEX) | k as u32;
@@ -1159,11 +1189,12 @@ impl BoxStore {
         match kind_of(entry) {
             ShapeKind::Aabb | ShapeKind::Circle => {}
             ShapeKind::Obb2 => self.obb_box[k] = i as u32,
+            ShapeKind::Capsule => self.cap_box[k] = i as u32,
         }
     }
 
     /// Moves every box by its motion, except the boxes in `held`, which get the shapes
-    /// given there (of their own kind): bounds, discs and rectangles alike, each exactly
+    /// given there (of their own kind): bounds, discs, rectangles and capsules alike, each exactly
     /// as [`Shape::translated`] and [`Shape::bounds`] would. The caller
     /// ([`Frame::advance`](crate::frame::Frame::advance)) has checked that every moved box
     /// stays within the frame's coordinate range, so nothing becomes invalid.
@@ -1229,6 +1260,7 @@ impl BoxStore {
         }
         debug_assert_eq!(x0.len(), n);
         self.move_obbs();
+        self.move_caps();
         for &(i, shape) in held {
             let i = i as usize;
             let k = (self.shape[i] & SHAPE_INDEX) as usize;
@@ -1236,6 +1268,7 @@ impl BoxStore {
                 Shape::Aabb(_) => {}
                 Shape::Circle(c) => self.set_disc(i, c),
                 Shape::Obb2(o) => self.obbs[k] = o,
+                Shape::Capsule(c) => self.caps[k] = c,
             }
             self.write(i, shape.bounds());
         }
@@ -1249,6 +1282,21 @@ impl BoxStore {
             let i = i as usize;
             o.center += Vec2::new(mx[i], my[i]);
             let b = grow(o.aabb());
+            self.min_x[i] = b.min.x;
+            self.min_y[i] = b.min.y;
+            self.max_x[i] = b.max.x;
+            self.max_y[i] = b.max.y;
+        }
+    }
+
+    /// The capsules moved by their boxes' motions, and their boxes' bounds made again
+    /// from them ([`Shape::bounds`]), in one pass over the table.
+    fn move_caps(&mut self) {
+        let (mx, my) = (&self.motion_x, &self.motion_y);
+        for (c, &i) in self.caps.iter_mut().zip(&self.cap_box) {
+            let i = i as usize;
+            *c = c.translated(Vec2::new(mx[i], my[i]));
+            let b = grow(c.aabb());
             self.min_x[i] = b.min.x;
             self.min_y[i] = b.min.y;
             self.max_x[i] = b.max.x;
@@ -1270,6 +1318,11 @@ impl BoxStore {
     /// The oriented rectangles, in table order, and the dense index of each one's box.
     pub(crate) fn obb_table(&self) -> (&[Obb2], &[u32]) {
         (&self.obbs, &self.obb_box)
+    }
+
+    /// The capsules, in table order, and the dense index of each one's box.
+    pub(crate) fn capsule_table(&self) -> (&[Capsule], &[u32]) {
+        (&self.caps, &self.cap_box)
     }
 
     fn check_room(&self, extra: usize) -> Result<(), Error> {

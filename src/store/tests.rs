@@ -124,7 +124,7 @@ fn store_matches_model() {
                             }
                         }
                         Err(Error::InvalidBox { index, .. }) => assert_eq!(Some(index), first_bad),
-                        Err(e) => assert!(false, "unexpected {e}"),
+                        Err(e) => panic!("unexpected {e}"),
                     }
                 }
                 Op::Update(i, b) => {
@@ -602,10 +602,11 @@ fn centers_into_matches_each_shapes_center() {
         Shape::Aabb(a) => a.center(),
         Shape::Circle(c) => c.center,
         Shape::Obb2(o) => o.center,
+        Shape::Capsule(c) => c.center(),
     };
     for_cases("centers_into_matches_each_shapes_center", 64, |rng| {
         let mut store = BoxStore::new();
-        let kinds = rng.pick(&[1u32, 2, 3]);
+        let kinds = rng.pick(&[1u32, 2, 3, 4]);
         for _ in 0..rng.below(300) {
             let c = Vec2::new(rng.range_f32(-1e5, 1e5), rng.range_f32(-1e5, 1e5));
             let h = Vec2::new(rng.range_f32(0.0, 9.0), rng.range_f32(0.0, 9.0));
@@ -616,7 +617,8 @@ fn centers_into_matches_each_shapes_center() {
                     h,
                     rng.range_f32(-3.0, 3.0),
                 )),
-                _ => Shape::Circle(crate::math::Circle::new(c, h.x)),
+                2 => Shape::Circle(crate::math::Circle::new(c, h.x)),
+                _ => Shape::Capsule(crate::math::Capsule::new(c - h, c + h.perp(), h.y)),
             };
             store.insert_shape(shape, BoxProps::default()).unwrap();
         }

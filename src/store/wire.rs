@@ -10,7 +10,7 @@
 //!                                                                  solid may be missing)
 //!    handles                                                       dense index → handle
 //!    circles circle_boxes obbs obb_boxes                           the shapes, as tables
-//!                                                                  (discs in dense order)
+//!    capsules capsule_boxes                                        (discs in dense order)
 //!    generations                                                   per slot
 //!    free                                                          the free slots, head first
 //!  }
@@ -26,7 +26,7 @@
 //! twice.
 
 use super::{BoxHandle, BoxStore, KIND_SHIFT, NO_SLOT, PLAIN, SHAPE_INDEX, Slot};
-use crate::math::{Aabb, Circle, Obb2, Shape, box_defect};
+use crate::math::{Aabb, Capsule, Circle, Obb2, Shape, box_defect};
 use serde::de::Error as _;
 use serde::ser::SerializeSeq;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
@@ -52,6 +52,8 @@ struct StoreRef<'a> {
     circle_boxes: Vec<u32>,
     obbs: &'a [Obb2],
     obb_boxes: &'a [u32],
+    capsules: &'a [Capsule],
+    capsule_boxes: &'a [u32],
     generations: Generations<'a>,
     free: FreeList<'a>,
 }
@@ -83,6 +85,11 @@ struct StoreFields {
     obbs: Vec<Obb2>,
     #[serde(default)]
     obb_boxes: Vec<u32>,
+    /// Empty in a store written before capsules existed.
+    #[serde(default)]
+    capsules: Vec<Capsule>,
+    #[serde(default)]
+    capsule_boxes: Vec<u32>,
     generations: Vec<u32>,
     free: Vec<u32>,
 }
@@ -172,6 +179,8 @@ impl Serialize for BoxStore {
             circle_boxes: disc_boxes,
             obbs: &self.obbs,
             obb_boxes: &self.obb_box,
+            capsules: &self.caps,
+            capsule_boxes: &self.cap_box,
             generations: Generations(&self.slots),
             free: FreeList {
                 slots: &self.slots,
@@ -194,9 +203,9 @@ impl Serialize for BoxStore {
 /// - a motion that is NaN or infinite,
 /// - a response other than 0 (pass), 1 (stop), 2 (destroy) or 3 (slide),
 /// - a `solid` column that is neither empty nor as long as the others,
-/// - a table of discs or oriented rectangles whose two lists differ in length, or that
-///   holds more than `2^30 - 1` shapes,
-/// - a disc or oriented rectangle that is invalid, names no box, names a box that
+/// - a table of discs, oriented rectangles or capsules whose two lists differ in
+///   length, or that holds more than `2^30 - 1` shapes,
+/// - a disc, oriented rectangle or capsule that is invalid, names no box, names a box that
 ///   already has a shape, or whose bounds differ from its box's bounds,
 /// - a handle that names no slot, names a retired slot, or has another generation than
 ///   its slot,
@@ -227,7 +236,7 @@ impl StoreFields {
     /// valid, names a distinct box in range, and has that box's bounds, bit for bit.
     fn shape_column(&self, n: usize) -> Result<Vec<u32>, String> {
         let mut shape = vec![PLAIN; n];
-        let tables: [(&str, u32, Vec<Shape>, &[u32]); 2] = [
+        let tables: [(&str, u32, Vec<Shape>, &[u32]); 3] = [
             (
                 "circle",
                 1,
@@ -239,6 +248,12 @@ impl StoreFields {
                 2,
                 self.obbs.iter().map(|&o| Shape::Obb2(o)).collect(),
                 &self.obb_boxes,
+            ),
+            (
+                "capsule",
+                3,
+                self.capsules.iter().map(|&c| Shape::Capsule(c)).collect(),
+                &self.capsule_boxes,
             ),
         ];
         for (what, kind, shapes, boxes) in tables {
@@ -461,6 +476,8 @@ impl StoreFields {
             discs: disc_count,
             obbs: self.obbs,
             obb_box: self.obb_boxes,
+            caps: self.capsules,
+            cap_box: self.capsule_boxes,
             slots,
             free_head: self.free.first().copied().unwrap_or(NO_SLOT),
         })
