@@ -75,6 +75,7 @@ pub use statics::{StaticHit, StaticLevel};
 use crate::broad::{BroadConfig, BroadPhase};
 use crate::error::Error;
 use crate::lanes::SimdLevel;
+use crate::math::{ContactPoint, contact_at};
 use crate::narrow::columns::{AabbColumns, MotionColumns};
 use crate::narrow::{NarrowConfig, NarrowPhase, Sweep, SweepStatus};
 use crate::pair::Pair;
@@ -194,6 +195,43 @@ pub struct Contact {
     /// The game's ids of `boxes.0` and `boxes.1`, from
     /// [`BoxProps::user_data`](crate::BoxProps::user_data).
     pub user_data: (u64, u64),
+    /// Where the boxes touched: [`ContactPoint::a`] on `boxes.0`'s shape and
+    /// [`ContactPoint::b`] on `boxes.1`'s, in world coordinates, with each box moved by
+    /// `toi` times its motion.
+    ///
+    /// For a hit, the two points are the same up to rounding, the depth is `0`, and
+    /// [`ContactPoint::normal`] is `normal` made unit. For an overlap, the point's
+    /// normal and depth say how far and which way `boxes.0` would move to leave
+    /// `boxes.1`.
+    ///
+    /// The step computes it only for the contacts it reports. A report saved without
+    /// it reads back with every field zero.
+    ///
+    /// ```
+    /// use hantei::frame::{Frame, layers};
+    /// use hantei::{Aabb, BoxProps, BoxStore, Circle};
+    /// use glam::Vec2;
+    /// let mut store = BoxStore::new();
+    /// // A bullet of radius 1 flies right into the left face of a wall at x = 10.
+    /// let props = BoxProps::new(layers::player_bullet()).with_motion(Vec2::new(20.0, 0.0));
+    /// let bullet = store.insert_shape(Circle::new(Vec2::new(0.0, 3.0), 1.0), props)?;
+    /// store.insert_with(Aabb::from_coords(10.0, 0.0, 12.0, 8.0), BoxProps::new(layers::enemy()))?;
+    /// let mut frame = Frame::new();
+    /// let c = frame.step(&store)?.contacts[0];
+    /// assert!((c.toi - 0.45).abs() < 1e-6); // the rim reaches x = 10 at 9 / 20
+    /// // The spark goes where the bullet's rim meets the wall's face.
+    /// let (on_bullet, on_wall) = if c.boxes.0 == bullet {
+    ///     (c.point.a, c.point.b)
+    /// } else {
+    ///     (c.point.b, c.point.a)
+    /// };
+    /// assert!((on_bullet - Vec2::new(10.0, 3.0)).length() < 1e-5);
+    /// assert!((on_wall - Vec2::new(10.0, 3.0)).length() < 1e-5);
+    /// assert_eq!(c.point.depth, 0.0);
+    /// # Ok::<(), hantei::Error>(())
+    /// ```
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub point: ContactPoint,
 }
 
 impl Contact {
@@ -221,8 +259,53 @@ impl Contact {
             toi: s.t,
             normal,
             user_data,
+            point: ContactPoint::default(),
         }
     }
+
+    /// [`Contact::point`] from the boxes' shapes and motions in `store`, which holds
+    /// both boxes; the default when it does not.
+    fn point_in(&self, store: &BoxStore) -> ContactPoint {
+        match (store.index_of(self.boxes.0), store.index_of(self.boxes.1)) {
+            (Some(i), Some(j)) => contact_point(store, i, j, self.status, self.toi, self.normal),
+            _ => ContactPoint::default(),
+        }
+    }
+}
+
+/// The contact point of the boxes at dense indices `i` and `j` of `store`, each moved
+/// by `toi` times its motion: across `normal` (toward `i`) for a hit, the least overlap
+/// otherwise.
+pub(crate) fn contact_point(
+    store: &BoxStore,
+    i: usize,
+    j: usize,
+    status: SweepStatus,
+    toi: f32,
+    normal: Vec2,
+) -> ContactPoint {
+    let (Some(a), Some(b)) = (store.shape_at(i), store.shape_at(j)) else {
+        return ContactPoint::default();
+    };
+    let motion = |k: usize| Vec2::new(store.motion_x()[k], store.motion_y()[k]);
+    shapes_point(&a, motion(i), &b, motion(j), status, toi, normal)
+}
+
+/// The contact point of shape `a` moving by `ma` and shape `b` moving by `mb`, each
+/// moved by `toi` times its motion: across `normal` (toward `a`) for a hit, the least
+/// overlap otherwise.
+pub(crate) fn shapes_point(
+    a: &crate::math::Shape,
+    ma: Vec2,
+    b: &crate::math::Shape,
+    mb: Vec2,
+    status: SweepStatus,
+    toi: f32,
+    normal: Vec2,
+) -> ContactPoint {
+    let t = f64::from(toi);
+    let hit = (status == SweepStatus::Hit).then_some(normal);
+    contact_at(a, ma.as_dvec2() * t, b, mb.as_dvec2() * t, hit)
 }
 
 /// Time spent in one [`Frame::step`] or [`Frame::advance`], measured with
@@ -629,6 +712,10 @@ impl Frame {
         });
         self.contacts
             .dedup_by(|later, first| later.bodies == first.bodies);
+        // Only the reported contacts get a point.
+        for c in &mut self.contacts {
+            c.point = c.point_in(store);
+        }
     }
 
     /// Every contact and wall hit from each side, sorted by body then time.
