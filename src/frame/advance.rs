@@ -377,6 +377,9 @@ pub(super) struct WallRaw {
     pub(super) i: u32,
     tile: IVec2,
     sweep: Sweep,
+    /// Where they touched: found for the box's earliest contacts only, while its
+    /// columns are in cache (step 1, chunk by chunk).
+    point: ContactPoint,
 }
 
 /// A hit in the time-ordered walk of the responses.
@@ -819,9 +822,7 @@ impl Moves {
                 status: w.sweep.status,
                 toi: w.sweep.t,
                 normal: w.sweep.normal,
-                point: level
-                    .walls
-                    .map_or(ContactPoint::default(), |map| wall_point(store, map, w)),
+                point: w.point,
             }
         }));
         if let Some(statics) = level.statics {
@@ -1325,9 +1326,24 @@ fn wall_contact(store: &BoxStore, map: &TileMap, i: usize) -> [Option<WallRaw>; 
                 i: i as u32,
                 tile: IVec2::new(c as i32, r as i32),
                 sweep: s,
+                point: ContactPoint::default(),
             };
             keep_earliest(&mut best, w, |w| &w.sweep);
         }
+    }
+    // The points of the contacts kept, the box still in cache.
+    for w in best.iter_mut().flatten() {
+        let cell = wall_box(map, w.tile.x.into(), w.tile.y.into(), &swept);
+        let s = &w.sweep;
+        w.point = shapes_point(
+            &shape,
+            m,
+            &Shape::Aabb(cell),
+            Vec2::ZERO,
+            s.status,
+            s.t,
+            s.normal,
+        );
     }
     best
 }
@@ -1499,26 +1515,6 @@ fn slid_shape(shape: Shape, b0: Aabb, m: Vec2, b1: Aabb) -> Shape {
             other.translated(Vec2::new(moved(0), moved(1)))
         }
     }
-}
-
-/// The contact point of box `w.i` of `store` at its wall contact `w` with `map`'s tile.
-fn wall_point(store: &BoxStore, map: &TileMap, w: &WallRaw) -> ContactPoint {
-    let i = w.i as usize;
-    let (Some(shape), Some(b)) = (store.shape_at(i), store.aabb_at(i)) else {
-        return ContactPoint::default();
-    };
-    let m = Vec2::new(store.motion_x()[i], store.motion_y()[i]);
-    let cell = wall_box(map, w.tile.x.into(), w.tile.y.into(), &b.swept(m));
-    let s = &w.sweep;
-    shapes_point(
-        &shape,
-        m,
-        &Shape::Aabb(cell),
-        Vec2::ZERO,
-        s.status,
-        s.t,
-        s.normal,
-    )
 }
 
 /// `extra` (each with its dense index, ascending) merged into `list` (ascending by
