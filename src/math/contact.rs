@@ -104,6 +104,11 @@ impl ContactPoint {
 /// The contact of `a` moved by `offset_a` and `b` moved by `offset_b`: with
 /// `hit_normal`, the points across it (a hit: depth 0); without, [`separation`]'s
 /// normal and depth and the points across that.
+///
+/// The pairs of discs and axis-aligned boxes, the frame's usual ones, each have a copy
+/// of [`contact_of`] compiled for their two kinds, without its matches on the kinds.
+/// The arithmetic is the same, so the answer is the same bit for bit (checked against
+/// [`contact_general`] by the tests).
 pub(crate) fn contact_at(
     a: &Shape,
     offset_a: DVec2,
@@ -111,7 +116,44 @@ pub(crate) fn contact_at(
     offset_b: DVec2,
     hit_normal: Option<Vec2>,
 ) -> ContactPoint {
-    let (ha, hb) = (Hull::of(a, offset_a), Hull::of(b, offset_b));
+    // One arm, one copy, per pair.
+    let hulls = || (Hull::of(a, offset_a), Hull::of(b, offset_b));
+    match (a, b) {
+        (Shape::Circle(_), Shape::Circle(_)) => {
+            let (ha, hb) = hulls();
+            contact_of(ha, hb, hit_normal)
+        }
+        (Shape::Circle(_), Shape::Aabb(_)) => {
+            let (ha, hb) = hulls();
+            contact_of(ha, hb, hit_normal)
+        }
+        (Shape::Aabb(_), Shape::Circle(_)) => {
+            let (ha, hb) = hulls();
+            contact_of(ha, hb, hit_normal)
+        }
+        (Shape::Aabb(_), Shape::Aabb(_)) => {
+            let (ha, hb) = hulls();
+            contact_of(ha, hb, hit_normal)
+        }
+        _ => contact_general(a, offset_a, b, offset_b, hit_normal),
+    }
+}
+
+/// [`contact_at`] through one copy of [`contact_of`] for every pair of kinds.
+#[inline(never)]
+pub(crate) fn contact_general(
+    a: &Shape,
+    offset_a: DVec2,
+    b: &Shape,
+    offset_b: DVec2,
+    hit_normal: Option<Vec2>,
+) -> ContactPoint {
+    contact_of(Hull::of(a, offset_a), Hull::of(b, offset_b), hit_normal)
+}
+
+/// [`contact_at`] of the hulls `ha` and `hb`.
+#[inline(always)]
+fn contact_of(ha: Hull, hb: Hull, hit_normal: Option<Vec2>) -> ContactPoint {
     let given = hit_normal.and_then(|n| {
         let d = n.as_dvec2();
         let len = d.length();
@@ -156,6 +198,7 @@ impl Hull {
     /// `shape` moved by `offset`. An axis-aligned box's centre and half extents are
     /// exact in `f64`; a rectangle's axis is made unit (the world's x for a zero or
     /// non-finite axis).
+    #[inline(always)]
     pub(crate) fn of(shape: &Shape, offset: DVec2) -> Hull {
         match shape {
             Shape::Aabb(b) => {
@@ -190,6 +233,7 @@ impl Hull {
 
 /// The unit normal of least overlap between `a` and `b`, pointing toward `a`, and the
 /// overlap along it (negative when they are apart).
+#[inline(always)]
 pub(crate) fn separation(a: &Hull, b: &Hull) -> (DVec2, f64) {
     match (*a, *b) {
         (Hull::Disc { c: ca, r: ra }, Hull::Disc { c: cb, r: rb }) => {
@@ -242,6 +286,7 @@ pub(crate) fn separation(a: &Hull, b: &Hull) -> (DVec2, f64) {
 /// toward the disc and the overlap along it. A centre outside the rectangle: through
 /// its closest point. Inside or on the boundary: the face it is least deep behind (x
 /// before y on a tie, the positive side when it is on the middle line).
+#[inline(always)]
 fn rect_disc(c: DVec2, u: DVec2, e: DVec2, p: DVec2, r: f64) -> (DVec2, f64) {
     let v = perp(u);
     let d = p - c;
@@ -262,6 +307,7 @@ fn rect_disc(c: DVec2, u: DVec2, e: DVec2, p: DVec2, r: f64) -> (DVec2, f64) {
 /// The points of `h` farthest along the unit direction `d`: a segment whose two ends
 /// are equal for a vertex or a disc's rim point, or a face of a rectangle whose normal
 /// is within [`PARALLEL`] of `d`.
+#[inline(always)]
 pub(crate) fn support(h: &Hull, d: DVec2) -> [DVec2; 2] {
     match *h {
         Hull::Disc { c, r } => {
@@ -289,6 +335,7 @@ pub(crate) fn support(h: &Hull, d: DVec2) -> [DVec2; 2] {
 /// The contact points of `a` and `b` across the unit normal `n` (toward `a`): the
 /// middle of the stretch, across `n`, that `a`'s feature facing `b` and `b`'s feature
 /// facing `a` share, found on each feature (clamped to it when they share none).
+#[inline(always)]
 fn points(a: &Hull, b: &Hull, n: DVec2) -> (DVec2, DVec2) {
     let t = perp(n);
     let fa = support(a, -n);

@@ -314,3 +314,80 @@ fn degenerate_input() {
         let _ = ContactPoint::along(&s, &block, Vec2::ZERO);
     }
 }
+
+/// `contact_at`'s copies for the pairs of discs and axis-aligned boxes give the general
+/// path's answer bit for bit: random pairs, apart, touching and overlapping, with and
+/// without a hit normal (random, along an axis, diagonal, zero, NaN), with offsets.
+#[test]
+fn the_copies_per_pair_match_the_general_path_bit_for_bit() {
+    let bits = |p: &ContactPoint| {
+        [p.a.x, p.a.y, p.b.x, p.b.y, p.normal.x, p.normal.y, p.depth].map(f32::to_bits)
+    };
+    let mut rng = Rng::new(0x5EED_C0DE);
+    let plain = |rng: &mut Rng, center: Vec2| loop {
+        let s = random_shape(rng, center);
+        if !matches!(s, Shape::Obb2(_)) {
+            return s;
+        }
+    };
+    let mut kinds = std::collections::BTreeSet::new();
+    for round in 0..40_000 {
+        let ca = Vec2::new(rng.range_f32(-50.0, 50.0), rng.range_f32(-50.0, 50.0));
+        let a = plain(&mut rng, ca);
+        let mut b = plain(&mut rng, ca);
+        // Now and then b set flush against a's right or top side: touching faces.
+        b = match (round % 4, a.bounds(), b) {
+            (1, ab, Shape::Aabb(bb)) => {
+                Shape::Aabb(bb.translated(Vec2::new(ab.max.x - bb.min.x, 0.0)))
+            }
+            (2, ab, Shape::Circle(c)) => Shape::Circle(Circle::new(
+                Vec2::new(c.center.x, ab.max.y + c.radius),
+                c.radius,
+            )),
+            (3, _, s) => {
+                let off = Vec2::new(rng.range_f32(-25.0, 25.0), rng.range_f32(-25.0, 25.0));
+                s.translated(off)
+            }
+            (_, _, s) => s,
+        };
+        let normal = match rng.below(7) {
+            0 => None,
+            1 => Some(Vec2::new(
+                rng.range_f32(-1.0, 1.0),
+                rng.range_f32(-1.0, 1.0),
+            )),
+            2 => Some([Vec2::X, Vec2::Y, Vec2::NEG_X, Vec2::NEG_Y][rng.below(4) as usize]),
+            3 => Some(Vec2::new(0.5, -0.5)),
+            4 => Some(Vec2::ZERO),
+            5 => Some(Vec2::new(f32::NAN, 1.0)),
+            _ => None,
+        };
+        let offset = |rng: &mut Rng| match rng.below(3) {
+            0 => DVec2::ZERO,
+            _ => DVec2::new(
+                f64::from(rng.range_f32(-5.0, 5.0)),
+                f64::from(rng.range_f32(-5.0, 5.0)),
+            ),
+        };
+        let (oa, ob) = (offset(&mut rng), offset(&mut rng));
+        let fast = contact_at(&a, oa, &b, ob, normal);
+        let general = contact_general(&a, oa, &b, ob, normal);
+        assert_eq!(
+            bits(&fast),
+            bits(&general),
+            "{a:?} {oa} {b:?} {ob} {normal:?}: {fast:?} vs {general:?}"
+        );
+        kinds.insert(pair_name(&a, &b));
+    }
+    assert_eq!(kinds.len(), 4, "{kinds:?}");
+    // NaN in: the same NaN out.
+    let nan = Shape::Circle(Circle::new(Vec2::new(f32::NAN, 0.0), 1.0));
+    let block = Shape::Aabb(Aabb::from_coords(0.0, 0.0, 2.0, 2.0));
+    for (a, b) in [(nan, block), (block, nan), (nan, nan)] {
+        for normal in [None, Some(Vec2::X)] {
+            let fast = contact_at(&a, DVec2::ZERO, &b, DVec2::ONE, normal);
+            let general = contact_general(&a, DVec2::ZERO, &b, DVec2::ONE, normal);
+            assert_eq!(bits(&fast), bits(&general));
+        }
+    }
+}
