@@ -377,9 +377,6 @@ pub(super) struct WallRaw {
     pub(super) i: u32,
     tile: IVec2,
     sweep: Sweep,
-    /// Where they touched: found for the box's earliest contacts only, while its
-    /// columns are in cache (step 1, chunk by chunk).
-    point: ContactPoint,
 }
 
 /// A hit in the time-ordered walk of the responses.
@@ -406,6 +403,8 @@ pub(crate) struct Moves {
     pub(crate) destroyed: Vec<Destroyed>,
     statics: StaticPass,
     wall_raw: Vec<WallRaw>,
+    /// Their contact points, found in step 1.
+    wall_points: Vec<ContactPoint>,
     /// Per wall / static raw hit: kept by the walk.
     wall_keep: Vec<bool>,
     static_keep: Vec<bool>,
@@ -457,6 +456,7 @@ impl Moves {
         self.static_hits.clear();
         self.destroyed.clear();
         self.wall_raw.clear();
+        self.wall_points.clear();
         self.statics.raw.clear();
         self.stopped = 0;
     }
@@ -643,7 +643,10 @@ impl Moves {
     /// chunk by chunk, for the boxes it listed as near the walls ([`Grouping::build`]
     /// with walls, [`wall_contacts`]).
     fn walls(&mut self, grouping: &Grouping) {
-        self.wall_raw.extend(grouping.wall_raw());
+        for (w, p) in grouping.wall_raw() {
+            self.wall_raw.push(*w);
+            self.wall_points.push(*p);
+        }
     }
 
     /// Step 5: walks every hit in time order; decides which are kept, when each box
@@ -810,9 +813,10 @@ impl Moves {
         let kept = self
             .wall_raw
             .iter()
+            .zip(&self.wall_points)
             .zip(&self.wall_keep)
             .filter(|(_, k)| **k);
-        self.wall_hits.extend(kept.map(|(w, _)| {
+        self.wall_hits.extend(kept.map(|((w, &point), _)| {
             let i = w.i as usize;
             WallHit {
                 body: Body::of(store, i),
@@ -822,7 +826,7 @@ impl Moves {
                 status: w.sweep.status,
                 toi: w.sweep.t,
                 normal: w.sweep.normal,
-                point: w.point,
+                point,
             }
         }));
         if let Some(statics) = level.statics {
@@ -1184,7 +1188,7 @@ impl Moves {
 
 /// How many hits (or destroyed boxes) ahead the response walk's lists ask for the lines
 /// that each one reads.
-const HITS_AHEAD: usize = 16;
+pub(super) const HITS_AHEAD: usize = 16;
 
 /// Asks for the line holding `col[i]` (a hint: any `i` will do).
 #[inline(always)]
@@ -1326,16 +1330,30 @@ fn wall_contact(store: &BoxStore, map: &TileMap, i: usize) -> [Option<WallRaw>; 
                 i: i as u32,
                 tile: IVec2::new(c as i32, r as i32),
                 sweep: s,
-                point: ContactPoint::default(),
             };
             keep_earliest(&mut best, w, |w| &w.sweep);
         }
     }
-    // The points of the contacts kept, the box still in cache.
-    for w in best.iter_mut().flatten() {
-        let cell = wall_box(map, w.tile.x.into(), w.tile.y.into(), &swept);
+    best
+}
+
+/// The contact points of the wall contacts `raw` ([`wall_contacts`]) onto `out`, in
+/// order: step 1, chunk by chunk, while the boxes' lines are still in cache.
+pub(super) fn wall_points(
+    store: &BoxStore,
+    map: &TileMap,
+    raw: &[WallRaw],
+    out: &mut Vec<ContactPoint>,
+) {
+    out.extend(raw.iter().map(|w| {
+        let i = w.i as usize;
+        let (Some(shape), Some(b)) = (store.shape_at(i), store.aabb_at(i)) else {
+            return ContactPoint::default();
+        };
+        let m = Vec2::new(store.motion_x()[i], store.motion_y()[i]);
+        let cell = wall_box(map, w.tile.x.into(), w.tile.y.into(), &b.swept(m));
         let s = &w.sweep;
-        w.point = shapes_point(
+        shapes_point(
             &shape,
             m,
             &Shape::Aabb(cell),
@@ -1343,9 +1361,8 @@ fn wall_contact(store: &BoxStore, map: &TileMap, i: usize) -> [Option<WallRaw>; 
             s.status,
             s.t,
             s.normal,
-        );
-    }
-    best
+        )
+    }));
 }
 
 /// `s`, the sweep of `shape` moving by `m` against the still solid box `other`, read

@@ -21,13 +21,13 @@
 
 use crate::broad::BoxSet;
 use crate::lanes::{F32W, LANES, MaskW, SimdLevel, SimdTask, dispatch};
-use crate::math::Aabb;
+use crate::math::{Aabb, ContactPoint};
 use crate::store::{BoxStore, Filter};
 use crate::tilemap::TileMap;
 use rayon::prelude::*;
 
 use super::MAX_COORDINATE;
-use super::advance::{WallRaw, wall_contacts};
+use super::advance::{WallRaw, wall_contacts, wall_points};
 use super::radix;
 
 /// A placeholder box (buffers are resized before they are written).
@@ -102,6 +102,8 @@ struct Chunk {
     /// With walls: the earliest wall contacts of the boxes in `near` whose filter
     /// pairs with the walls', in dense order ([`wall_contacts`]).
     wall_raw: Vec<WallRaw>,
+    /// Their contact points, in the same order ([`wall_points`]).
+    wall_points: Vec<ContactPoint>,
     wall_scratch: Vec<WallRaw>,
     /// Pass 3's per-group positions: in parallel, how much of each group's part of
     /// this chunk is written; serially, each group's cursor before this chunk.
@@ -171,6 +173,7 @@ impl Chunk {
     ) {
         self.near.clear();
         self.wall_raw.clear();
+        self.wall_points.clear();
         let Some(w) = walls else {
             return;
         };
@@ -203,6 +206,7 @@ impl Chunk {
         radix::sort_by_key(&mut self.wall_raw, &mut self.wall_scratch, |w| {
             u64::from(w.i)
         });
+        wall_points(store, w.map, &self.wall_raw, &mut self.wall_points);
     }
 
     /// The runs of one filter among the boxes `start..start + layers.len()`, and the
@@ -750,10 +754,10 @@ impl Grouping {
     /// The earliest wall contacts of this frame's boxes near the walls given to
     /// [`Grouping::build`], in dense order (see [`Chunk::wall_raw`]); none without
     /// walls.
-    pub(super) fn wall_raw(&self) -> impl Iterator<Item = &WallRaw> {
+    pub(super) fn wall_raw(&self) -> impl Iterator<Item = (&WallRaw, &ContactPoint)> {
         self.chunks[..self.used_chunks]
             .iter()
-            .flat_map(|c| &c.wall_raw)
+            .flat_map(|c| c.wall_raw.iter().zip(&c.wall_points))
     }
 
     /// Per chunk of this frame: the boxes near the walls given to [`Grouping::build`]

@@ -236,13 +236,21 @@ pub struct Contact {
 
 impl Contact {
     /// The contact of the boxes at dense indices `i` and `j` from their sweep `s` (seen
-    /// from `i`), its bodies in order.
-    fn new(store: &BoxStore, i: usize, j: usize, s: &Sweep) -> Contact {
-        let (bi, bj) = (Body::of(store, i), Body::of(store, j));
-        let (hi, hj) = (store.handles()[i], store.handles()[j]);
-        let (di, dj) = (store.user_data()[i], store.user_data()[j]);
-        let (bodies, boxes, normal, user_data) = if bi <= bj {
-            (BodyPair { a: bi, b: bj }, (hi, hj), s.normal, (di, dj))
+    /// from `i`), its bodies in order, with the dense indices of its `boxes` (its point
+    /// still to find).
+    fn new(store: &BoxStore, i: u32, j: u32, s: &Sweep) -> (Contact, [u32; 2]) {
+        let (iu, ju) = (i as usize, j as usize);
+        let (bi, bj) = (Body::of(store, iu), Body::of(store, ju));
+        let (hi, hj) = (store.handles()[iu], store.handles()[ju]);
+        let (di, dj) = (store.user_data()[iu], store.user_data()[ju]);
+        let (bodies, boxes, normal, user_data, dense) = if bi <= bj {
+            (
+                BodyPair { a: bi, b: bj },
+                (hi, hj),
+                s.normal,
+                (di, dj),
+                [i, j],
+            )
         } else {
             // `ZERO - n`, not `-n`: a zero normal stays +0.0 whichever way round.
             (
@@ -250,9 +258,10 @@ impl Contact {
                 (hj, hi),
                 Vec2::ZERO - s.normal,
                 (dj, di),
+                [j, i],
             )
         };
-        Contact {
+        let c = Contact {
             bodies,
             boxes,
             status: s.status,
@@ -260,16 +269,8 @@ impl Contact {
             normal,
             user_data,
             point: ContactPoint::default(),
-        }
-    }
-
-    /// [`Contact::point`] from the boxes' shapes and motions in `store`, which holds
-    /// both boxes; the default when it does not.
-    fn point_in(&self, store: &BoxStore) -> ContactPoint {
-        match (store.index_of(self.boxes.0), store.index_of(self.boxes.1)) {
-            (Some(i), Some(j)) => contact_point(store, i, j, self.status, self.toi, self.normal),
-            _ => ContactPoint::default(),
-        }
+        };
+        (c, dense)
     }
 }
 
@@ -476,6 +477,8 @@ pub struct Frame {
     /// Every hit or overlap of the narrow phase (dense indices), before responses.
     raw: Vec<RawHit>,
     contacts: Vec<Contact>,
+    /// [`Frame::contacts_from_raw`]'s list: each contact with its boxes' dense indices.
+    contacts_dense: Vec<(Contact, [u32; 2])>,
     previous: Vec<PairEvent>,
     current: Vec<PairEvent>,
     began: Vec<PairEvent>,
@@ -698,24 +701,41 @@ impl Frame {
     /// Step 5: one contact per body pair, the earliest (ties: the smaller box handles),
     /// from the raw hits `moves` kept (all of them after [`Frame::step`]).
     fn contacts_from_raw(&mut self, store: &BoxStore) {
-        self.contacts.clear();
         let kept = &self.moves.kept;
-        self.contacts.extend(
+        // Each contact with the dense indices of `boxes.0` and `boxes.1`.
+        let sorted = &mut self.contacts_dense;
+        sorted.clear();
+        sorted.extend(
             self.raw
                 .iter()
                 .enumerate()
                 .filter(|(k, _)| kept.is_empty() || kept[*k])
-                .map(|(_, h)| Contact::new(store, h.i as usize, h.j as usize, &h.sweep)),
+                .map(|(_, h)| Contact::new(store, h.i, h.j, &h.sweep)),
         );
-        self.contacts.sort_unstable_by(|x, y| {
+        sorted.sort_unstable_by(|(x, _), (y, _)| {
             (x.bodies, x.toi.to_bits(), x.boxes).cmp(&(y.bodies, y.toi.to_bits(), y.boxes))
         });
+        sorted.dedup_by(|later, first| later.0.bodies == first.0.bodies);
+        // Only the reported contacts get a point, from the boxes' dense indices. They
+        // are far apart in the store: each one's lines asked for HITS_AHEAD contacts
+        // before it is read.
+        let ask = |&(_, [i, j]): &(Contact, [u32; 2])| {
+            store.prefetch_shape(i as usize);
+            store.prefetch_shape(j as usize);
+        };
+        sorted.iter().take(advance::HITS_AHEAD).for_each(ask);
+        self.contacts.clear();
         self.contacts
-            .dedup_by(|later, first| later.bodies == first.bodies);
-        // Only the reported contacts get a point.
-        for c in &mut self.contacts {
-            c.point = c.point_in(store);
-        }
+            .extend(sorted.iter().enumerate().map(|(n, &(c, [i, j]))| {
+                if let Some(next) = sorted.get(n + advance::HITS_AHEAD) {
+                    ask(next);
+                }
+                let (i, j) = (i as usize, j as usize);
+                Contact {
+                    point: contact_point(store, i, j, c.status, c.toi, c.normal),
+                    ..c
+                }
+            }));
     }
 
     /// Every contact and wall hit from each side, sorted by body then time.
