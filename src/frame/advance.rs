@@ -643,9 +643,9 @@ impl Moves {
     /// chunk by chunk, for the boxes it listed as near the walls ([`Grouping::build`]
     /// with walls, [`wall_contacts`]).
     fn walls(&mut self, grouping: &Grouping) {
-        for (w, p) in grouping.wall_raw() {
-            self.wall_raw.push(*w);
-            self.wall_points.push(*p);
+        for &(w, p) in grouping.wall_raw() {
+            self.wall_raw.push(w);
+            self.wall_points.push(p);
         }
     }
 
@@ -1239,7 +1239,7 @@ pub(super) fn wall_contacts(
     map: &TileMap,
     wall: Filter,
     near: &[u32],
-    out: &mut Vec<WallRaw>,
+    out: &mut Vec<(WallRaw, ContactPoint)>,
 ) {
     let (layers, masks) = (store.layers(), store.masks());
     // Each box's lines asked for HITS_AHEAD boxes before it is read.
@@ -1265,26 +1265,26 @@ pub(super) fn wall_contacts(
         }
         let i = i as usize;
         if Filter::new(layers[i], masks[i]).pairs_with(wall) {
-            out.extend(wall_contact(store, map, i).into_iter().flatten());
+            wall_contact(store, map, i, out);
         }
     }
 }
 
-/// Box `i`'s earliest contact with a solid tile of `map`, and its earliest hit when the
-/// first is an overlap (see [`keep_earliest`]); the caller has checked that its filter
-/// pairs with the walls'.
-fn wall_contact(store: &BoxStore, map: &TileMap, i: usize) -> [Option<WallRaw>; 2] {
+/// Onto `out`: box `i`'s earliest contact with a solid tile of `map`, and its earliest
+/// hit when the first is an overlap (see [`keep_earliest`]), each with its contact
+/// point; the caller has checked that its filter pairs with the walls'.
+fn wall_contact(store: &BoxStore, map: &TileMap, i: usize, out: &mut Vec<(WallRaw, ContactPoint)>) {
     let mut best: [Option<WallRaw>; 2] = [None, None];
     let Some(b) = store.aabb_at(i) else {
-        return best;
+        return;
     };
     let m = Vec2::new(store.motion_x()[i], store.motion_y()[i]);
     if map.open_space(b, m) {
-        return best;
+        return;
     }
     // Read only for a box near a solid tile.
     let Some(shape) = store.shape_at(i) else {
-        return best;
+        return;
     };
     let swept = b.swept(m);
     let (cols, rows) = map.cells_reached(swept);
@@ -1334,26 +1334,11 @@ fn wall_contact(store: &BoxStore, map: &TileMap, i: usize) -> [Option<WallRaw>; 
             keep_earliest(&mut best, w, |w| &w.sweep);
         }
     }
-    best
-}
-
-/// The contact points of the wall contacts `raw` ([`wall_contacts`]) onto `out`, in
-/// order: step 1, chunk by chunk, while the boxes' lines are still in cache.
-pub(super) fn wall_points(
-    store: &BoxStore,
-    map: &TileMap,
-    raw: &[WallRaw],
-    out: &mut Vec<ContactPoint>,
-) {
-    out.extend(raw.iter().map(|w| {
-        let i = w.i as usize;
-        let (Some(shape), Some(b)) = (store.shape_at(i), store.aabb_at(i)) else {
-            return ContactPoint::default();
-        };
-        let m = Vec2::new(store.motion_x()[i], store.motion_y()[i]);
-        let cell = wall_box(map, w.tile.x.into(), w.tile.y.into(), &b.swept(m));
+    // The points of the contacts kept (a few percent of the boxes near the walls).
+    for w in best.into_iter().flatten() {
+        let cell = wall_box(map, w.tile.x.into(), w.tile.y.into(), &swept);
         let s = &w.sweep;
-        shapes_point(
+        let point = shapes_point(
             &shape,
             m,
             &Shape::Aabb(cell),
@@ -1361,8 +1346,9 @@ pub(super) fn wall_points(
             s.status,
             s.t,
             s.normal,
-        )
-    }));
+        );
+        out.push((w, point));
+    }
 }
 
 /// `s`, the sweep of `shape` moving by `m` against the still solid box `other`, read

@@ -27,7 +27,7 @@ use crate::tilemap::TileMap;
 use rayon::prelude::*;
 
 use super::MAX_COORDINATE;
-use super::advance::{WallRaw, wall_contacts, wall_points};
+use super::advance::{WallRaw, wall_contacts};
 use super::radix;
 
 /// A placeholder box (buffers are resized before they are written).
@@ -100,11 +100,10 @@ struct Chunk {
     /// (every box, with per-box filters).
     near: Vec<u32>,
     /// With walls: the earliest wall contacts of the boxes in `near` whose filter
-    /// pairs with the walls', in dense order ([`wall_contacts`]).
-    wall_raw: Vec<WallRaw>,
-    /// Their contact points, in the same order ([`wall_points`]).
-    wall_points: Vec<ContactPoint>,
-    wall_scratch: Vec<WallRaw>,
+    /// pairs with the walls', in dense order, each with its contact point
+    /// ([`wall_contacts`]).
+    wall_raw: Vec<(WallRaw, ContactPoint)>,
+    wall_scratch: Vec<(WallRaw, ContactPoint)>,
     /// Pass 3's per-group positions: in parallel, how much of each group's part of
     /// this chunk is written; serially, each group's cursor before this chunk.
     starts: Vec<usize>,
@@ -173,7 +172,6 @@ impl Chunk {
     ) {
         self.near.clear();
         self.wall_raw.clear();
-        self.wall_points.clear();
         let Some(w) = walls else {
             return;
         };
@@ -204,9 +202,8 @@ impl Chunk {
         // box's contacts keep their order.
         wall_contacts(store, w.map, w.filter, &self.near, &mut self.wall_raw);
         radix::sort_by_key(&mut self.wall_raw, &mut self.wall_scratch, |w| {
-            u64::from(w.i)
+            u64::from(w.0.i)
         });
-        wall_points(store, w.map, &self.wall_raw, &mut self.wall_points);
     }
 
     /// The runs of one filter among the boxes `start..start + layers.len()`, and the
@@ -752,12 +749,12 @@ impl Grouping {
     }
 
     /// The earliest wall contacts of this frame's boxes near the walls given to
-    /// [`Grouping::build`], in dense order (see [`Chunk::wall_raw`]); none without
-    /// walls.
-    pub(super) fn wall_raw(&self) -> impl Iterator<Item = (&WallRaw, &ContactPoint)> {
+    /// [`Grouping::build`], each with its contact point, in dense order (see
+    /// [`Chunk::wall_raw`]); none without walls.
+    pub(super) fn wall_raw(&self) -> impl Iterator<Item = &(WallRaw, ContactPoint)> {
         self.chunks[..self.used_chunks]
             .iter()
-            .flat_map(|c| c.wall_raw.iter().zip(&c.wall_points))
+            .flat_map(|c| &c.wall_raw)
     }
 
     /// Per chunk of this frame: the boxes near the walls given to [`Grouping::build`]
