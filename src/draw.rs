@@ -86,7 +86,7 @@
 use crate::frame::FrameReport;
 use crate::frame::layers;
 use crate::handle::BoxHandle;
-use crate::math::{Aabb, Shape};
+use crate::math::{Aabb, ContactPoint, Shape};
 use crate::store::BoxStore;
 use crate::tilemap::TileMap;
 use glam::{IVec2, Vec2};
@@ -389,11 +389,16 @@ pub fn draw_store<D: DebugDraw + ?Sized>(out: &mut D, store: &BoxStore, options:
 /// hits ([`DrawOptions::wall_hits`]).
 ///
 /// `store` is the store the frame ran on. A contact is drawn as the two shapes that
-/// touched, in [`DrawOptions::contact`], a ring around the smaller of the two, and a
-/// line from the ring's center along the contact's normal. A wall hit or a static hit is
+/// touched, in [`DrawOptions::contact`], a ring around the contact point, and a line
+/// from the ring's center along the contact's normal. A wall hit or a static hit is
 /// drawn the same way in [`DrawOptions::wall_hit`], with the moving box's shape alone.
 /// The ring's radius is [`DrawOptions::marker`]. There is no normal line for an overlap,
 /// whose normal is zero.
+///
+/// The contact point is the middle of [`ContactPoint::a`](crate::ContactPoint::a) and
+/// [`ContactPoint::b`](crate::ContactPoint::b): where the shapes touched, or the middle
+/// of their overlap. A report read back without points (every field zero) gets the ring
+/// at the center of the smaller shape's bounds instead.
 ///
 /// A box that [`Frame::advance`](crate::frame::Frame::advance) destroyed is drawn where
 /// it was hit ([`Destroyed::shape`](crate::frame::Destroyed::shape)). Every other box
@@ -416,8 +421,12 @@ pub fn draw_report<D: DebugDraw + ?Sized>(
         })
     };
     let marker = options.ring_radius();
-    let mark = |out: &mut D, shape: &Shape, normal: Vec2, color: Color| {
-        let center = shape.bounds().center();
+    let mark = |out: &mut D, shape: &Shape, point: &ContactPoint, normal: Vec2, color: Color| {
+        let center = if *point == ContactPoint::default() {
+            shape.bounds().center()
+        } else {
+            (point.a + point.b) * 0.5
+        };
         out.circle(center, marker, color);
         if normal != Vec2::ZERO {
             out.line(center, center + normal * (2.0 * marker), color);
@@ -436,17 +445,17 @@ pub fn draw_report<D: DebugDraw + ?Sized>(
                 (None, Some(b)) => b,
                 (None, None) => continue,
             };
-            mark(out, &smaller, c.normal, color);
+            mark(out, &smaller, &c.point, c.normal, color);
         }
     }
     if options.wall_hits {
         let color = options.wall_hit;
-        let hits = (report.wall_hits.iter()).map(|w| (w.handle, w.normal));
-        let statics = (report.static_hits.iter()).map(|s| (s.handle, s.normal));
-        for (handle, normal) in hits.chain(statics) {
+        let hits = (report.wall_hits.iter()).map(|w| (w.handle, w.point, w.normal));
+        let statics = (report.static_hits.iter()).map(|s| (s.handle, s.point, s.normal));
+        for (handle, point, normal) in hits.chain(statics) {
             if let Some(shape) = shape_of(handle) {
                 draw_shape(out, &shape, color);
-                mark(out, &shape, normal, color);
+                mark(out, &shape, &point, normal, color);
             }
         }
     }

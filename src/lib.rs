@@ -295,7 +295,9 @@ pub use error::{AsciiDefect, BoxDefect, Error, MAX_BOXES};
 #[cfg(feature = "glam-0_34")]
 pub use glam;
 pub use lanes::{LANES, SimdLevel};
-pub use math::{Aabb, Capsule, Circle, MAX_COORDINATE, Obb2, Obb3, Ray, Shape, ShapeKind};
+pub use math::{
+    Aabb, Capsule, Circle, ContactPoint, MAX_COORDINATE, Obb2, Obb3, Ray, Shape, ShapeKind,
+};
 pub use narrow::{NarrowConfig, NarrowPhase};
 pub use pair::Pair;
 pub use query::CastHit;

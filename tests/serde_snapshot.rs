@@ -839,3 +839,36 @@ fn owned_reports_outlive_the_frame_and_round_trip() {
     later.candidates += 1;
     assert_ne!(later, kept[0]);
 }
+
+/// Reports saved before contacts had points read back, with every point zero.
+#[test]
+fn reports_saved_without_points_read_back() {
+    use hantei::frame::{Danmaku, DanmakuConfig, Level, OwnedFrameReport};
+    let mut scene = Danmaku::new(DanmakuConfig::new(3_000));
+    let mut frame = Frame::new();
+    frame
+        .advance(&mut scene.store, &Level::walls(&scene.map))
+        .unwrap();
+    let report = frame.report().to_owned_report();
+    assert!(!report.contacts.is_empty() && !report.wall_hits.is_empty());
+    assert!(report.contacts.iter().any(|c| c.point.a != Vec2::ZERO));
+    let mut json = serde_json::to_value(&report).unwrap();
+    for list in ["contacts", "wall_hits", "static_hits", "hits"] {
+        for item in json[list].as_array_mut().unwrap() {
+            assert!(item.as_object_mut().unwrap().remove("point").is_some());
+        }
+    }
+    let old: OwnedFrameReport = serde_json::from_value(json).unwrap();
+    assert_eq!(old.contacts.len(), report.contacts.len());
+    assert!(
+        old.contacts
+            .iter()
+            .all(|c| c.point == hantei::ContactPoint::default())
+    );
+    assert!(
+        old.hits
+            .iter()
+            .zip(&report.hits)
+            .all(|(o, r)| o.toi == r.toi)
+    );
+}

@@ -106,7 +106,9 @@ use bevy_math::{IVec2, Vec2, Vec3};
 use bevy_time::{Fixed, Time};
 use bevy_transform::components::Transform;
 use hantei::frame::{Body, Frame, FrameConfig, Level, StaticLevel};
-use hantei::{Aabb, BoxHandle, BoxProps, BoxStore, Circle, Filter, Obb2, Owner, Response, Shape};
+use hantei::{
+    Aabb, BoxHandle, BoxProps, BoxStore, Circle, ContactPoint, Filter, Obb2, Owner, Response, Shape,
+};
 
 pub use hantei;
 
@@ -315,6 +317,13 @@ pub struct CollisionStarted {
     pub normal: Vec2,
     /// Whether they already touched as the step began.
     pub overlapping: bool,
+    /// Where the colliders touched, in world coordinates: `point.a` on `colliders.0`
+    /// and `point.b` on `colliders.1`, each where it was at `toi`. `point.normal` is
+    /// the unit normal pointing toward `colliders.0`. For a hit the two points are the
+    /// same (up to rounding) and `point.depth` is `0`. For an overlap, moving
+    /// `colliders.0` by `point.normal * point.depth` separates them. All zero in the
+    /// rare case where the step reports no contact for the pair.
+    pub point: ContactPoint,
 }
 
 /// Two bodies stopped touching this step.
@@ -342,6 +351,11 @@ pub struct WallHit {
     pub normal: Vec2,
     /// Whether the collider touched or was inside the tile as the step began.
     pub overlapping: bool,
+    /// Where they touched, in world coordinates: `point.a` on the collider, where it
+    /// was at `toi`, and `point.b` on the tile, `point.normal` pointing toward the
+    /// collider. For an overlap, `point.depth` is how far the collider is inside this
+    /// one tile along `point.normal`.
+    pub point: ContactPoint,
 }
 
 /// A moving collider's earliest contact with a [`StaticCollider`] this step.
@@ -358,6 +372,11 @@ pub struct StaticHit {
     pub normal: Vec2,
     /// Whether they already touched as the step began.
     pub overlapping: bool,
+    /// Where they touched, in world coordinates: `point.a` on the moving collider,
+    /// where it was at `toi`, and `point.b` on the static one, `point.normal` pointing
+    /// toward the moving collider. For an overlap, `point.depth` is how deep they
+    /// overlap along `point.normal`.
+    pub point: ContactPoint,
 }
 
 /// A collider that its [`Response::Destroy`] destroyed this step.
@@ -984,6 +1003,7 @@ fn step(
             normal: contact.map_or(Vec2::ZERO, |c| c.normal),
             overlapping: contact
                 .is_some_and(|c| c.status == hantei::narrow::SweepStatus::Overlapping),
+            point: contact.map_or(ContactPoint::default(), |c| c.point),
         });
     }
     for e in report.ended {
@@ -1004,6 +1024,7 @@ fn step(
             toi: w.toi,
             normal: w.normal,
             overlapping: w.status == hantei::narrow::SweepStatus::Overlapping,
+            point: w.point,
         });
     }
     for h in report.static_hits {
@@ -1013,6 +1034,7 @@ fn step(
             toi: h.toi,
             normal: h.normal,
             overlapping: h.status == hantei::narrow::SweepStatus::Overlapping,
+            point: h.point,
         });
     }
     for d in report.destroyed {

@@ -143,14 +143,17 @@ fn gizmos_draw_colliders_contacts_and_wall_hits() {
     assert!(d.has_point(Vec2::new(50.0, 0.0)) && d.has_point(Vec2::new(60.0, 10.0)));
 
     // The contact: the two discs again in the contact colour, and a ring of the marker's
-    // radius around the smaller one (an overlap: no normal line).
+    // radius around the contact point (an overlap: no normal line). The point is the
+    // middle of the overlap, between the enemy's rim at x = 4 and the player's at 1.
     let contact = linear(options.contact);
     assert!(d.on_circle(player, 2.0, Some(contact)) >= 16);
-    assert!(d.on_circle(player, options.marker, Some(contact)) >= 16);
-    // The wall hit: a ring around the crate where it stopped, and its normal's line,
-    // twice the marker long, pointing away from the wall.
+    let overlap = Vec2::new(2.5, 40.0);
+    assert!(d.on_circle(overlap, options.marker, Some(contact)) >= 16);
+    // The wall hit: a ring around where the crate met the wall (the middle of its face,
+    // on the wall's at x = 50), and its normal's line, twice the marker long, pointing
+    // away from the wall.
     let hit = linear(options.wall_hit);
-    let centre = Vec2::new(48.0, 5.0);
+    let centre = Vec2::new(50.0, 5.0);
     assert!(d.on_circle(centre, options.marker, Some(hit)) >= 16);
     let tip = centre + Vec2::new(-2.0 * options.marker, 0.0);
     assert!(d.has_line(centre, tip, hit), "the wall hit's normal");

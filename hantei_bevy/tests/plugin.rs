@@ -183,6 +183,11 @@ fn bullet_hits_enemy_and_is_despawned() {
     assert_eq!(hit.colliders, (foe, shot));
     assert!(!hit.overlapping);
     assert!((hit.toi - 0.5).abs() < 1e-4, "toi {}", hit.toi);
+    // The contact point: where the bullet's rim met the enemy's, at x = 26, on each.
+    let p = hit.point;
+    assert!((p.a - Vec2::new(26.0, 0.0)).length() < 1e-4, "{p:?}");
+    assert!((p.b - Vec2::new(26.0, 0.0)).length() < 1e-4, "{p:?}");
+    assert_eq!((p.normal, p.depth), (Vec2::X, 0.0)); // toward the enemy, colliders.0
     assert_eq!(log.destroyed.len(), 1);
     assert_eq!(log.destroyed[0].collider, shot);
     assert!(
@@ -339,6 +344,12 @@ fn walls_from_a_tile_map() {
     let hit = log.walls.iter().find(|w| w.collider == crate_).unwrap();
     assert_eq!(hit.tile.x, 5);
     assert_eq!(hit.normal, Vec2::new(-1.0, 0.0));
+    // The crate's face (y 13..17) met the tile's (y 10..20) at x = 50: the middle of
+    // the stretch they share.
+    let p = hit.point;
+    assert!((p.a - Vec2::new(50.0, 15.0)).length() < 1e-4, "{p:?}");
+    assert!((p.b - Vec2::new(50.0, 15.0)).length() < 1e-4, "{p:?}");
+    assert_eq!((p.normal, p.depth), (Vec2::new(-1.0, 0.0), 0.0));
     assert!(app.world().get_entity(shot).is_err());
     // The crate stops flush against the wall's face at x = 50.
     assert_eq!(pos(&app, crate_), Vec2::new(48.0, 15.0));
@@ -368,6 +379,11 @@ fn static_colliders_stop_bullets_until_despawned() {
         assert_eq!((hit.collider, hit.static_collider), (first, pillar));
         assert_eq!(hit.normal, Vec2::new(-1.0, 0.0));
         assert!((hit.toi - 0.4).abs() < 1e-4, "toi {}", hit.toi);
+        // The bullet's rim met the pillar's face at x = 25.
+        let p = hit.point;
+        assert!((p.a - Vec2::new(25.0, 0.0)).length() < 1e-4, "{p:?}");
+        assert!((p.b - Vec2::new(25.0, 0.0)).length() < 1e-4, "{p:?}");
+        assert_eq!((p.normal, p.depth), (Vec2::new(-1.0, 0.0), 0.0));
     }
     assert!(app.world().get_entity(first).is_err());
     let cw = app.world().resource::<CollisionWorld>();

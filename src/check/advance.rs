@@ -30,9 +30,11 @@
 
 use super::bytes::{Bytes, finite};
 use crate::error::Error;
-use crate::frame::{Body, Contact, Frame, FrameConfig, Level, MAX_COORDINATE, WallHit, layers};
+use crate::frame::{
+    Body, Contact, Frame, FrameConfig, Level, MAX_COORDINATE, WallHit, layers, shapes_point,
+};
 use crate::lanes::SimdLevel;
-use crate::math::{Aabb, Shape, box_enters, enters, outside_normal};
+use crate::math::{Aabb, ContactPoint, Shape, box_enters, enters, outside_normal};
 use crate::narrow::scalar::sweep_shapes;
 use crate::narrow::{Sweep, SweepStatus};
 use crate::store::{BoxHandle, BoxProps, BoxStore, Filter, Owner, Response};
@@ -662,7 +664,17 @@ pub fn oracle(store: &BoxStore, map: Option<&TileMap>, wall_filter: Filter) -> A
     let wall_hits = kept_walls
         .iter()
         .map(|&k| {
-            let (i, tile, _, s) = walls[k];
+            let (i, tile, cell, s) = walls[k];
+            let (sh, m) = (shape(store, i), motion(store, i));
+            let point = shapes_point(
+                &sh,
+                m,
+                &Shape::Aabb(cell),
+                Vec2::ZERO,
+                s.status,
+                s.t,
+                s.normal,
+            );
             WallHit {
                 body: body(store, i),
                 handle: store.handles()[i],
@@ -671,6 +683,7 @@ pub fn oracle(store: &BoxStore, map: Option<&TileMap>, wall_filter: Filter) -> A
                 status: s.status,
                 toi: s.t,
                 normal: s.normal,
+                point,
             }
         })
         .collect();
@@ -820,6 +833,29 @@ pub fn slide_oracle(
                 n[a] = -d.signum();
                 (SweepStatus::Hit, ((h.coord - lead0) / d).clamp(0.0, 1.0), n)
             };
+            // The true shape where this axis's move left the box (moved as its leading
+            // face moved), against the tile.
+            let here = match shape(before, i) {
+                Shape::Aabb(_) => Shape::Aabb(b),
+                other => {
+                    let led = |k: usize| match m[k] {
+                        v if v > 0.0 => b.max[k] - b0.max[k],
+                        v if v < 0.0 => b.min[k] - b0.min[k],
+                        _ => 0.0,
+                    };
+                    other.translated(Vec2::new(led(0), led(1)))
+                }
+            };
+            let cell = map.map_or(b, |map| cell_box(map, h.tile.x, h.tile.y, &swept));
+            let point = shapes_point(
+                &here,
+                Vec2::ZERO,
+                &Shape::Aabb(cell),
+                Vec2::ZERO,
+                status,
+                0.0,
+                normal,
+            );
             hits.push(WallHit {
                 body: body(before, i),
                 handle: before.handles()[i],
@@ -828,6 +864,7 @@ pub fn slide_oracle(
                 status,
                 toi,
                 normal,
+                point,
             });
         }
     }
@@ -1107,6 +1144,7 @@ fn same_contacts(a: &[Contact], b: &[Contact]) -> bool {
                 && x.toi.to_bits() == y.toi.to_bits()
                 && x.normal.x.to_bits() == y.normal.x.to_bits()
                 && x.normal.y.to_bits() == y.normal.y.to_bits()
+                && same_point(&x.point, &y.point)
         })
 }
 
@@ -1121,7 +1159,16 @@ fn same_walls(a: &[WallHit], b: &[WallHit]) -> bool {
                 && x.toi.to_bits() == y.toi.to_bits()
                 && x.normal.x.to_bits() == y.normal.x.to_bits()
                 && x.normal.y.to_bits() == y.normal.y.to_bits()
+                && same_point(&x.point, &y.point)
         })
+}
+
+/// Bit for bit (NaN equal to itself).
+fn same_point(x: &ContactPoint, y: &ContactPoint) -> bool {
+    let bits = |p: &ContactPoint| {
+        [p.a.x, p.a.y, p.b.x, p.b.y, p.normal.x, p.normal.y, p.depth].map(f32::to_bits)
+    };
+    bits(x) == bits(y)
 }
 
 /// Every box's handle, shape bits and properties: what "the store is unchanged" means.

@@ -15,7 +15,9 @@
 
 use super::bytes::{Bytes, finite};
 use crate::error::Error;
-use crate::frame::{Body, BodyPair, Contact, Frame, FrameConfig, MAX_COORDINATE, layers};
+use crate::frame::{
+    Body, BodyPair, Contact, Frame, FrameConfig, MAX_COORDINATE, contact_point, layers,
+};
 use crate::lanes::SimdLevel;
 use crate::math::{Aabb, Capsule, Circle, Obb2, Shape};
 use crate::narrow::scalar::sweep_shapes;
@@ -184,6 +186,8 @@ pub(crate) fn contact(store: &BoxStore, i: usize, j: usize, s: &Sweep) -> Contac
     let (bi, bj) = (body(store, i), body(store, j));
     let (hi, hj) = (store.handles()[i], store.handles()[j]);
     let (di, dj) = (store.user_data()[i], store.user_data()[j]);
+    // The point is the frame's own (`math::contact`, which has its own oracle), from
+    // the boxes in the contact's order.
     if bi <= bj {
         Contact {
             bodies: BodyPair { a: bi, b: bj },
@@ -192,15 +196,18 @@ pub(crate) fn contact(store: &BoxStore, i: usize, j: usize, s: &Sweep) -> Contac
             toi: s.t,
             normal: s.normal,
             user_data: (di, dj),
+            point: contact_point(store, i, j, s.status, s.t, s.normal),
         }
     } else {
+        let normal = Vec2::ZERO - s.normal;
         Contact {
             bodies: BodyPair { a: bj, b: bi },
             boxes: (hj, hi),
             status: s.status,
             toi: s.t,
-            normal: Vec2::ZERO - s.normal,
+            normal,
             user_data: (dj, di),
+            point: contact_point(store, j, i, s.status, s.t, normal),
         }
     }
 }

@@ -261,13 +261,13 @@ fn a_contact_is_its_two_shapes_a_ring_and_its_normal() {
     };
     let got = record(|out| draw_report(out, &store, report, &options));
     // boxes.0 is the enemy (an owner's body sorts before a lone box), so the normal is
-    // the bullet's face that the enemy met: +x. The ring is around the bullet, the
-    // smaller shape, where it was destroyed.
+    // the bullet's face that the enemy met: +x. The bullet is drawn where it was
+    // destroyed, the ring around the contact point on the enemy's face.
     let red = Color::RED;
-    let at = Vec2::new(16.0, 0.0);
+    let (bullet_at, at) = (Vec2::new(16.0, 0.0), Vec2::new(17.0, 0.0));
     let want = [
         Call::Polygon(quad(17.0, -5.0, 27.0, 5.0), red),
-        Call::Circle(at, 1.0, red),
+        Call::Circle(bullet_at, 1.0, red),
         Call::Circle(at, 5.0, red),
         Call::Line(at, at + Vec2::new(10.0, 0.0), red),
     ];
@@ -312,14 +312,16 @@ fn wall_and_static_hits_are_drawn_where_the_box_was_hit_or_is_now() {
 
     let got = record(|out| draw_report(out, &store, report, &DrawOptions::default()));
     let white = Color::WHITE;
-    let (bullet_at, crate_at) = (Vec2::new(49.0, 5.0), Vec2::new(11.0, 3.0));
+    // The rings are at the contact points, on the walls' faces.
+    let (bullet_at, bullet_hit) = (Vec2::new(49.0, 5.0), Vec2::new(50.0, 5.0));
+    let crate_hit = Vec2::new(10.0, 3.0);
     let want = [
         Call::Circle(bullet_at, 1.0, white),
-        Call::Circle(bullet_at, 4.0, white),
-        Call::Line(bullet_at, bullet_at - Vec2::new(8.0, 0.0), white),
+        Call::Circle(bullet_hit, 4.0, white),
+        Call::Line(bullet_hit, bullet_hit - Vec2::new(8.0, 0.0), white),
         Call::Polygon(quad(10.0, 2.0, 12.0, 4.0), white),
-        Call::Circle(crate_at, 4.0, white),
-        Call::Line(crate_at, crate_at + Vec2::new(8.0, 0.0), white),
+        Call::Circle(crate_hit, 4.0, white),
+        Call::Line(crate_hit, crate_hit + Vec2::new(8.0, 0.0), white),
     ];
     assert_calls(&got, &want);
     let off = DrawOptions {
@@ -347,9 +349,9 @@ fn wall_and_static_hits_are_drawn_where_the_box_was_hit_or_is_now() {
     let report = frame.report();
     assert_eq!(report.static_hits.len(), 1);
     let got = record(|out| draw_report(out, &store, report, &DrawOptions::default()));
-    let at = Vec2::new(39.0, 5.0);
+    let (bullet_at, at) = (Vec2::new(39.0, 5.0), Vec2::new(40.0, 5.0));
     let want = [
-        Call::Circle(at, 1.0, white),
+        Call::Circle(bullet_at, 1.0, white),
         Call::Circle(at, 4.0, white),
         Call::Line(at, at - Vec2::new(8.0, 0.0), white),
     ];
@@ -406,7 +408,7 @@ fn a_bad_marker_is_a_ring_of_radius_zero() {
             ..DrawOptions::default()
         };
         let got = record(|out| draw_report(out, &store, frame.report(), &options));
-        let at = Vec2::new(9.0, 5.0);
+        let at = Vec2::new(10.0, 5.0);
         let white = Color::WHITE;
         let want = [
             Call::Polygon(quad(8.0, 4.0, 10.0, 6.0), white),

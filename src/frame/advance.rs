@@ -26,9 +26,11 @@
 
 use super::groups::{Grouping, Walls};
 use super::statics::{StaticHit, StaticLevel, StaticPass, StaticRaw};
-use super::{Body, BodyPair, Contact, Frame, FrameTimings, RawHit, clock::Stamp, radix};
+use super::{
+    Body, BodyPair, Contact, Frame, FrameTimings, RawHit, clock::Stamp, radix, shapes_point,
+};
 use crate::error::Error;
-use crate::math::{Aabb, Shape, box_enters, enters, outside_normal};
+use crate::math::{Aabb, ContactPoint, Shape, box_enters, enters, outside_normal};
 use crate::narrow::scalar::sweep_shapes;
 use crate::narrow::{Sweep, SweepStatus};
 use crate::pair::Pair;
@@ -156,6 +158,14 @@ pub struct WallHit {
     /// A face shared with a solid neighbour is never hit. So a box that slides along a
     /// floor of many tiles meets no seam.
     pub normal: Vec2,
+    /// Where they touched: [`ContactPoint::a`] on the box's shape, where it was at
+    /// `toi`, and [`ContactPoint::b`] on the tile.
+    ///
+    /// For an overlap, the depth and the normal are those of the box against this one
+    /// tile. The normal can point into a solid neighbour. A box that
+    /// [`Response::Slide`] moved is taken where the slide left it on the hit's axis.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub point: ContactPoint,
 }
 
 /// A box that [`Frame::advance`] removed from the store, because its response is
@@ -195,6 +205,11 @@ pub struct BodyHit {
     /// The normal of the other side's face, pointing toward this body. It is zero for
     /// an overlap.
     pub normal: Vec2,
+    /// Where they touched, seen from this body: [`ContactPoint::a`] on this body's box
+    /// and [`ContactPoint::b`] on the other side, the normal pointing toward this body.
+    /// See [`Contact::point`].
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub point: ContactPoint,
 }
 
 /// The other side of a [`BodyHit`].
@@ -227,7 +242,7 @@ pub enum HitOther {
 impl BodyHit {
     /// A contact seen from both of its bodies.
     pub(super) fn of_contact(c: &Contact) -> (BodyHit, BodyHit) {
-        let side = |body, handle, user_data, other: HitOther, normal| BodyHit {
+        let side = |body, handle, user_data, other: HitOther, normal, point| BodyHit {
             body,
             handle,
             user_data,
@@ -235,6 +250,7 @@ impl BodyHit {
             status: c.status,
             toi: c.toi,
             normal,
+            point,
         };
         let BodyPair { a, b } = c.bodies;
         let (ha, hb) = c.boxes;
@@ -244,9 +260,16 @@ impl BodyHit {
             handle,
             user_data,
         };
+        let p = c.point;
+        let back = ContactPoint {
+            a: p.b,
+            b: p.a,
+            normal: Vec2::ZERO - p.normal,
+            depth: p.depth,
+        };
         (
-            side(a, ha, da, other(b, hb, db), c.normal),
-            side(b, hb, db, other(a, ha, da), Vec2::ZERO - c.normal),
+            side(a, ha, da, other(b, hb, db), c.normal, p),
+            side(b, hb, db, other(a, ha, da), Vec2::ZERO - c.normal, back),
         )
     }
 
@@ -260,6 +283,7 @@ impl BodyHit {
             status: w.status,
             toi: w.toi,
             normal: w.normal,
+            point: w.point,
         }
     }
 
@@ -276,6 +300,7 @@ impl BodyHit {
             status: h.status,
             toi: h.toi,
             normal: h.normal,
+            point: h.point,
         }
     }
 
@@ -378,6 +403,8 @@ pub(crate) struct Moves {
     pub(crate) destroyed: Vec<Destroyed>,
     statics: StaticPass,
     wall_raw: Vec<WallRaw>,
+    /// Their contact points, found in step 1.
+    wall_points: Vec<ContactPoint>,
     /// Per wall / static raw hit: kept by the walk.
     wall_keep: Vec<bool>,
     static_keep: Vec<bool>,
@@ -429,6 +456,7 @@ impl Moves {
         self.static_hits.clear();
         self.destroyed.clear();
         self.wall_raw.clear();
+        self.wall_points.clear();
         self.statics.raw.clear();
         self.stopped = 0;
     }
@@ -615,7 +643,10 @@ impl Moves {
     /// chunk by chunk, for the boxes it listed as near the walls ([`Grouping::build`]
     /// with walls, [`wall_contacts`]).
     fn walls(&mut self, grouping: &Grouping) {
-        self.wall_raw.extend(grouping.wall_raw());
+        for &(w, p) in grouping.wall_raw() {
+            self.wall_raw.push(w);
+            self.wall_points.push(p);
+        }
     }
 
     /// Step 5: walks every hit in time order; decides which are kept, when each box
@@ -782,9 +813,10 @@ impl Moves {
         let kept = self
             .wall_raw
             .iter()
+            .zip(&self.wall_points)
             .zip(&self.wall_keep)
             .filter(|(_, k)| **k);
-        self.wall_hits.extend(kept.map(|(w, _)| {
+        self.wall_hits.extend(kept.map(|((w, &point), _)| {
             let i = w.i as usize;
             WallHit {
                 body: Body::of(store, i),
@@ -794,6 +826,7 @@ impl Moves {
                 status: w.sweep.status,
                 toi: w.sweep.t,
                 normal: w.sweep.normal,
+                point,
             }
         }));
         if let Some(statics) = level.statics {
@@ -823,6 +856,11 @@ impl Moves {
                     ask(next);
                 }
                 let (i, s) = (h.i as usize, h.s as usize);
+                let point = store.shape_at(i).map_or(ContactPoint::default(), |shape| {
+                    let (m, sw) = (motion(i), &h.sweep);
+                    let other = statics.shape_at(s);
+                    shapes_point(&shape, m, &other, Vec2::ZERO, sw.status, sw.t, sw.normal)
+                });
                 StaticHit {
                     body: Body::of(store, i),
                     handle: store.handles()[i],
@@ -832,6 +870,7 @@ impl Moves {
                     status: h.sweep.status,
                     toi: h.sweep.t,
                     normal: h.sweep.normal,
+                    point,
                 }
             }));
         }
@@ -901,26 +940,14 @@ impl Moves {
                 }
             }
             let (b1, hits) = slide_box(b0, m, walls, &obstacles);
-            let end = match shape {
-                Shape::Aabb(_) => Shape::Aabb(b1),
-                other => {
-                    // The leading face's move on each axis.
-                    let moved = |a: usize| match m[a] {
-                        d if d > 0.0 => b1.max[a] - b0.max[a],
-                        d if d < 0.0 => b1.min[a] - b0.min[a],
-                        _ => 0.0,
-                    };
-                    other.translated(Vec2::new(moved(0), moved(1)))
-                }
-            };
-            self.slid.push((i, end));
+            self.slid.push((i, slid_shape(shape, b0, m, b1)));
             let (body, handle, user_data) = (
                 Body::of(store, iu),
                 store.handles()[iu],
                 store.user_data()[iu],
             );
             for (a, hit) in hits.into_iter().enumerate() {
-                let Some((stop, toi)) = hit else {
+                let Some((stop, toi, at)) = hit else {
                     continue;
                 };
                 let (status, normal) = if stop.embedded() {
@@ -930,19 +957,31 @@ impl Moves {
                     n[a] = -m[a].signum();
                     (SweepStatus::Hit, n)
                 };
+                // The box where the slide left it on this axis, against what stopped it.
+                let here = slid_shape(shape, b0, m, at);
+                let point_on = |other: &Shape| {
+                    shapes_point(&here, Vec2::ZERO, other, Vec2::ZERO, status, 0.0, normal)
+                };
                 match stop {
-                    SlideStop::Wall(h) => self.slide_walls.push((
-                        i,
-                        WallHit {
-                            body,
-                            handle,
-                            user_data,
-                            tile: h.tile,
-                            status,
-                            toi,
-                            normal,
-                        },
-                    )),
+                    SlideStop::Wall(h) => {
+                        let point = level.walls.map_or(ContactPoint::default(), |map| {
+                            let (c, r) = (h.tile.x.into(), h.tile.y.into());
+                            point_on(&Shape::Aabb(wall_box(map, c, r, &b0.swept(m))))
+                        });
+                        self.slide_walls.push((
+                            i,
+                            WallHit {
+                                body,
+                                handle,
+                                user_data,
+                                tile: h.tile,
+                                status,
+                                toi,
+                                normal,
+                                point,
+                            },
+                        ));
+                    }
                     SlideStop::Obstacle(k, _) => {
                         if let (Obstacle::Static(st), Some(statics)) =
                             (obstacles[k].0, level.statics)
@@ -959,6 +998,7 @@ impl Moves {
                                     status,
                                     toi,
                                     normal,
+                                    point: point_on(&statics.shape_at(st)),
                                 },
                             ));
                         }
@@ -1148,7 +1188,7 @@ impl Moves {
 
 /// How many hits (or destroyed boxes) ahead the response walk's lists ask for the lines
 /// that each one reads.
-const HITS_AHEAD: usize = 16;
+pub(super) const HITS_AHEAD: usize = 16;
 
 /// Asks for the line holding `col[i]` (a hint: any `i` will do).
 #[inline(always)]
@@ -1199,7 +1239,7 @@ pub(super) fn wall_contacts(
     map: &TileMap,
     wall: Filter,
     near: &[u32],
-    out: &mut Vec<WallRaw>,
+    out: &mut Vec<(WallRaw, ContactPoint)>,
 ) {
     let (layers, masks) = (store.layers(), store.masks());
     // Each box's lines asked for HITS_AHEAD boxes before it is read.
@@ -1225,26 +1265,26 @@ pub(super) fn wall_contacts(
         }
         let i = i as usize;
         if Filter::new(layers[i], masks[i]).pairs_with(wall) {
-            out.extend(wall_contact(store, map, i).into_iter().flatten());
+            wall_contact(store, map, i, out);
         }
     }
 }
 
-/// Box `i`'s earliest contact with a solid tile of `map`, and its earliest hit when the
-/// first is an overlap (see [`keep_earliest`]); the caller has checked that its filter
-/// pairs with the walls'.
-fn wall_contact(store: &BoxStore, map: &TileMap, i: usize) -> [Option<WallRaw>; 2] {
+/// Onto `out`: box `i`'s earliest contact with a solid tile of `map`, and its earliest
+/// hit when the first is an overlap (see [`keep_earliest`]), each with its contact
+/// point; the caller has checked that its filter pairs with the walls'.
+fn wall_contact(store: &BoxStore, map: &TileMap, i: usize, out: &mut Vec<(WallRaw, ContactPoint)>) {
     let mut best: [Option<WallRaw>; 2] = [None, None];
     let Some(b) = store.aabb_at(i) else {
-        return best;
+        return;
     };
     let m = Vec2::new(store.motion_x()[i], store.motion_y()[i]);
     if map.open_space(b, m) {
-        return best;
+        return;
     }
     // Read only for a box near a solid tile.
     let Some(shape) = store.shape_at(i) else {
-        return best;
+        return;
     };
     let swept = b.swept(m);
     let (cols, rows) = map.cells_reached(swept);
@@ -1294,7 +1334,21 @@ fn wall_contact(store: &BoxStore, map: &TileMap, i: usize) -> [Option<WallRaw>; 
             keep_earliest(&mut best, w, |w| &w.sweep);
         }
     }
-    best
+    // The points of the contacts kept (a few percent of the boxes near the walls).
+    for w in best.into_iter().flatten() {
+        let cell = wall_box(map, w.tile.x.into(), w.tile.y.into(), &swept);
+        let s = &w.sweep;
+        let point = shapes_point(
+            &shape,
+            m,
+            &Shape::Aabb(cell),
+            Vec2::ZERO,
+            s.status,
+            s.t,
+            s.normal,
+        );
+        out.push((w, point));
+    }
 }
 
 /// `s`, the sweep of `shape` moving by `m` against the still solid box `other`, read
@@ -1357,6 +1411,10 @@ fn find_sliders(responses: &[u8], out: &mut Vec<u32>) {
     }
 }
 
+/// What stopped a sliding box on one axis, the fraction of the axis's motion done, and
+/// the box where that axis's move left it.
+type AxisStop = Option<(SlideStop, f32, Aabb)>;
+
 /// What stopped a sliding box on one axis.
 #[derive(Debug, Clone, Copy)]
 enum SlideStop {
@@ -1378,7 +1436,8 @@ impl SlideStop {
 
 /// Moves `b0` by `m` one axis at a time, x then y, and stops each axis flush at the
 /// first wall tile of `map` or box of `obstacles` in its way. Returns the box where it
-/// ends, and per axis what stopped it with the fraction of that axis's motion done.
+/// ends, and per axis what stopped it with the fraction of that axis's motion done and
+/// the box where that axis's move left it.
 ///
 /// Against the walls this is [`TileMap::move_and_slide`]'s own sweep, so with no
 /// obstacle the result is the same bit for bit. An obstacle follows the same rule as a
@@ -1390,7 +1449,7 @@ fn slide_box(
     m: Vec2,
     map: Option<&TileMap>,
     obstacles: &[(Obstacle, Aabb)],
-) -> (Aabb, [Option<(SlideStop, f32)>; 2]) {
+) -> (Aabb, [AxisStop; 2]) {
     let mut b = b0;
     let mut hits = [None, None];
     for a in [0, 1] {
@@ -1438,11 +1497,27 @@ fn slide_box(
             } else {
                 ((lead1 - lead0) / d).clamp(0.0, 1.0)
             };
-            (s, toi)
+            (s, toi, moved)
         });
         b = moved;
     }
     (b, hits)
+}
+
+/// `shape`, whose bounds were `b0`, where a slide by `m` left its bounds at `b1`: moved
+/// as its leading face moved on each axis (a box is `b1` itself).
+fn slid_shape(shape: Shape, b0: Aabb, m: Vec2, b1: Aabb) -> Shape {
+    match shape {
+        Shape::Aabb(_) => Shape::Aabb(b1),
+        other => {
+            let moved = |a: usize| match m[a] {
+                d if d > 0.0 => b1.max[a] - b0.max[a],
+                d if d < 0.0 => b1.min[a] - b0.min[a],
+                _ => 0.0,
+            };
+            other.translated(Vec2::new(moved(0), moved(1)))
+        }
+    }
 }
 
 /// `extra` (each with its dense index, ascending) merged into `list` (ascending by

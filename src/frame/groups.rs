@@ -21,7 +21,7 @@
 
 use crate::broad::BoxSet;
 use crate::lanes::{F32W, LANES, MaskW, SimdLevel, SimdTask, dispatch};
-use crate::math::Aabb;
+use crate::math::{Aabb, ContactPoint};
 use crate::store::{BoxStore, Filter};
 use crate::tilemap::TileMap;
 use rayon::prelude::*;
@@ -100,9 +100,10 @@ struct Chunk {
     /// (every box, with per-box filters).
     near: Vec<u32>,
     /// With walls: the earliest wall contacts of the boxes in `near` whose filter
-    /// pairs with the walls', in dense order ([`wall_contacts`]).
-    wall_raw: Vec<WallRaw>,
-    wall_scratch: Vec<WallRaw>,
+    /// pairs with the walls', in dense order, each with its contact point
+    /// ([`wall_contacts`]).
+    wall_raw: Vec<(WallRaw, ContactPoint)>,
+    wall_scratch: Vec<(WallRaw, ContactPoint)>,
     /// Pass 3's per-group positions: in parallel, how much of each group's part of
     /// this chunk is written; serially, each group's cursor before this chunk.
     starts: Vec<usize>,
@@ -201,7 +202,7 @@ impl Chunk {
         // box's contacts keep their order.
         wall_contacts(store, w.map, w.filter, &self.near, &mut self.wall_raw);
         radix::sort_by_key(&mut self.wall_raw, &mut self.wall_scratch, |w| {
-            u64::from(w.i)
+            u64::from(w.0.i)
         });
     }
 
@@ -748,9 +749,9 @@ impl Grouping {
     }
 
     /// The earliest wall contacts of this frame's boxes near the walls given to
-    /// [`Grouping::build`], in dense order (see [`Chunk::wall_raw`]); none without
-    /// walls.
-    pub(super) fn wall_raw(&self) -> impl Iterator<Item = &WallRaw> {
+    /// [`Grouping::build`], each with its contact point, in dense order (see
+    /// [`Chunk::wall_raw`]); none without walls.
+    pub(super) fn wall_raw(&self) -> impl Iterator<Item = &(WallRaw, ContactPoint)> {
         self.chunks[..self.used_chunks]
             .iter()
             .flat_map(|c| &c.wall_raw)

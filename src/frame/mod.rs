@@ -75,6 +75,7 @@ pub use statics::{StaticHit, StaticLevel};
 use crate::broad::{BroadConfig, BroadPhase};
 use crate::error::Error;
 use crate::lanes::SimdLevel;
+use crate::math::{ContactPoint, contact_at};
 use crate::narrow::columns::{AabbColumns, MotionColumns};
 use crate::narrow::{NarrowConfig, NarrowPhase, Sweep, SweepStatus};
 use crate::pair::Pair;
@@ -194,17 +195,62 @@ pub struct Contact {
     /// The game's ids of `boxes.0` and `boxes.1`, from
     /// [`BoxProps::user_data`](crate::BoxProps::user_data).
     pub user_data: (u64, u64),
+    /// Where the boxes touched: [`ContactPoint::a`] on `boxes.0`'s shape and
+    /// [`ContactPoint::b`] on `boxes.1`'s, in world coordinates, with each box moved by
+    /// `toi` times its motion.
+    ///
+    /// For a hit, the two points are the same up to rounding, the depth is `0`, and
+    /// [`ContactPoint::normal`] is `normal` made unit. For an overlap, the point's
+    /// normal and depth say how far and which way `boxes.0` would move to leave
+    /// `boxes.1`.
+    ///
+    /// The step computes it only for the contacts it reports. A report saved without
+    /// it reads back with every field zero.
+    ///
+    /// ```
+    /// use hantei::frame::{Frame, layers};
+    /// use hantei::{Aabb, BoxProps, BoxStore, Circle};
+    /// use glam::Vec2;
+    /// let mut store = BoxStore::new();
+    /// // A bullet of radius 1 flies right into the left face of a wall at x = 10.
+    /// let props = BoxProps::new(layers::player_bullet()).with_motion(Vec2::new(20.0, 0.0));
+    /// let bullet = store.insert_shape(Circle::new(Vec2::new(0.0, 3.0), 1.0), props)?;
+    /// store.insert_with(Aabb::from_coords(10.0, 0.0, 12.0, 8.0), BoxProps::new(layers::enemy()))?;
+    /// let mut frame = Frame::new();
+    /// let c = frame.step(&store)?.contacts[0];
+    /// assert!((c.toi - 0.45).abs() < 1e-6); // the rim reaches x = 10 at 9 / 20
+    /// // The spark goes where the bullet's rim meets the wall's face.
+    /// let (on_bullet, on_wall) = if c.boxes.0 == bullet {
+    ///     (c.point.a, c.point.b)
+    /// } else {
+    ///     (c.point.b, c.point.a)
+    /// };
+    /// assert!((on_bullet - Vec2::new(10.0, 3.0)).length() < 1e-5);
+    /// assert!((on_wall - Vec2::new(10.0, 3.0)).length() < 1e-5);
+    /// assert_eq!(c.point.depth, 0.0);
+    /// # Ok::<(), hantei::Error>(())
+    /// ```
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub point: ContactPoint,
 }
 
 impl Contact {
     /// The contact of the boxes at dense indices `i` and `j` from their sweep `s` (seen
-    /// from `i`), its bodies in order.
-    fn new(store: &BoxStore, i: usize, j: usize, s: &Sweep) -> Contact {
-        let (bi, bj) = (Body::of(store, i), Body::of(store, j));
-        let (hi, hj) = (store.handles()[i], store.handles()[j]);
-        let (di, dj) = (store.user_data()[i], store.user_data()[j]);
-        let (bodies, boxes, normal, user_data) = if bi <= bj {
-            (BodyPair { a: bi, b: bj }, (hi, hj), s.normal, (di, dj))
+    /// from `i`), its bodies in order, with the dense indices of its `boxes` (its point
+    /// still to find).
+    fn new(store: &BoxStore, i: u32, j: u32, s: &Sweep) -> (Contact, [u32; 2]) {
+        let (iu, ju) = (i as usize, j as usize);
+        let (bi, bj) = (Body::of(store, iu), Body::of(store, ju));
+        let (hi, hj) = (store.handles()[iu], store.handles()[ju]);
+        let (di, dj) = (store.user_data()[iu], store.user_data()[ju]);
+        let (bodies, boxes, normal, user_data, dense) = if bi <= bj {
+            (
+                BodyPair { a: bi, b: bj },
+                (hi, hj),
+                s.normal,
+                (di, dj),
+                [i, j],
+            )
         } else {
             // `ZERO - n`, not `-n`: a zero normal stays +0.0 whichever way round.
             (
@@ -212,17 +258,55 @@ impl Contact {
                 (hj, hi),
                 Vec2::ZERO - s.normal,
                 (dj, di),
+                [j, i],
             )
         };
-        Contact {
+        let c = Contact {
             bodies,
             boxes,
             status: s.status,
             toi: s.t,
             normal,
             user_data,
-        }
+            point: ContactPoint::default(),
+        };
+        (c, dense)
     }
+}
+
+/// The contact point of the boxes at dense indices `i` and `j` of `store`, each moved
+/// by `toi` times its motion: across `normal` (toward `i`) for a hit, the least overlap
+/// otherwise.
+pub(crate) fn contact_point(
+    store: &BoxStore,
+    i: usize,
+    j: usize,
+    status: SweepStatus,
+    toi: f32,
+    normal: Vec2,
+) -> ContactPoint {
+    let (Some(a), Some(b)) = (store.shape_at(i), store.shape_at(j)) else {
+        return ContactPoint::default();
+    };
+    let motion = |k: usize| Vec2::new(store.motion_x()[k], store.motion_y()[k]);
+    shapes_point(&a, motion(i), &b, motion(j), status, toi, normal)
+}
+
+/// The contact point of shape `a` moving by `ma` and shape `b` moving by `mb`, each
+/// moved by `toi` times its motion: across `normal` (toward `a`) for a hit, the least
+/// overlap otherwise.
+pub(crate) fn shapes_point(
+    a: &crate::math::Shape,
+    ma: Vec2,
+    b: &crate::math::Shape,
+    mb: Vec2,
+    status: SweepStatus,
+    toi: f32,
+    normal: Vec2,
+) -> ContactPoint {
+    let t = f64::from(toi);
+    let hit = (status == SweepStatus::Hit).then_some(normal);
+    contact_at(a, ma.as_dvec2() * t, b, mb.as_dvec2() * t, hit)
 }
 
 /// Time spent in one [`Frame::step`] or [`Frame::advance`], measured with
@@ -393,6 +477,8 @@ pub struct Frame {
     /// Every hit or overlap of the narrow phase (dense indices), before responses.
     raw: Vec<RawHit>,
     contacts: Vec<Contact>,
+    /// [`Frame::contacts_from_raw`]'s list: each contact with its boxes' dense indices.
+    contacts_dense: Vec<(Contact, [u32; 2])>,
     previous: Vec<PairEvent>,
     current: Vec<PairEvent>,
     began: Vec<PairEvent>,
@@ -615,20 +701,41 @@ impl Frame {
     /// Step 5: one contact per body pair, the earliest (ties: the smaller box handles),
     /// from the raw hits `moves` kept (all of them after [`Frame::step`]).
     fn contacts_from_raw(&mut self, store: &BoxStore) {
-        self.contacts.clear();
         let kept = &self.moves.kept;
-        self.contacts.extend(
+        // Each contact with the dense indices of `boxes.0` and `boxes.1`.
+        let sorted = &mut self.contacts_dense;
+        sorted.clear();
+        sorted.extend(
             self.raw
                 .iter()
                 .enumerate()
                 .filter(|(k, _)| kept.is_empty() || kept[*k])
-                .map(|(_, h)| Contact::new(store, h.i as usize, h.j as usize, &h.sweep)),
+                .map(|(_, h)| Contact::new(store, h.i, h.j, &h.sweep)),
         );
-        self.contacts.sort_unstable_by(|x, y| {
+        sorted.sort_unstable_by(|(x, _), (y, _)| {
             (x.bodies, x.toi.to_bits(), x.boxes).cmp(&(y.bodies, y.toi.to_bits(), y.boxes))
         });
+        sorted.dedup_by(|later, first| later.0.bodies == first.0.bodies);
+        // Only the reported contacts get a point, from the boxes' dense indices. They
+        // are far apart in the store: each one's lines asked for HITS_AHEAD contacts
+        // before it is read.
+        let ask = |&(_, [i, j]): &(Contact, [u32; 2])| {
+            store.prefetch_shape(i as usize);
+            store.prefetch_shape(j as usize);
+        };
+        sorted.iter().take(advance::HITS_AHEAD).for_each(ask);
+        self.contacts.clear();
         self.contacts
-            .dedup_by(|later, first| later.bodies == first.bodies);
+            .extend(sorted.iter().enumerate().map(|(n, &(c, [i, j]))| {
+                if let Some(next) = sorted.get(n + advance::HITS_AHEAD) {
+                    ask(next);
+                }
+                let (i, j) = (i as usize, j as usize);
+                Contact {
+                    point: contact_point(store, i, j, c.status, c.toi, c.normal),
+                    ..c
+                }
+            }));
     }
 
     /// Every contact and wall hit from each side, sorted by body then time.

@@ -17,7 +17,7 @@ use super::{Body, MAX_COORDINATE, radix};
 use crate::broad::{BoxSet, StaticGrid};
 use crate::error::Error;
 use crate::lanes::SimdLevel;
-use crate::math::{Aabb, Shape};
+use crate::math::{Aabb, ContactPoint, Shape};
 use crate::narrow::scalar::sweep_shapes;
 use crate::narrow::{Sweep, SweepStatus};
 use crate::pair::Pair;
@@ -175,6 +175,11 @@ pub struct StaticHit {
     /// The normal of the static box's face that was hit, pointing toward the moving
     /// box. It is zero for an overlap.
     pub normal: Vec2,
+    /// Where they touched: [`ContactPoint::a`] on the moving box's shape, where it was
+    /// at `toi`, and [`ContactPoint::b`] on the static box's. See
+    /// [`Contact::point`](super::Contact::point).
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub point: ContactPoint,
 }
 
 /// A box's earliest static contact (or its earliest hit), before responses.

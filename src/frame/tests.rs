@@ -619,6 +619,7 @@ fn a_hits_radix_key_follows_its_order() {
         status: SweepStatus::Hit,
         toi,
         normal: Vec2::ZERO,
+        point: crate::math::ContactPoint::default(),
     };
     for _ in 0..20_000 {
         let (x, y) = (
@@ -685,6 +686,7 @@ fn hits_are_indexed_in_order_through_either_key() {
                 status: SweepStatus::Hit,
                 toi: [0.0, 0.5, 1.0, rng.unit_f32()][rng.below(4) as usize],
                 normal: Vec2::ZERO,
+                point: crate::math::ContactPoint::default(),
             });
         }
         let mut want: Vec<BodyHit> = frame.moves.wall_hits.iter().map(BodyHit::of_wall).collect();

@@ -4,6 +4,7 @@ mod aabb;
 mod capsule;
 mod circle;
 mod columns;
+mod contact;
 mod obb2;
 mod obb3;
 mod ray;
@@ -19,6 +20,8 @@ pub use columns::{
     AabbColumns, AabbSoa, CapsuleColumns, CapsuleSoa, CircleColumns, CircleSoa, MotionColumns,
     MotionSoa, Obb2Columns, Obb2Soa, Obb3Columns, Obb3Soa, RayColumns, RaySoa,
 };
+pub use contact::ContactPoint;
+pub(crate) use contact::contact_at;
 pub use obb2::Obb2;
 pub use obb3::Obb3;
 pub use ray::Ray;

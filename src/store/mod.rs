@@ -1309,6 +1309,23 @@ impl BoxStore {
         &self.shape
     }
 
+    /// Asks for the lines that [`BoxStore::shape_at`] and the motion of the box at dense
+    /// index `i` read (a hint: any `i` will do). An oriented rectangle's table entry is
+    /// not asked for.
+    #[inline]
+    pub(crate) fn prefetch_shape(&self, i: usize) {
+        let at = |col: &[f32]| crate::lanes::prefetch(col.as_ptr().wrapping_add(i));
+        crate::lanes::prefetch(self.shape.as_ptr().wrapping_add(i));
+        for col in [&self.min_x, &self.min_y, &self.max_x, &self.max_y] {
+            at(col);
+        }
+        for col in [&self.disc_x, &self.disc_y, &self.disc_r] {
+            at(col);
+        }
+        at(&self.motion_x);
+        at(&self.motion_y);
+    }
+
     /// The disc columns (centres' x and y, radii) in dense order: empty while no box
     /// has been a disc, else one entry per box, meaningful where the box is a disc.
     pub(crate) fn disc_columns_ref(&self) -> [&[f32]; 3] {
