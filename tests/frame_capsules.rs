@@ -10,8 +10,8 @@ use hantei::narrow::scalar::sweep_shapes;
 use hantei::rng::Rng;
 use hantei::tilemap::TileMap;
 use hantei::{
-    Aabb, BoxProps, BoxStore, Capsule, Circle, Error, Filter, Obb2, Owner, Ray, Response, Shape,
-    ShapeKind, SimdLevel,
+    Aabb, BoxProps, BoxStore, Capsule, Circle, ContactPoint, Error, Filter, Obb2, Owner, Ray,
+    Response, Shape, ShapeKind, SimdLevel,
 };
 
 fn props(filter: Filter, owner: Owner, motion: Vec2) -> BoxProps {
@@ -109,6 +109,7 @@ fn oracle(store: &BoxStore) -> Vec<Contact> {
                     toi: s.t,
                     normal: s.normal,
                     user_data: (pi.user_data, pj.user_data),
+                    point: ContactPoint::default(),
                 }
             } else {
                 Contact {
@@ -121,6 +122,7 @@ fn oracle(store: &BoxStore) -> Vec<Contact> {
                     toi: s.t,
                     normal: Vec2::ZERO - s.normal,
                     user_data: (pj.user_data, pi.user_data),
+                    point: ContactPoint::default(),
                 }
             });
         }
