@@ -221,6 +221,8 @@ fn a_box_inside_a_wall_gets_its_depth() {
 enum Solid {
     Rect(DVec2, DVec2, DVec2),
     Disc(DVec2, f64),
+    /// A capsule: its segment's ends and its radius.
+    Capsule(DVec2, DVec2, f64),
 }
 
 /// `s` moved by `offset`, in `f64`.
@@ -236,12 +238,27 @@ fn solid(s: &Shape, offset: DVec2) -> Solid {
             o.axis.as_dvec2().normalize(),
             o.half_extents.as_dvec2(),
         ),
+        Shape::Capsule(k) => Solid::Capsule(
+            k.a.as_dvec2() + offset,
+            k.b.as_dvec2() + offset,
+            f64::from(k.radius),
+        ),
     }
 }
 
 fn sd(s: &Solid, p: DVec2) -> f64 {
     match *s {
         Solid::Disc(c, r) => (p - c).length() - r,
+        Solid::Capsule(a, b, r) => {
+            let ab = b - a;
+            let len2 = ab.length_squared();
+            let t = if len2 > 0.0 {
+                ((p - a).dot(ab) / len2).clamp(0.0, 1.0)
+            } else {
+                0.0
+            };
+            (p - (a + ab * t)).length() - r
+        }
         Solid::Rect(c, u, e) => {
             let v = DVec2::new(-u.y, u.x);
             let d = p - c;
@@ -254,6 +271,7 @@ fn sd(s: &Solid, p: DVec2) -> f64 {
 fn reach(s: &Solid, d: DVec2) -> f64 {
     match *s {
         Solid::Disc(c, r) => c.dot(d) + r * d.length(),
+        Solid::Capsule(a, b, r) => a.dot(d).max(b.dot(d)) + r * d.length(),
         Solid::Rect(c, u, e) => {
             let v = DVec2::new(-u.y, u.x);
             c.dot(d) + e.x * u.dot(d).abs() + e.y * v.dot(d).abs()
