@@ -134,6 +134,16 @@ fn oracle(store: &BoxStore) -> Vec<Contact> {
     out
 }
 
+/// `contacts` with their points cleared: the oracle leaves them out
+/// (tests/contact_points.rs checks them).
+fn without_points(contacts: Vec<Contact>) -> Vec<Contact> {
+    let clear = |c: Contact| Contact {
+        point: ContactPoint::default(),
+        ..c
+    };
+    contacts.into_iter().map(clear).collect()
+}
+
 fn bits(c: &[Contact]) -> Vec<(BodyPair, u8, u32, u32, u32)> {
     c.iter()
         .map(|c| {
@@ -196,7 +206,7 @@ fn capsule_pairs_of_every_kind_match_the_oracle_in_step() -> Result<(), Error> {
         for (frame, pool, what) in &mut frames() {
             let got = pool.install(|| frame.step(&store).map(|r| r.contacts.to_vec()))?;
             assert_eq!(bits(&got), bits(&want), "n={n} {what}");
-            assert_eq!(got, want, "n={n} {what}");
+            assert_eq!(without_points(got), want, "n={n} {what}");
         }
     }
     Ok(())
