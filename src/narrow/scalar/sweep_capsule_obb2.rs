@@ -6,8 +6,9 @@
 
 use super::all_finite;
 use super::sweep_capsule_aabb::capsule_box;
+use super::sweep_circle_obb2::to_world;
 use crate::math::{Capsule, Obb2};
-use crate::narrow::{Sweep, SweepStatus};
+use crate::narrow::Sweep;
 use glam::Vec2;
 
 /// Sweeps capsule `a`, moving by `motion_a`, against the oriented box `b`, moving by
@@ -40,7 +41,7 @@ use glam::Vec2;
 ///
 /// # Bad input and range
 /// A NaN or infinite value, a negative radius or a negative half extent is a
-/// [`Miss`](SweepStatus::Miss). The range is that of `sweep_capsule_aabb`: distances,
+/// [`Miss`](crate::narrow::SweepStatus::Miss). The range is that of `sweep_capsule_aabb`: distances,
 /// sizes, motions and radii below about `1.8e19`.
 ///
 /// ```
@@ -98,23 +99,5 @@ pub fn sweep_capsule_obb2(a: &Capsule, motion_a: Vec2, b: &Obb2, motion_b: Vec2)
         mag,
         is_valid,
     );
-    match s.status {
-        SweepStatus::Miss => Sweep {
-            status: SweepStatus::Miss,
-            t: 1.0,
-            normal: Vec2::ZERO,
-            stop: Vec2::new(vx, vy),
-        },
-        SweepStatus::Overlapping => s,
-        // Back into the world: n.x·u + n.y·u⊥.
-        SweepStatus::Hit => Sweep {
-            status: SweepStatus::Hit,
-            t: s.t,
-            normal: Vec2::new(
-                s.normal.x * ux - s.normal.y * uy,
-                s.normal.x * uy + s.normal.y * ux,
-            ),
-            stop: Vec2::new(s.stop.x * ux - s.stop.y * uy, s.stop.x * uy + s.stop.y * ux),
-        },
-    }
+    to_world(s, ux, uy, Vec2::new(vx, vy))
 }

@@ -108,15 +108,22 @@ pub fn sweep_circle_obb2(a: &Circle, motion_a: Vec2, b: &Obb2, motion_b: Vec2) -
         mag,
         is_valid,
     );
+    to_world(s, ux, uy, Vec2::new(vx, vy))
+}
+
+/// A sweep `s` found in a box's frame, whose x axis is `(ux, uy)`, turned back into
+/// the world: a hit's normal and stop as `n.x·u + n.y·u⊥`. A miss stops at the whole
+/// relative motion `v`; an overlap is as found.
+#[inline(always)]
+pub(super) fn to_world(s: Sweep, ux: f32, uy: f32, v: Vec2) -> Sweep {
     match s.status {
         SweepStatus::Miss => Sweep {
             status: SweepStatus::Miss,
             t: 1.0,
             normal: Vec2::ZERO,
-            stop: Vec2::new(vx, vy),
+            stop: v,
         },
         SweepStatus::Overlapping => s,
-        // Back into the world: n.x·u + n.y·u⊥.
         SweepStatus::Hit => Sweep {
             status: SweepStatus::Hit,
             t: s.t,

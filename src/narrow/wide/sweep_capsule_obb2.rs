@@ -3,6 +3,7 @@
 //! the turn into each box's frame, the lane hexagon, the turn back.
 
 use super::sweep_capsule_aabb::capsule_box;
+use super::sweep_circle_obb2::to_world;
 use super::{CapsuleW, F32W, Obb2W, SweepW, Vec2W, all_finite};
 
 /// Lane `i`: capsule `a` moving by `ma` against the oriented box `b` moving by `mb` over
@@ -83,27 +84,5 @@ pub fn sweep_capsule_obb2<W: F32W>(
         mag,
         is_valid,
     );
-    let is_miss = !(s.is_hit | s.is_overlapping);
-    let (n, st) = (&s.normal, &s.stop);
-    SweepW {
-        is_hit: s.is_hit,
-        is_overlapping: s.is_overlapping,
-        t: s.t,
-        normal: Vec2W {
-            x: W::select(s.is_hit, n.x * ux - n.y * uy, n.x),
-            y: W::select(s.is_hit, n.x * uy + n.y * ux, n.y),
-        },
-        stop: Vec2W {
-            x: W::select(
-                is_miss,
-                vx,
-                W::select(s.is_hit, st.x * ux - st.y * uy, st.x),
-            ),
-            y: W::select(
-                is_miss,
-                vy,
-                W::select(s.is_hit, st.x * uy + st.y * ux, st.y),
-            ),
-        },
-    }
+    to_world(&s, ux, uy, vx, vy)
 }

@@ -75,6 +75,14 @@ pub fn sweep_circle_obb2<W: F32W>(
         mag,
         is_valid,
     );
+    to_world(&s, ux, uy, vx, vy)
+}
+
+/// Eight sweeps `s` found in boxes' frames, whose x axes are `(ux, uy)`, turned back
+/// into the world lane by lane, as the scalar `to_world` does: a hit's normal and stop
+/// as `n.x·u + n.y·u⊥`, a miss's stop the whole relative motion `(vx, vy)`.
+#[inline(always)]
+pub(super) fn to_world<W: F32W>(s: &SweepW<W>, ux: W, uy: W, vx: W, vy: W) -> SweepW<W> {
     let is_miss = !(s.is_hit | s.is_overlapping);
     let (n, st) = (&s.normal, &s.stop);
     SweepW {
