@@ -96,6 +96,7 @@ fn danmaku(c: &mut Criterion) {
             ("open", base.with_open_arena()),
             ("squares_open", base.with_square_bullets().with_open_arena()),
             ("grouped", base.with_sides_grouped()),
+            ("still", base.with_still_lasers()),
         ] {
             let scene = Danmaku::new(config);
             for threads in thread_counts() {

@@ -24,15 +24,18 @@
 //! The frame rows run [`hantei::frame::Danmaku`], the scene a bullet-hell game has, and
 //! its variants: `danmaku` (round bullets among pillars), `squares` (square bullets),
 //! `open` (only the border as walls), `squares-open` (both), `grouped` (the same
-//! bullets stored in one block per side, not interleaved). Under each row, `advance`'s
+//! bullets stored in one block per side, not interleaved), `still` (lasers that hold
+//! still and no needle capsules). Under each row, `advance`'s
 //! parts from its `FrameTimings` (medians): broad with the walls, narrow with the
 //! statics, the rest.
 //! `FRAME_SIZES` (default `10000,100000,1000000`), `FRAME_THREADS` (default one and all
-//! cores), `FRAME_SCENES` (default all five, comma-separated), `FRAME_ROUNDS` (default:
+//! cores), `FRAME_SCENES` (default all six, comma-separated), `FRAME_ROUNDS` (default:
 //! 400 at 10k, 150 at 100k, 40 at 1M; the static level as 100k, one thread),
 //! `FRAME_STATIC=0` (skip the static level), `FRAME_RESPONSES=0` (skip the rows that
 //! price sensors and a sliding player: the danmaku scene against the same scene with a
-//! player that stops at any hit, one thread). Not a criterion bench: `cargo bench` runs
+//! player that stops at any hit, one thread), `FRAME_TURNING=0` (skip the rows that
+//! price turning lasers and needles: the danmaku scene against the same scene with
+//! still lasers and round bullets only, one thread). Not a criterion bench: `cargo bench` runs
 //! it with the others; run by hand, it times only with `--bench` (what `cargo bench`
 //! passes), so `cargo test --benches` runs nothing of it.
 
@@ -144,7 +147,7 @@ fn main() {
     let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
     let threads = env_list("FRAME_THREADS").unwrap_or(vec![1, cores]);
     let scenes: Vec<String> = std::env::var("FRAME_SCENES")
-        .unwrap_or("danmaku,squares,open,squares-open,grouped".into())
+        .unwrap_or("danmaku,still,squares,open,squares-open,grouped".into())
         .split(',')
         .filter(|s| !s.trim().is_empty())
         .map(|s| s.trim().to_string())
@@ -164,6 +167,7 @@ fn main() {
                 "open" => config.with_open_arena(),
                 "squares-open" => config.with_square_bullets().with_open_arena(),
                 "grouped" => config.with_sides_grouped(),
+                "still" => config.with_still_lasers(),
                 other => panic!("FRAME_SCENES: no scene {other:?}"),
             };
             let scene = Danmaku::new(config);
@@ -222,6 +226,11 @@ fn main() {
             responses(n, rounds(n), serial);
         }
     }
+    if std::env::var("FRAME_TURNING").map_or(true, |v| v != "0") {
+        for &n in &sizes {
+            turning(n, rounds(n), serial);
+        }
+    }
     if std::env::var("FRAME_STATIC").map_or(true, |v| v != "0") {
         static_level(rounds(100_000), serial);
     }
@@ -231,26 +240,56 @@ fn main() {
 /// slides, bullets and enemies are sensor contacts for it) against the same scene with
 /// a player that stops at whatever it hits first, interleaved, one thread.
 fn responses(n: usize, rounds: usize, config: FrameConfig) {
-    let sliding = Danmaku::new(DanmakuConfig::new(n));
-    let stopping = Danmaku::new(DanmakuConfig::new(n).with_stopping_player());
-    let (mut with, mut without) = (Frame::with_config(config), Frame::with_config(config));
+    let sliding = DanmakuConfig::new(n);
+    let stopping = DanmakuConfig::new(n).with_stopping_player();
+    let label = format!("responses/{n}/1t");
+    compare(
+        &label,
+        ("slide+sensors", "stop"),
+        (sliding, stopping),
+        rounds,
+        config,
+    );
+}
+
+/// What turning lasers and needles cost: the danmaku scene's `advance` (its lasers
+/// turn, one enemy bullet in ten is a capsule) against the same scene with still
+/// lasers and no capsules, interleaved, one thread.
+fn turning(n: usize, rounds: usize, config: FrameConfig) {
+    let turning = DanmakuConfig::new(n);
+    let still = DanmakuConfig::new(n).with_still_lasers();
+    let label = format!("turning/{n}/1t");
+    compare(
+        &label,
+        ("turning+needles", "still"),
+        (turning, still),
+        rounds,
+        config,
+    );
+}
+
+/// The `advance` of two scenes, interleaved round by round, reported as a ratio.
+fn compare(
+    label: &str,
+    names: (&str, &str),
+    (x, y): (DanmakuConfig, DanmakuConfig),
+    rounds: usize,
+    config: FrameConfig,
+) {
+    let (x, y) = (Danmaku::new(x), Danmaku::new(y));
+    let (mut fx, mut fy) = (Frame::with_config(config), Frame::with_config(config));
     let (mut a, mut b) = (Vec::new(), Vec::new());
     for _ in 0..rounds {
-        a.push(timed(&sliding.store, |st| {
-            let level = Level::walls(&sliding.map);
-            black_box(with.advance(st, &level).expect("valid").contacts);
+        a.push(timed(&x.store, |st| {
+            let level = Level::walls(&x.map);
+            black_box(fx.advance(st, &level).expect("valid").contacts);
         }));
-        b.push(timed(&stopping.store, |st| {
-            let level = Level::walls(&stopping.map);
-            black_box(without.advance(st, &level).expect("valid").contacts);
+        b.push(timed(&y.store, |st| {
+            let level = Level::walls(&y.map);
+            black_box(fy.advance(st, &level).expect("valid").contacts);
         }));
     }
-    report(
-        &format!("responses/{n}/1t"),
-        ("slide+sensors", "stop"),
-        a,
-        b,
-    );
+    report(label, names, a, b);
 }
 
 /// `static_level/100k` of `benches/frame.rs`, interleaved.

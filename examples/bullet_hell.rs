@@ -1,5 +1,6 @@
 //! `bullet_hell`: hantei's main job. A danmaku frame loop on [`Frame::advance`]:
-//! emitters firing rings, spirals and aimed bursts of round bullets, rotating lasers,
+//! emitters firing rings, spirals and aimed bursts of round bullets, lasers that sweep
+//! the arena (capsules that turn during the frame, so nothing slips between two angles),
 //! about fifty enemies with mixed hulls (a box body, a round head, two slanted wings),
 //! a tiny round player hitbox, and walls from a tile map.
 //!
@@ -48,7 +49,7 @@ use hantei::draw::{Color, DrawOptions, draw_report, draw_store, draw_tiles};
 use hantei::frame::{Body, Frame, FrameTimings, HitOther, Level, layers};
 use hantei::rng::Rng;
 use hantei::tilemap::TileMap;
-use hantei::{Aabb, BoxHandle, BoxProps, BoxStore, Circle, Filter, Obb2, Owner, Response};
+use hantei::{Aabb, BoxHandle, BoxProps, BoxStore, Capsule, Circle, Filter, Obb2, Owner, Response};
 use hantei::{Shape, SimdLevel};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -186,9 +187,19 @@ fn hull(at: Vec2) -> [Shape; 4] {
     ]
 }
 
-/// A laser's beam: a long thin rectangle from just beyond the enemy's hull.
-fn beam(at: Vec2, angle: f32, half: Vec2) -> Obb2 {
-    Obb2::from_angle(at + Vec2::from_angle(angle) * (half.x + 16.0), half, angle)
+/// A laser's beam: a long thin capsule from just beyond the enemy's hull, `half.x`
+/// half long and `half.y` in radius.
+fn beam(at: Vec2, angle: f32, half: Vec2) -> Capsule {
+    let dir = Vec2::from_angle(angle);
+    Capsule::new(at + dir * 16.0, at + dir * (16.0 + 2.0 * half.x), half.y)
+}
+
+/// How far a laser's centre moves while the laser turns by `spin` about its enemy at
+/// `angle`: the chord of the centre's arc. The store moves the centre along it and
+/// turns the beam about the centre, so the beam stays on its enemy.
+fn chord(angle: f32, spin: f32, half: Vec2) -> Vec2 {
+    let arm = 16.0 + half.x;
+    (Vec2::from_angle(angle + spin) - Vec2::from_angle(angle)) * arm
 }
 
 /// The game: the store holds every box, the game only its handles and rules.
@@ -343,11 +354,10 @@ impl Game {
                 let props = BoxProps::new(laser_filter()).with_user_data(tag(LASER, lasers.len()));
                 let beam = store.insert_shape(beam(at, angle, laser_half), props);
                 let beam = beam.expect("valid shape");
-                // The turn is a new pose each frame, not swept: its tip moves at most
-                // 6 units a frame, less than the beam's width plus the player's, so it
-                // never jumps over the player.
+                // The turn is swept: the frame finds the first contact anywhere along
+                // it, so the beam's tip may cross many times its width in a frame.
                 let sign = if k % 20 == 0 { 1.0 } else { -0.75 };
-                let spin = sign * 6.0 / (2.0 * laser_half.x + 16.0);
+                let spin = sign * 0.04;
                 let enemy = k;
                 lasers.push(Laser {
                     enemy,
@@ -490,15 +500,17 @@ impl Game {
                 }
             }
         }
-        // Each laser turns to this frame's angle at its enemy and moves with it (the
-        // translation is swept).
+        // Each laser is put back on its enemy at its angle, then turns by its spin over
+        // the frame and moves with the enemy (both swept).
         for l in &mut self.lasers {
             let (at, v) = motions[l.enemy];
-            l.angle += l.spin;
             self.store
                 .update_shape(l.beam, beam(at, l.angle, self.laser_half))
                 .expect("valid beam");
-            self.store.set_motion(l.beam, v).expect("laser");
+            self.store.set_turn(l.beam, l.spin).expect("a small turn");
+            let m = v + chord(l.angle, l.spin, self.laser_half);
+            self.store.set_motion(l.beam, m).expect("laser");
+            l.angle += l.spin;
         }
     }
 
@@ -660,7 +672,7 @@ fn write_svg(game: &Game, frame: &Frame, path: &str) -> std::io::Result<()> {
                 PLAYER_BULLET_COLOR,
                 "player bullet (disc, drawn at least 3 px wide)",
             ),
-            (LASER_COLOR, "laser (rotated rectangle)"),
+            (LASER_COLOR, "laser (turning capsule)"),
             (
                 ENEMY_COLOR,
                 "enemy hull: box body, disc head, rotated wings",

@@ -128,7 +128,14 @@
 //!   rectangle or a capsule ([`Shape`], [`BoxStore::insert_shape`]). The store derives its bounds.
 //!   The broad phase sweeps the bounds, and the frame and the queries answer by the
 //!   true shape. A round bullet inside a box's bounds but beside its corner does not
-//!   hit it. During a frame a shape moves by its motion and does not turn.
+//!   hit it.
+//! - **Turning.** During a frame a shape moves by its motion. A rectangle or a
+//!   capsule may also turn by its turn ([`BoxStore::set_turn`]), counter-clockwise
+//!   about its centre, at an even rate. The swept tests then find the first contact
+//!   anywhere along the turn, within [`narrow::scalar::TURN_TOLERANCE`] of touching,
+//!   and never after it. So a laser that sweeps the screen in a few frames hits what
+//!   it passes over. To turn a laser about one end, turn it and move its centre along
+//!   the chord of the centre's arc.
 //! - **Zero-size boxes** are valid. A zero-width box is a vertical segment and a
 //!   zero-size box is a point. They touch by the same closed rule.
 //! - **Pairs** are `(a, b)` indices into the input with `a < b`, each unordered pair
@@ -296,7 +303,8 @@ pub use error::{AsciiDefect, BoxDefect, Error, MAX_BOXES};
 pub use glam;
 pub use lanes::{LANES, SimdLevel};
 pub use math::{
-    Aabb, Capsule, Circle, ContactPoint, MAX_COORDINATE, Obb2, Obb3, Ray, Shape, ShapeKind,
+    Aabb, Capsule, Circle, ContactPoint, MAX_COORDINATE, MAX_TURN, Obb2, Obb3, Ray, Shape,
+    ShapeKind,
 };
 pub use narrow::{NarrowConfig, NarrowPhase};
 pub use pair::Pair;

@@ -222,6 +222,7 @@ fn steady_state_advance_does_not_allocate() {
                             motion: v,
                             response: Response::Stop,
                             user_data: 1_000_000 + u64::from(e),
+                            turn: 0.0,
                         },
                     )
                     .unwrap();

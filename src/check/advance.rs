@@ -118,6 +118,7 @@ pub fn decode(data: &[u8]) -> AdvanceInput {
                 motion,
                 response,
                 user_data: u64::from(kind_byte) << 40 | store.len() as u64,
+                turn: 0.0,
             },
         );
     }

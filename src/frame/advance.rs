@@ -31,7 +31,7 @@ use super::{
 };
 use crate::error::Error;
 use crate::math::{Aabb, ContactPoint, Shape, box_enters, enters, outside_normal};
-use crate::narrow::scalar::sweep_shapes;
+use crate::narrow::scalar::sweep_turning;
 use crate::narrow::{Sweep, SweepStatus};
 use crate::pair::Pair;
 use crate::store::{BoxHandle, BoxStore, Filter, PLAIN, Response};
@@ -858,6 +858,7 @@ impl Moves {
                 let (i, s) = (h.i as usize, h.s as usize);
                 let point = store.shape_at(i).map_or(ContactPoint::default(), |shape| {
                     let (m, sw) = (motion(i), &h.sweep);
+                    let shape = turned_at(store, i, shape, sw.t);
                     let other = statics.shape_at(s);
                     shapes_point(&shape, m, &other, Vec2::ZERO, sw.status, sw.t, sw.normal)
                 });
@@ -940,7 +941,9 @@ impl Moves {
                 }
             }
             let (b1, hits) = slide_box(b0, m, walls, &obstacles);
-            self.slid.push((i, slid_shape(shape, b0, m, b1)));
+            // A turning box slides as the bounds of its whole turn, and ends turned.
+            let slid = slid_shape(shape, b0, m, b1);
+            self.slid.push((i, turned_at(store, iu, slid, 1.0)));
             let (body, handle, user_data) = (
                 Body::of(store, iu),
                 store.handles()[iu],
@@ -1026,6 +1029,7 @@ impl Moves {
         if self.end[ju] != f32::INFINITY {
             // Stopped or destroyed by the walk.
             let (_, offset) = self.held.iter().find(|h| h.0 == j)?;
+            let shape = turned_at(store, ju, shape, self.end[ju]);
             return Some(shape.translated(*offset).bounds());
         }
         if response == Response::Slide {
@@ -1037,7 +1041,7 @@ impl Moves {
         let m = Vec2::new(store.motion_x()[ju], store.motion_y()[ju]);
         Some(match shape {
             Shape::Aabb(b) => b.translated(m),
-            other => other.translated(m).bounds(),
+            other => turned_at(store, ju, other, 1.0).translated(m).bounds(),
         })
     }
 
@@ -1129,7 +1133,8 @@ impl Moves {
                 }
                 let i = i as usize;
                 let m = Vec2::new(store.motion_x()[i], store.motion_y()[i]);
-                let shape = store.shape_at(i).expect("dense index").translated(m * t);
+                let shape = store.shape_at(i).expect("dense index");
+                let shape = turned_at(store, i, shape, t).translated(m * t);
                 *out = Destroyed {
                     handle: store.handles()[i],
                     user_data: store.user_data()[i],
@@ -1168,8 +1173,12 @@ impl Moves {
         self.held_shapes.clear();
         self.held_shapes
             .extend(self.held.iter().map(|&(i, offset)| {
-                let shape = store.shape_at(i as usize).expect("dense index");
-                (i, shape.translated(offset))
+                let iu = i as usize;
+                let shape = store.shape_at(iu).expect("dense index");
+                (
+                    i,
+                    turned_at(store, iu, shape, self.end[iu]).translated(offset),
+                )
             }));
         self.held_shapes.extend_from_slice(&self.slid);
         let start = Stamp::now();
@@ -1183,6 +1192,16 @@ impl Moves {
             pooled += Stamp::now().since(start);
         }
         pooled
+    }
+}
+
+/// `shape`, the shape of box `i`, turned by `t` times the box's turn: unchanged when it
+/// does not turn.
+#[inline]
+pub(super) fn turned_at(store: &BoxStore, i: usize, shape: Shape, t: f32) -> Shape {
+    match store.turn_at(i) {
+        0.0 => shape,
+        turn => crate::math::turn_shape(&shape, turn * t),
     }
 }
 
@@ -1286,6 +1305,7 @@ fn wall_contact(store: &BoxStore, map: &TileMap, i: usize, out: &mut Vec<(WallRa
     let Some(shape) = store.shape_at(i) else {
         return;
     };
+    let turn = store.turn_at(i);
     let swept = b.swept(m);
     let (cols, rows) = map.cells_reached(swept);
     for r in rows.0..=rows.1 {
@@ -1299,7 +1319,7 @@ fn wall_contact(store: &BoxStore, map: &TileMap, i: usize, out: &mut Vec<(WallRa
             if !swept.overlaps(&cell) {
                 continue;
             }
-            let s = sweep_shapes(&shape, m, &Shape::Aabb(cell), Vec2::ZERO);
+            let s = sweep_turning(&shape, m, turn, &Shape::Aabb(cell), Vec2::ZERO, 0.0);
             let Some(mut s) = solid_contact(&shape, m, &cell, s) else {
                 continue;
             };
@@ -1339,7 +1359,7 @@ fn wall_contact(store: &BoxStore, map: &TileMap, i: usize, out: &mut Vec<(WallRa
         let cell = wall_box(map, w.tile.x.into(), w.tile.y.into(), &swept);
         let s = &w.sweep;
         let point = shapes_point(
-            &shape,
+            &turned_at(store, i, shape, s.t),
             m,
             &Shape::Aabb(cell),
             Vec2::ZERO,

@@ -1,7 +1,7 @@
 //! Ready-made bullet-hell scenes for benchmarks, tests and examples.
 
 use super::layers;
-use crate::math::{Aabb, Circle, Obb2};
+use crate::math::{Aabb, Capsule, Circle, Obb2, Shape};
 use crate::rng::Rng;
 use crate::scene::generate;
 use crate::store::{BoxHandle, BoxProps, BoxStore, Filter, Owner, Response};
@@ -175,6 +175,13 @@ pub struct DanmakuConfig {
     /// player has [`Response::Stop`] and every contact is solid to it, so the frame
     /// pays for no sensor and no slide. The benchmarks compare the two.
     pub sliding_player: bool,
+    /// Whether the lasers turn during the frame ([`BoxStore::set_turn`]), each about
+    /// its enemy, between 0.05 and 0.3 radians a frame. The default is `true`. With
+    /// `false`, they hold still.
+    pub turning_lasers: bool,
+    /// Whether one enemy bullet in ten is a needle: a short capsule along its motion.
+    /// The default is `true`. With `false`, every bullet has the same shape.
+    pub needles: bool,
     /// The seed of every random choice.
     pub seed: u64,
 }
@@ -189,6 +196,8 @@ impl DanmakuConfig {
             pillars: true,
             sides_grouped: false,
             sliding_player: true,
+            turning_lasers: true,
+            needles: true,
             seed: 1,
         }
     }
@@ -230,6 +239,18 @@ impl DanmakuConfig {
         }
     }
 
+    /// The same scene with lasers that hold still and no needles: every enemy bullet
+    /// has the same shape. The benchmarks compare it with the default, to show what
+    /// turning and capsules cost.
+    #[must_use]
+    pub const fn with_still_lasers(self) -> Self {
+        DanmakuConfig {
+            turning_lasers: false,
+            needles: false,
+            ..self
+        }
+    }
+
     /// The same scene with another seed.
     #[must_use]
     pub const fn with_seed(self, seed: u64) -> Self {
@@ -248,12 +269,14 @@ impl DanmakuConfig {
 ///   They drift slowly.
 /// - A round player hitbox with [`Response::Slide`], moving toward a wall. Only walls
 ///   are solid to it: bullets and enemies touching it are sensor contacts.
-/// - Three thin lasers ([`Obb2`]), each at its own angle. They hit the player.
+/// - Three thin lasers ([`Obb2`]), each at its own angle, turning about their enemy
+///   ([`DanmakuConfig::turning_lasers`]). They hit the player.
 /// - The bullets, in the order a game fires them. Each enemy fires rings in turn, and
 ///   every sixth ring is fast. The player's shots fan out upward between the rings, so
 ///   the two sides' bullets are mixed in the store. With
 ///   [`DanmakuConfig::sides_grouped`], each side is in one block instead. Every bullet
-///   has [`Response::Destroy`], so it is gone at the first wall or body it meets.
+///   has [`Response::Destroy`], so it is gone at the first wall or body it meets. One
+///   enemy bullet in ten is a needle, a short capsule ([`DanmakuConfig::needles`]).
 ///
 /// ```
 /// use hantei::frame::{Danmaku, DanmakuConfig, Frame, Level};
@@ -331,6 +354,7 @@ impl Danmaku {
 
         // The enemies: a round core and two wings, drifting on slow circles.
         let mut emitters = Vec::with_capacity(20);
+        let mut drifts = Vec::with_capacity(20);
         let mut enemies = Vec::with_capacity(20);
         for e in 0..20u32 {
             let c = Vec2::new(
@@ -339,6 +363,7 @@ impl Danmaku {
             ) + Vec2::new(rng.range_f32(-20.0, 20.0), rng.range_f32(-20.0, 20.0));
             let (s, co) = crate::rng::sin_cos(rng.range_f32(-3.1, 3.1));
             let drift = Vec2::new(co, s);
+            drifts.push(drift);
             let props = BoxProps::new(layers::enemy())
                 .with_owner(Owner(1 + u64::from(e)))
                 .with_motion(drift);
@@ -376,15 +401,32 @@ impl Danmaku {
         // The lasers: long thin rectangles from three of the enemies, each at its own
         // angle; they hit the player and pass through walls.
         let laser_filter = Filter::new(layers::ENEMY_BULLET, layers::PLAYER);
+        // A turning laser turns about its enemy: its centre moves along the chord of
+        // its arc, on top of the enemy's drift, and it turns about its centre.
         let lasers = [3usize, 9, 15].map(|e| {
             let angle = rng.range_f32(0.6, 2.5);
             let (s, c) = crate::rng::sin_cos(angle);
             let axis = Vec2::new(c, s);
             let half = Vec2::new(300.0, 3.0);
+            let arm = half.x + 14.0;
+            let beam = Obb2::new(emitters[e] + axis * arm, axis, half);
+            let turn = if config.turning_lasers {
+                rng.range_f32(0.05, 0.3) * if e == 9 { -1.0 } else { 1.0 }
+            } else {
+                0.0
+            };
+            let turned = Shape::Obb2(beam).turned(turn);
+            let Shape::Obb2(turned) = turned else {
+                unreachable!("a rectangle turns into a rectangle")
+            };
+            let chord = (turned.axis - axis) * arm;
             store
                 .insert_shape(
-                    Obb2::new(emitters[e] + axis * (half.x + 14.0), axis, half),
-                    BoxProps::new(laser_filter).with_owner(Owner(1 + e as u64)),
+                    beam,
+                    BoxProps::new(laser_filter)
+                        .with_owner(Owner(1 + e as u64))
+                        .with_motion(drifts[e] + chord)
+                        .with_turn(turn),
                 )
                 .expect("a valid laser")
         });
@@ -396,6 +438,7 @@ impl Danmaku {
         let radius = 3.0;
         // Each bullet's centre, motion, filter and id, in firing order.
         let mut fired: Vec<(Vec2, Vec2, Filter, usize)> = Vec::with_capacity(n);
+        let mut enemy_bullets = 0usize;
         let mut place = |p: Vec2, motion: Vec2, filter: Filter, id: usize| {
             let open = inside(p, radius + 0.5);
             if open {
@@ -448,7 +491,13 @@ impl Danmaku {
                 .with_motion(motion)
                 .with_response(Response::Destroy)
                 .with_user_data(id as u64);
-            if config.round_bullets {
+            let enemy = filter == layers::enemy_bullet();
+            enemy_bullets += usize::from(enemy);
+            if config.needles && enemy && enemy_bullets % 10 == 0 {
+                // A needle: a capsule as long as a bullet is wide, along its motion.
+                let along = motion.normalize_or_zero() * (radius * 0.5);
+                store.insert_shape(Capsule::new(p - along, p + along, radius * 0.5), props)
+            } else if config.round_bullets {
                 store.insert_shape(Circle::new(p, radius), props)
             } else {
                 let square = Aabb::from_center_half_extents(p, Vec2::splat(radius));

@@ -23,11 +23,17 @@
 //!  hits, mapped back to dense indices (in batch order; the frame then sorts contacts)
 //! ```
 //!
+//! A pair in which a rectangle or a capsule turns ([`BoxStore::set_turn`]) goes to an
+//! eleventh list instead, in the same canonical order. Each of its pairs runs through
+//! [`sweep_turning`], the scalar time-of-impact search for turning shapes, after the ten
+//! batches (on rayon's pool when there are many, the answers kept in list order).
+//!
 //! A store of plain boxes never comes here. The step checks for it with one branch.
 
 use crate::error::Error;
 use crate::math::ShapeKind;
 use crate::narrow::columns::{AabbColumns, CircleColumns, MotionColumns};
+use crate::narrow::scalar::sweep_turning;
 use crate::narrow::{NarrowPhase, PairSweep, Sweep};
 use crate::pair::Pair;
 use crate::store::{BoxStore, SHAPE_INDEX, kind_of};
@@ -58,7 +64,15 @@ pub(crate) struct KindBatches {
     pairs: [Vec<Pair>; BATCHES],
     obb_motion: Vec<Vec2>,
     capsule_motion: Vec<Vec2>,
+    /// The pairs with a turning shape, as dense indices in canonical kind order.
+    turning: Vec<Pair>,
+    /// Their answers, in the same order.
+    turning_sweeps: Vec<Sweep>,
 }
+
+/// Turning pairs per parallel task of [`sweep_turning`] (each pair is a search of many
+/// distance tests).
+const TURNING_CHUNK: usize = 32;
 
 impl KindBatches {
     /// Runs every candidate through the batch of its kinds; calls `emit(a, b, sweep)`
@@ -74,6 +88,15 @@ impl KindBatches {
         for p in &mut self.pairs {
             p.clear();
         }
+        self.turning.clear();
+        let (obb_turn, cap_turn) = store.turn_tables();
+        let turns = store.has_turns();
+        // Whether the box of this shape entry turns.
+        let turning = |e: u32| match kind_of(e) {
+            ShapeKind::Obb2 => obb_turn[(e & SHAPE_INDEX) as usize] != 0.0,
+            ShapeKind::Capsule => cap_turn[(e & SHAPE_INDEX) as usize] != 0.0,
+            ShapeKind::Aabb | ShapeKind::Circle => false,
+        };
         for p in candidates {
             let (mut a, mut b) = (p.a, p.b);
             let (mut ea, mut eb) = (entries[a as usize], entries[b as usize]);
@@ -90,6 +113,10 @@ impl KindBatches {
                     dense
                 }
             };
+            if turns && (turning(ea) || turning(eb)) {
+                self.turning.push(Pair::new(a, b));
+                continue;
+            }
             let (ka, kb) = (kind_of(ea), kind_of(eb));
             let (ia, ib) = (index(a, ea), index(b, eb));
             // The capsule kernels take the capsule first (two capsules: as they are).
@@ -149,7 +176,43 @@ impl KindBatches {
         emit_turned(hits, cap, obb, e);
         let hits = narrow.sweep_capsule_capsule(caps, capm, &p[9])?;
         emit_hits(hits, cap, cap, e);
+        self.run_turning(store, narrow.parallel());
+        for (p, s) in self.turning.iter().zip(&self.turning_sweeps) {
+            if s.status != crate::narrow::SweepStatus::Miss {
+                e(p.a as usize, p.b as usize, s);
+            }
+        }
         Ok(())
+    }
+
+    /// Each turning pair through [`sweep_turning`], the answers in list order.
+    fn run_turning(&mut self, store: &BoxStore, parallel: bool) {
+        let one = |p: &Pair| {
+            let (a, b) = (p.a as usize, p.b as usize);
+            let motion = |i: usize| Vec2::new(store.motion_x()[i], store.motion_y()[i]);
+            match (store.shape_at(a), store.shape_at(b)) {
+                (Some(sa), Some(sb)) => sweep_turning(
+                    &sa,
+                    motion(a),
+                    store.turn_at(a),
+                    &sb,
+                    motion(b),
+                    store.turn_at(b),
+                ),
+                _ => Sweep::default(),
+            }
+        };
+        self.turning_sweeps.clear();
+        if parallel && self.turning.len() > TURNING_CHUNK && rayon::current_num_threads() > 1 {
+            use rayon::prelude::*;
+            self.turning
+                .par_iter()
+                .with_min_len(TURNING_CHUNK)
+                .map(one)
+                .collect_into_vec(&mut self.turning_sweeps);
+        } else {
+            self.turning_sweeps.extend(self.turning.iter().map(one));
+        }
     }
 }
 

@@ -275,7 +275,7 @@ impl Contact {
 }
 
 /// The contact point of the boxes at dense indices `i` and `j` of `store`, each moved
-/// by `toi` times its motion: across `normal` (toward `i`) for a hit, the least overlap
+/// by `toi` times its motion (and turned by `toi` times its turn): across `normal` (toward `i`) for a hit, the least overlap
 /// otherwise.
 pub(crate) fn contact_point(
     store: &BoxStore,
@@ -288,6 +288,12 @@ pub(crate) fn contact_point(
     let (Some(a), Some(b)) = (store.shape_at(i), store.shape_at(j)) else {
         return ContactPoint::default();
     };
+    // A turning shape, turned as far as it has turned at the time of impact.
+    let posed = |s: crate::math::Shape, k: usize| match store.turn_at(k) {
+        0.0 => s,
+        turn => crate::math::turn_shape(&s, turn * toi),
+    };
+    let (a, b) = (posed(a, i), posed(b, j));
     let motion = |k: usize| Vec2::new(store.motion_x()[k], store.motion_y()[k]);
     shapes_point(&a, motion(i), &b, motion(j), status, toi, normal)
 }

@@ -18,7 +18,7 @@ use crate::broad::{BoxSet, StaticGrid};
 use crate::error::Error;
 use crate::lanes::SimdLevel;
 use crate::math::{Aabb, ContactPoint, Shape};
-use crate::narrow::scalar::sweep_shapes;
+use crate::narrow::scalar::sweep_turning;
 use crate::narrow::{Sweep, SweepStatus};
 use crate::pair::Pair;
 use crate::store::{BoxHandle, BoxStore, PLAIN};
@@ -294,13 +294,14 @@ impl StaticPass {
             let i = self.pairs[k].a;
             let shape = store.shape_at(i as usize).expect("dense index");
             let m = Vec2::new(mx[i as usize], my[i as usize]);
+            let turn = store.turn_at(i as usize);
             let mut best: [Option<StaticRaw>; 2] = [None, None];
             while k < self.pairs.len() && self.pairs[k].a == i {
                 let s = self.pairs[k].b;
                 ask(k + PAIRS_AHEAD);
                 k += 1;
                 let other = level.shape_at(s as usize);
-                let sweep = sweep_shapes(&shape, m, &other, Vec2::ZERO);
+                let sweep = sweep_turning(&shape, m, turn, &other, Vec2::ZERO, 0.0);
                 // A static box is solid geometry: touching it is not entering it.
                 let sweep = match other {
                     Shape::Aabb(o) => solid_contact(&shape, m, &o, sweep),

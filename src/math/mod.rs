@@ -29,7 +29,9 @@ pub use ray::Ray;
 pub use shape::{Shape, ShapeKind};
 pub(crate) use shape::{down2_finite, grow, up2_finite};
 pub(crate) use touch::{box_enters, enters, outside_normal};
-pub use turn::{MAX_TURN, turn_centre};
+pub use turn::MAX_TURN;
+#[allow(unused_imports)]
+pub(crate) use turn::turn_centre;
 #[allow(unused_imports)]
 pub(crate) use turn::{reach, rotate, sin_cos, turn_bounds, turn_capsule, turn_obb2, turn_shape};
 

@@ -173,6 +173,54 @@ impl Shape {
         }
     }
 
+    /// The bounds of the shape at every angle of a turn by `turn` radians about its
+    /// centre, grown for rounding like [`Shape::bounds`]. For a turn of zero, and for a
+    /// plain box or a disc, they are [`Shape::bounds`].
+    ///
+    /// A small turn gives the bounds at both ends of the turn, a little wider for the
+    /// arc between them. A quarter turn or more gives the square around the disc that
+    /// the shape sweeps.
+    ///
+    /// ```
+    /// use hantei::{Obb2, Shape};
+    /// use glam::Vec2;
+    /// let laser = Shape::Obb2(Obb2::new(Vec2::ZERO, Vec2::X, Vec2::new(10.0, 1.0)));
+    /// let b = laser.turn_bounds(core::f32::consts::FRAC_PI_2);
+    /// assert!(b.min.y <= -10.0 && b.max.y >= 10.0 && b.max.x >= 10.0);
+    /// assert_eq!(laser.turn_bounds(0.0), laser.bounds());
+    /// ```
+    #[must_use]
+    pub fn turn_bounds(&self, turn: f32) -> Aabb {
+        match self {
+            Shape::Obb2(_) | Shape::Capsule(_) if turn != 0.0 => {
+                grow(super::turn_bounds(self, turn))
+            }
+            _ => self.bounds(),
+        }
+    }
+
+    /// The shape turned by `angle` radians, counter-clockwise about its centre: a
+    /// rectangle about its `center`, a capsule about the middle of its segment.
+    ///
+    /// A disc is unchanged. A plain box cannot turn and is returned unchanged. The
+    /// store turns a shape this way when [`Frame::advance`](crate::frame::Frame::advance)
+    /// moves it by its turn ([`BoxStore::set_turn`](crate::BoxStore::set_turn)). The
+    /// sine and cosine are computed without the platform's maths library, so the
+    /// result has the same bits on every machine.
+    ///
+    /// ```
+    /// use hantei::{Capsule, Shape};
+    /// use glam::Vec2;
+    /// let laser = Shape::Capsule(Capsule::new(Vec2::new(-10.0, 0.0), Vec2::new(10.0, 0.0), 1.0));
+    /// let Shape::Capsule(c) = laser.turned(core::f32::consts::FRAC_PI_2) else { unreachable!() };
+    /// assert!((c.a - Vec2::new(0.0, -10.0)).length() < 1e-5);
+    /// assert!((c.b - Vec2::new(0.0, 10.0)).length() < 1e-5);
+    /// ```
+    #[must_use]
+    pub fn turned(&self, angle: f32) -> Shape {
+        super::turn_shape(self, angle)
+    }
+
     /// The shape moved by `offset`. A rectangle or a capsule keeps its rotation.
     #[must_use]
     pub fn translated(&self, offset: glam::Vec2) -> Shape {

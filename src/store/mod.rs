@@ -28,6 +28,8 @@
 //!  obbs      [ Obb2 ]   + obb_box    [ u32 ]  the oriented rectangles and their dense
 //!                                            indices
 //!  caps      [ Capsule ] + cap_box   [ u32 ]  the capsules and their dense indices
+//!  obb_turn, cap_turn [ f32 ]                each rectangle's and capsule's turn per
+//!                                            frame, in radians (0 for most)
 //! ```
 //!
 //! A box's [`Shape`] is an axis-aligned box, a disc, an oriented rectangle or a
@@ -37,6 +39,10 @@
 //! and a store of plain boxes carries only one `u32` of zero per box for its shapes.
 //! Discs are the common bullet. They live in columns beside the box columns, so moving
 //! them is one pass in dense order, like moving boxes.
+//!
+//! A rectangle or a capsule may also turn during the frame ([`BoxStore::set_turn`]).
+//! Its bounds then hold it at every angle of that turn (see [`Shape::turn_bounds`]), so
+//! the broad phase's swept bounds cover the turn with no extra work.
 //!
 //! The columns are packed. A removal moves the last box into the hole (`swap_remove`).
 //! So insert, update and remove are O(1), and every column stays a contiguous slice.
@@ -54,8 +60,8 @@ pub use handle::{BoxHandle, Filter, Owner, Response};
 use crate::error::{Error, check_len};
 use crate::lanes::{F32W, SimdLevel, SimdTask, dispatch};
 use crate::math::{
-    Aabb, AabbColumns, Capsule, Circle, MAX_COORDINATE, MotionColumns, Obb2, Shape, ShapeKind,
-    down2_finite, grow, up2_finite, within_limit,
+    Aabb, AabbColumns, Capsule, Circle, MAX_COORDINATE, MAX_TURN, MotionColumns, Obb2, Shape,
+    ShapeKind, down2_finite, grow, turn_capsule, turn_obb2, up2_finite, within_limit,
 };
 use glam::Vec2;
 
@@ -86,6 +92,11 @@ pub struct BoxProps {
     /// The game's own id for the box, such as an entity or an index into the game's
     /// tables. Contacts and events return it. The default is `0`.
     pub user_data: u64,
+    /// How far the shape turns over this frame, in radians, counter-clockwise about its
+    /// centre. Only oriented rectangles and capsules turn; it is `0` for every other
+    /// box. See [`BoxStore::set_turn`].
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub turn: f32,
 }
 
 impl BoxProps {
@@ -112,6 +123,7 @@ impl BoxProps {
             motion: Vec2::ZERO,
             response: Response::Pass,
             user_data: 0,
+            turn: 0.0,
         }
     }
 
@@ -137,6 +149,13 @@ impl BoxProps {
     #[must_use]
     pub const fn with_user_data(self, user_data: u64) -> Self {
         BoxProps { user_data, ..self }
+    }
+
+    /// Returns these properties with `turn` set: the angle, in radians, that an oriented
+    /// rectangle or a capsule turns over each frame. See [`BoxStore::set_turn`].
+    #[must_use]
+    pub const fn with_turn(self, turn: f32) -> Self {
+        BoxProps { turn, ..self }
     }
 }
 
@@ -197,6 +216,10 @@ pub struct BoxStore {
     caps: Vec<Capsule>,
     /// The dense index of each capsule's box.
     cap_box: Vec<u32>,
+    /// Each rectangle's turn per frame, in table order.
+    obb_turn: Vec<f32>,
+    /// Each capsule's turn per frame, in table order.
+    cap_turn: Vec<f32>,
     slots: Vec<Slot>,
     free_head: u32,
 }
@@ -330,6 +353,8 @@ impl BoxStore {
             obb_box: Vec::new(),
             caps: Vec::new(),
             cap_box: Vec::new(),
+            obb_turn: Vec::new(),
+            cap_turn: Vec::new(),
             slots: Vec::new(),
             // No free slot: `0` would name slot 0 before it exists.
             free_head: NO_SLOT,
@@ -409,6 +434,8 @@ impl BoxStore {
         self.obb_box.clear();
         self.caps.clear();
         self.cap_box.clear();
+        self.obb_turn.clear();
+        self.cap_turn.clear();
     }
 
     /// Inserts a box with default properties and returns its handle.
@@ -429,12 +456,15 @@ impl BoxStore {
     /// # Errors
     /// - [`Error::InvalidBox`] for NaN, infinite or inverted bounds.
     /// - [`Error::InvalidMotion`] when the motion is NaN or infinite.
+    /// - [`Error::InvalidShape`] when `props.turn` is not zero: a plain box cannot
+    ///   turn.
     /// - [`Error::OutOfRange`] when the box, or the box moved by its motion, reaches
     ///   beyond [`MAX_COORDINATE`].
     /// - [`Error::TooManyBoxes`] when the store is full.
     pub fn insert_with(&mut self, aabb: Aabb, props: BoxProps) -> Result<BoxHandle, Error> {
         aabb.check(0)?;
         check_motion(props.motion, 0)?;
+        check_turn(ShapeKind::Aabb, props.turn, 0)?;
         check_reach(aabb, props.motion, None, 0)?;
         self.check_room(1)?;
         Ok(self.push(aabb, props))
@@ -469,7 +499,10 @@ impl BoxStore {
     /// # Errors
     /// - [`Error::InvalidBox`] or [`Error::InvalidShape`] for a bad shape, as
     ///   [`Shape::validate`] finds it.
-    /// - [`Error::InvalidMotion`] when the motion is NaN or infinite.
+    /// - [`Error::InvalidMotion`] when the motion is NaN or infinite, or the turn is NaN,
+    ///   infinite or larger than [`MAX_TURN`](crate::MAX_TURN).
+    /// - [`Error::InvalidShape`] when the turn is not zero and the shape is a plain box
+    ///   or a disc: only rectangles and capsules turn.
     /// - [`Error::OutOfRange`] when the shape, or the shape moved by its motion, reaches
     ///   beyond [`MAX_COORDINATE`].
     /// - [`Error::TooManyBoxes`] when the store is full, or already holds `2^30 - 1`
@@ -482,19 +515,22 @@ impl BoxStore {
         let shape = shape.into();
         shape.check(0)?;
         check_motion(props.motion, 0)?;
-        check_reach(shape.bounds(), props.motion, None, 0)?;
+        check_turn(shape.kind(), props.turn, 0)?;
+        let bounds = shape.turn_bounds(props.turn);
+        check_reach(bounds, props.motion, None, 0)?;
         self.check_room(1)?;
         self.check_shape_room(shape.kind())?;
-        let h = self.push(shape.bounds(), props);
+        let h = self.push(bounds, props);
         let i = self.len() - 1;
-        self.attach(i, shape);
+        self.attach(i, shape, props.turn);
         Ok(h)
     }
 
     /// Replaces a box's shape, and its bounds with the new shape's bounds.
     ///
     /// The new shape can be of any kind, whatever the old one was. The box keeps its
-    /// handle and its properties.
+    /// handle and its properties. A rectangle or a capsule that becomes a rectangle or a
+    /// capsule keeps its turn; a box or a disc does not turn, so its turn becomes zero.
     ///
     /// # Errors
     /// - [`Error::StaleHandle`] when the box was removed.
@@ -510,11 +546,16 @@ impl BoxStore {
         let shape = shape.into();
         let i = self.dense(h)?;
         shape.check(0)?;
-        check_reach(shape.bounds(), self.motion(i), Some(h), i)?;
+        let turn = match shape.kind() {
+            ShapeKind::Obb2 | ShapeKind::Capsule => self.turn_at(i),
+            _ => 0.0,
+        };
+        let bounds = shape.turn_bounds(turn);
+        check_reach(bounds, self.motion(i), Some(h), i)?;
         if kind_of(self.shape[i]) != shape.kind() {
             self.check_shape_room(shape.kind())?;
         }
-        self.write(i, shape.bounds());
+        self.write(i, bounds);
         if kind_of(self.shape[i]) == shape.kind() {
             let k = (self.shape[i] & SHAPE_INDEX) as usize;
             match shape {
@@ -525,7 +566,7 @@ impl BoxStore {
             }
         } else {
             self.detach(i);
-            self.attach(i, shape);
+            self.attach(i, shape, turn);
         }
         Ok(())
     }
@@ -792,6 +833,89 @@ impl BoxStore {
         Ok(())
     }
 
+    /// Sets how far a box's shape turns over each frame, in radians, counter-clockwise
+    /// about its centre. Only an oriented rectangle ([`Obb2`], about its `center`) or a
+    /// capsule (about the middle of its segment) turns.
+    ///
+    /// The turn is an angular motion. Like the motion it stays until it is set again,
+    /// and [`Frame::advance`](crate::frame::Frame::advance) turns the shape by it each
+    /// frame. The swept tests find the first contact anywhere along the turn, so a
+    /// laser that sweeps the screen in a few frames still hits what it passes over.
+    /// While the turn is not zero, the box's bounds hold the shape at every angle of
+    /// one frame's turn.
+    ///
+    /// ```
+    /// use hantei::{BoxProps, BoxStore, Capsule, Circle, Filter};
+    /// use hantei::frame::Frame;
+    /// use glam::Vec2;
+    /// let mut store = BoxStore::new();
+    /// // A laser along +x from the origin, and a bullet at 0.5 rad, 60 units out.
+    /// let laser = store.insert_shape(
+    ///     Capsule::new(Vec2::new(-100.0, 0.0), Vec2::new(100.0, 0.0), 1.0),
+    ///     BoxProps::new(Filter::ALL),
+    /// )?;
+    /// let at = Vec2::new(0.5f32.cos(), 0.5f32.sin()) * 60.0;
+    /// store.insert_shape(Circle::new(at, 2.0), BoxProps::new(Filter::ALL))?;
+    /// store.set_turn(laser, 1.0)?; // one radian a frame
+    /// let mut frame = Frame::new();
+    /// let report = frame.step(&store)?;
+    /// assert_eq!(report.contacts.len(), 1);
+    /// assert!((report.contacts[0].t - 0.5).abs() < 0.05);
+    /// // A plain box or a disc cannot turn.
+    /// let b = store.insert(hantei::Aabb::from_coords(0.0, 0.0, 1.0, 1.0))?;
+    /// assert!(store.set_turn(b, 1.0).is_err());
+    /// # Ok::<(), hantei::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// - [`Error::StaleHandle`] when the box was removed.
+    /// - [`Error::InvalidMotion`] when `turn` is NaN, infinite, or larger than
+    ///   [`MAX_TURN`](crate::MAX_TURN) either way.
+    /// - [`Error::InvalidShape`] when `turn` is not zero and the box is a plain box or a
+    ///   disc.
+    /// - [`Error::OutOfRange`] when the shape's bounds over the turn, moved by the
+    ///   box's motion, reach beyond [`MAX_COORDINATE`].
+    ///
+    /// Nothing changes after an error.
+    pub fn set_turn(&mut self, h: BoxHandle, turn: f32) -> Result<(), Error> {
+        let i = self.dense(h)?;
+        let entry = self.shape[i];
+        check_turn(kind_of(entry), turn, 0)?;
+        let Some(shape) = self.shape_at(i) else {
+            return Err(Error::StaleHandle);
+        };
+        let bounds = shape.turn_bounds(turn);
+        check_reach(bounds, self.motion(i), Some(h), i)?;
+        let k = (entry & SHAPE_INDEX) as usize;
+        match kind_of(entry) {
+            ShapeKind::Obb2 => self.obb_turn[k] = turn,
+            ShapeKind::Capsule => self.cap_turn[k] = turn,
+            // Checked above: a box or a disc only takes a turn of zero.
+            ShapeKind::Aabb | ShapeKind::Circle => return Ok(()),
+        }
+        self.write(i, bounds);
+        Ok(())
+    }
+
+    /// How far box `h` turns over each frame, in radians ([`BoxStore::set_turn`]), if
+    /// it is alive. It is `0` for a box that does not turn.
+    #[must_use]
+    pub fn turn(&self, h: BoxHandle) -> Option<f32> {
+        self.dense(h).ok().map(|i| self.turn_at(i))
+    }
+
+    /// The turn of the box at dense index `i` (in range).
+    #[inline]
+    pub(crate) fn turn_at(&self, i: usize) -> f32 {
+        let entry = self.shape[i];
+        let k = (entry & SHAPE_INDEX) as usize;
+        match kind_of(entry) {
+            ShapeKind::Obb2 => self.obb_turn[k],
+            ShapeKind::Capsule => self.cap_turn[k],
+            ShapeKind::Aabb | ShapeKind::Circle => 0.0,
+        }
+    }
+
     /// Sets a box's collision filter.
     ///
     /// # Errors
@@ -989,6 +1113,7 @@ impl BoxStore {
             motion: Vec2::new(self.motion_x[i], self.motion_y[i]),
             response: Response::from_u8(self.response[i]),
             user_data: self.user_data[i],
+            turn: self.turn_at(i),
         })
     }
 
@@ -1126,8 +1251,9 @@ impl BoxStore {
         Ok(())
     }
 
-    /// Gives the box at dense index `i` (a plain box) `shape`, appending to its table.
-    fn attach(&mut self, i: usize, shape: Shape) {
+    /// Gives the box at dense index `i` (a plain box) `shape`, appending to its table,
+    /// with `turn` for a rectangle or a capsule (checked by the caller).
+    fn attach(&mut self, i: usize, shape: Shape, turn: f32) {
         self.shape[i] = match shape {
             Shape::Aabb(_) => PLAIN,
             Shape::Circle(c) => {
@@ -1144,11 +1270,13 @@ impl BoxStore {
             Shape::Obb2(o) => {
                 self.obbs.push(o);
                 self.obb_box.push(i as u32);
+                self.obb_turn.push(turn);
                 (2 << KIND_SHIFT) | (self.obbs.len() - 1) as u32
             }
             Shape::Capsule(c) => {
                 self.caps.push(c);
                 self.cap_box.push(i as u32);
+                self.cap_turn.push(turn);
                 (3 << KIND_SHIFT) | (self.caps.len() - 1) as u32
             }
         };
@@ -1168,11 +1296,13 @@ impl BoxStore {
             ShapeKind::Obb2 => {
                 self.obbs.swap_remove(k);
                 self.obb_box.swap_remove(k);
+                self.obb_turn.swap_remove(k);
                 self.obb_box.get(k)
             }
             ShapeKind::Capsule => {
                 self.caps.swap_remove(k);
                 self.cap_box.swap_remove(k);
+                self.cap_turn.swap_remove(k);
                 self.cap_box.get(k)
             }
         };
@@ -1270,18 +1400,27 @@ impl BoxStore {
                 Shape::Obb2(o) => self.obbs[k] = o,
                 Shape::Capsule(c) => self.caps[k] = c,
             }
-            self.write(i, shape.bounds());
+            let turn = self.turn_at(i);
+            self.write(i, shape.turn_bounds(turn));
         }
     }
 
-    /// The oriented rectangles moved by their boxes' motions, and their boxes' bounds
-    /// made again from them ([`Shape::bounds`]), in one pass over the table.
+    /// The oriented rectangles turned by their turns and moved by their boxes' motions,
+    /// and their boxes' bounds made again from them ([`Shape::turn_bounds`]), in one
+    /// pass over the table.
     fn move_obbs(&mut self) {
         let (mx, my) = (&self.motion_x, &self.motion_y);
-        for (o, &i) in self.obbs.iter_mut().zip(&self.obb_box) {
+        for ((o, &i), &turn) in self.obbs.iter_mut().zip(&self.obb_box).zip(&self.obb_turn) {
             let i = i as usize;
+            if turn != 0.0 {
+                *o = turn_obb2(o, turn);
+            }
             o.center += Vec2::new(mx[i], my[i]);
-            let b = grow(o.aabb());
+            let b = if turn != 0.0 {
+                Shape::Obb2(*o).turn_bounds(turn)
+            } else {
+                grow(o.aabb())
+            };
             self.min_x[i] = b.min.x;
             self.min_y[i] = b.min.y;
             self.max_x[i] = b.max.x;
@@ -1289,14 +1428,22 @@ impl BoxStore {
         }
     }
 
-    /// The capsules moved by their boxes' motions, and their boxes' bounds made again
-    /// from them ([`Shape::bounds`]), in one pass over the table.
+    /// The capsules turned by their turns and moved by their boxes' motions, and their
+    /// boxes' bounds made again from them ([`Shape::turn_bounds`]), in one pass over
+    /// the table.
     fn move_caps(&mut self) {
         let (mx, my) = (&self.motion_x, &self.motion_y);
-        for (c, &i) in self.caps.iter_mut().zip(&self.cap_box) {
+        for ((c, &i), &turn) in self.caps.iter_mut().zip(&self.cap_box).zip(&self.cap_turn) {
             let i = i as usize;
+            if turn != 0.0 {
+                *c = turn_capsule(c, turn);
+            }
             *c = c.translated(Vec2::new(mx[i], my[i]));
-            let b = grow(c.aabb());
+            let b = if turn != 0.0 {
+                Shape::Capsule(*c).turn_bounds(turn)
+            } else {
+                grow(c.aabb())
+            };
             self.min_x[i] = b.min.x;
             self.min_y[i] = b.min.y;
             self.max_x[i] = b.max.x;
@@ -1340,6 +1487,19 @@ impl BoxStore {
     /// The capsules, in table order, and the dense index of each one's box.
     pub(crate) fn capsule_table(&self) -> (&[Capsule], &[u32]) {
         (&self.caps, &self.cap_box)
+    }
+
+    /// Each rectangle's turn and each capsule's turn, in table order.
+    pub(crate) fn turn_tables(&self) -> (&[f32], &[f32]) {
+        (&self.obb_turn, &self.cap_turn)
+    }
+
+    /// Whether any rectangle or capsule turns.
+    pub(crate) fn has_turns(&self) -> bool {
+        self.obb_turn
+            .iter()
+            .chain(&self.cap_turn)
+            .any(|&t| t != 0.0)
     }
 
     fn check_room(&self, extra: usize) -> Result<(), Error> {
@@ -1497,6 +1657,22 @@ fn check_reach(
             index,
             limit: MAX_COORDINATE,
         })
+    }
+}
+
+/// A turn the store takes for a shape of `kind`: finite, within [`MAX_TURN`], and zero
+/// unless the shape is a rectangle or a capsule.
+fn check_turn(kind: ShapeKind, turn: f32, index: usize) -> Result<(), Error> {
+    if !(turn.abs() <= MAX_TURN) {
+        return Err(Error::InvalidMotion { index });
+    }
+    match kind {
+        ShapeKind::Obb2 | ShapeKind::Capsule => Ok(()),
+        ShapeKind::Aabb | ShapeKind::Circle if turn == 0.0 => Ok(()),
+        ShapeKind::Aabb | ShapeKind::Circle => Err(Error::InvalidShape {
+            index,
+            reason: "only oriented rectangles and capsules turn",
+        }),
     }
 }
 

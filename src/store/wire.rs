@@ -11,6 +11,8 @@
 //!    handles                                                       dense index → handle
 //!    circles circle_boxes obbs obb_boxes                           the shapes, as tables
 //!    capsules capsule_boxes                                        (discs in dense order)
+//!    obb_turns capsule_turns                                       each one's turn (may be
+//!                                                                  missing: no turns)
 //!    generations                                                   per slot
 //!    free                                                          the free slots, head first
 //!  }
@@ -54,6 +56,8 @@ struct StoreRef<'a> {
     obb_boxes: &'a [u32],
     capsules: &'a [Capsule],
     capsule_boxes: &'a [u32],
+    obb_turns: &'a [f32],
+    capsule_turns: &'a [f32],
     generations: Generations<'a>,
     free: FreeList<'a>,
 }
@@ -90,6 +94,11 @@ struct StoreFields {
     capsules: Vec<Capsule>,
     #[serde(default)]
     capsule_boxes: Vec<u32>,
+    /// Empty in a store written before shapes turned: then none turns.
+    #[serde(default)]
+    obb_turns: Vec<f32>,
+    #[serde(default)]
+    capsule_turns: Vec<f32>,
     generations: Vec<u32>,
     free: Vec<u32>,
 }
@@ -181,6 +190,8 @@ impl Serialize for BoxStore {
             obb_boxes: &self.obb_box,
             capsules: &self.caps,
             capsule_boxes: &self.cap_box,
+            obb_turns: &self.obb_turn,
+            capsule_turns: &self.cap_turn,
             generations: Generations(&self.slots),
             free: FreeList {
                 slots: &self.slots,
@@ -234,29 +245,38 @@ impl<'de> Deserialize<'de> for BoxStore {
 impl StoreFields {
     /// The per-box `shape` column rebuilt from the shape tables, once every shape is
     /// valid, names a distinct box in range, and has that box's bounds, bit for bit.
-    fn shape_column(&self, n: usize) -> Result<Vec<u32>, String> {
+    fn shape_column(
+        &self,
+        n: usize,
+        obb_turn: &[f32],
+        cap_turn: &[f32],
+    ) -> Result<Vec<u32>, String> {
         let mut shape = vec![PLAIN; n];
-        let tables: [(&str, u32, Vec<Shape>, &[u32]); 3] = [
+        let no_turns = vec![0.0; self.circles.len()];
+        let tables: [(&str, u32, Vec<Shape>, &[u32], &[f32]); 3] = [
             (
                 "circle",
                 1,
                 self.circles.iter().map(|&c| Shape::Circle(c)).collect(),
                 &self.circle_boxes,
+                &no_turns,
             ),
             (
                 "oriented rectangle",
                 2,
                 self.obbs.iter().map(|&o| Shape::Obb2(o)).collect(),
                 &self.obb_boxes,
+                obb_turn,
             ),
             (
                 "capsule",
                 3,
                 self.capsules.iter().map(|&c| Shape::Capsule(c)).collect(),
                 &self.capsule_boxes,
+                cap_turn,
             ),
         ];
-        for (what, kind, shapes, boxes) in tables {
+        for (what, kind, shapes, boxes, turns) in tables {
             if shapes.len() != boxes.len() {
                 return Err(format!(
                     "{} {what}s but {} {what} box indices",
@@ -267,7 +287,7 @@ impl StoreFields {
             if shapes.len() > SHAPE_INDEX as usize {
                 return Err(format!("{} {what}s, more than 2^30 - 1", shapes.len()));
             }
-            for (k, (sh, &b)) in shapes.iter().zip(boxes).enumerate() {
+            for (k, ((sh, &b), &turn)) in shapes.iter().zip(boxes).zip(turns).enumerate() {
                 let i = b as usize;
                 if i >= n {
                     return Err(format!("{what} {k} names box {b}, of {n}"));
@@ -278,7 +298,7 @@ impl StoreFields {
                 if let Err(e) = sh.check(k) {
                     return Err(format!("{what} {k}: {e}"));
                 }
-                let bounds = sh.bounds();
+                let bounds = sh.turn_bounds(turn);
                 let column = [self.min_x[i], self.min_y[i], self.max_x[i], self.max_y[i]];
                 let derived = [bounds.min.x, bounds.min.y, bounds.max.x, bounds.max.y];
                 if column.map(f32::to_bits) != derived.map(f32::to_bits) {
@@ -361,7 +381,27 @@ impl StoreFields {
             }
         }
 
-        let shape = self.shape_column(n)?;
+        let turns = |what: &str, turns: &[f32], count: usize| {
+            if turns.is_empty() {
+                return Ok(vec![0.0; count]);
+            }
+            if turns.len() != count {
+                return Err(format!("{count} {what}s but {} {what} turns", turns.len()));
+            }
+            match turns
+                .iter()
+                .position(|t| !(t.abs() <= crate::math::MAX_TURN))
+            {
+                Some(k) => Err(format!(
+                    "{what} {k}'s turn {} is NaN, infinite or above MAX_TURN",
+                    turns[k]
+                )),
+                None => Ok(turns.to_vec()),
+            }
+        };
+        let obb_turn = turns("oriented rectangle", &self.obb_turns, self.obbs.len())?;
+        let cap_turn = turns("capsule", &self.capsule_turns, self.capsules.len())?;
+        let shape = self.shape_column(n, &obb_turn, &cap_turn)?;
         // The disc columns: one entry per box once any box is a disc.
         let mut discs = [Vec::new(), Vec::new(), Vec::new()];
         if !self.circles.is_empty() {
@@ -478,6 +518,8 @@ impl StoreFields {
             obb_box: self.obb_boxes,
             caps: self.capsules,
             cap_box: self.capsule_boxes,
+            obb_turn,
+            cap_turn,
             slots,
             free_head: self.free.first().copied().unwrap_or(NO_SLOT),
         })

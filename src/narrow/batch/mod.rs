@@ -190,6 +190,11 @@ impl NarrowPhase {
         self.config.parallel = on;
     }
 
+    /// Whether parallel work is on.
+    pub(crate) fn parallel(&self) -> bool {
+        self.config.parallel
+    }
+
     /// A narrow phase with the default [`NarrowConfig`].
     #[must_use]
     pub fn new() -> Self {
