@@ -484,3 +484,61 @@ fn search(a: &Mover, b: &Mover) -> (SweepStatus, f32, Vec2, u32) {
         t = if next < 1.0 { next } else { 1.0 };
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::math::{Capsule, Circle, Obb2};
+    use crate::rng::Rng;
+
+    /// The cost of a call: distance evaluations and time, for a bullet well away (a
+    /// miss), a hit and a graze. `cargo test --release --lib sweep_turning::tests::cost
+    /// -- --ignored --nocapture`.
+    #[test]
+    #[ignore = "a measurement: run in release with --nocapture"]
+    fn cost() {
+        let mut rng = Rng::new(5);
+        let n = 20_000;
+        // The laser reaches 50.0025 (rectangle) or 50.5 (capsule); the disc's radius is
+        // 0.5. A graze passes 0.1 beyond the tip: about twice the tolerance, still.
+        for (name, gap) in [("miss", 30.0f32), ("hit", -5.0), ("graze", 0.1)] {
+            let cases: Vec<_> = (0..n)
+                .map(|i| {
+                    let laser = if i % 2 == 0 {
+                        Shape::Obb2(Obb2::new(Vec2::ZERO, Vec2::X, Vec2::new(50.0, 0.5)))
+                    } else {
+                        Shape::Capsule(Capsule::new(
+                            Vec2::new(-50.0, 0.0),
+                            Vec2::new(50.0, 0.0),
+                            0.5,
+                        ))
+                    };
+                    let turn = rng.range_f32(0.5, 4.0);
+                    let angle = rng.range_f32(0.1, 0.9) * turn;
+                    let reach = if i % 2 == 0 { 50.0025 } else { 50.5 };
+                    let at = Vec2::new(angle.cos(), angle.sin()) * (reach + 0.5 + gap);
+                    let disc = Shape::Circle(Circle::new(at, 0.5));
+                    let m = if name == "graze" {
+                        Vec2::ZERO
+                    } else {
+                        Vec2::new(rng.range_f32(-2.0, 2.0), rng.range_f32(-2.0, 2.0))
+                    };
+                    (laser, turn, disc, m)
+                })
+                .collect();
+            let mut evals = 0u64;
+            let mut hits = 0;
+            let start = std::time::Instant::now();
+            for (laser, turn, disc, m) in &cases {
+                let (s, e) = sweep_turning_counted(laser, Vec2::ZERO, *turn, disc, *m, 0.0);
+                evals += u64::from(e);
+                hits += usize::from(s.is_hit());
+            }
+            let ns = start.elapsed().as_nanos() as f64 / n as f64;
+            eprintln!(
+                "{name}: {:.1} distance evaluations per call, {ns:.0} ns per call, {hits} hits of {n}",
+                evals as f64 / n as f64
+            );
+        }
+    }
+}
