@@ -73,8 +73,8 @@ fn mag(q: P) -> f64 {
 }
 
 impl Mover {
-    /// The mover of a valid shape, or `None` for a negative radius, a negative half
-    /// extent or an inverted box.
+    /// The mover of a shape of finite values, or `None` for a negative radius, a
+    /// negative half extent, a zero axis or an inverted box.
     fn new(shape: &Shape, motion: Vec2, turn: f32) -> Option<Self> {
         let (c, off, n, r) = match shape {
             Shape::Circle(d) => (p(d.center), [[0.0; 2]; 4], 1, f64::from(d.radius)),
@@ -94,7 +94,8 @@ impl Mover {
                 // The axis made unit in f64, as a turned rectangle's is.
                 let u = p(o.axis);
                 let len = dot(u, u).sqrt();
-                if !(len > 0.0) {
+                // The caller checked that every value is finite.
+                if len == 0.0 {
                     return None;
                 }
                 let (u, h) = ([u[0] / len, u[1] / len], p(o.half_extents));
@@ -112,7 +113,7 @@ impl Mover {
                 (c, quad([h[0], 0.0], [0.0, h[1]]), 4, 0.0)
             }
         };
-        if !(r >= 0.0) {
+        if r < 0.0 {
             return None;
         }
         let far = off[..n].iter().fold(0.0f64, |m, &q| m.max(dot(q, q)));
