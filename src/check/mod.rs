@@ -15,6 +15,7 @@
 //! | `frame_step` | [`frame::frame_vs_oracle`] | frame step = all-pairs swept oracle, events = set differences, every level and thread count |
 //! | `narrow_lanes` | [`narrow::lanes_vs_scalar`] | every f32x8 kernel = its scalar twin, bit for bit; the batch API |
 //! | `narrow_capsule` | [`capsule::capsule_vs_oracle`] | the capsule sweeps: f32x8 = scalar, bit for bit; the batch API; the `f64` oracle (first contact, nothing tunnels) |
+//! | `narrow_turning` | [`turning::turning_vs_oracle`] | the turning sweep: zero turns = `sweep_shapes` bit for bit, bad input misses, the same answer swapped, the `f64` oracle in 4096 sub-steps (first contact, within the tolerance, nothing missed) |
 //! | `store_ops` | [`store::store_vs_model`] | op sequences = a map model, dense order, queries |
 //! | `scene_decode` | [`scene::decode_never_panics`] | an error or a valid scene that re-encodes to the same bytes |
 //! | `tilemap_slide` | [`tilemap::move_and_slide`] | never inside, never through, never farther |
@@ -37,6 +38,8 @@ pub mod scene;
 pub mod statics;
 pub mod store;
 pub mod tilemap;
+pub mod turning;
+pub mod turning_oracle;
 
 #[cfg(test)]
 mod tests;

@@ -2,7 +2,7 @@
 //! `cargo test` runs what the fuzz targets run), and each check against planted bugs
 //! (so that none of them is a check that cannot fail).
 
-use super::{advance, broad, capsule, frame, narrow, scene, statics, store, tilemap};
+use super::{advance, broad, capsule, frame, narrow, scene, statics, store, tilemap, turning};
 use crate::rng::Rng;
 use crate::{Aabb, Error, Pair, SimdLevel};
 use std::path::PathBuf;
@@ -226,6 +226,11 @@ fn narrow_lanes_on_seeded_inputs_and_corpus() {
 #[test]
 fn narrow_capsule_on_seeded_inputs_and_corpus() {
     run_all("narrow_capsule", capsule::capsule_vs_oracle, 14, 3000, 400);
+}
+
+#[test]
+fn narrow_turning_on_seeded_inputs_and_corpus() {
+    run_all("narrow_turning", turning::turning_vs_oracle, 15, 1500, 96);
 }
 
 #[test]

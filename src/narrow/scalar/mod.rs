@@ -28,6 +28,7 @@ pub(crate) mod sweep_circle_circle;
 mod sweep_circle_obb2;
 pub(crate) mod sweep_obb2_obb2;
 mod sweep_shapes;
+pub(crate) mod sweep_turning;
 
 pub use aabb_aabb::overlap_aabb_aabb;
 pub use aabb_circle::overlap_aabb_circle;
@@ -46,6 +47,7 @@ pub use sweep_circle_circle::sweep_circle_circle;
 pub use sweep_circle_obb2::sweep_circle_obb2;
 pub use sweep_obb2_obb2::sweep_obb2_obb2;
 pub use sweep_shapes::sweep_shapes;
+pub use sweep_turning::{TURN_TOLERANCE, TURN_TOLERANCE_FLOOR, sweep_turning};
 
 /// `if a < b { a } else { b }` (the lane `min`: returns `b` when either is NaN).
 #[inline(always)]
