@@ -304,8 +304,8 @@ pub fn layer_color(layers: u32) -> Color {
 }
 
 /// Draws one shape: an axis-aligned box or an oriented rectangle as a polygon of its
-/// four corners, a disc as a circle, a capsule as a circle at each end and the two
-/// lines joining them (its sides).
+/// four corners, a disc as a circle, a capsule as the rectangle between its sides and
+/// a circle at each end (a capsule of radius zero as its segment).
 ///
 /// A box's corners start at its minimum and go to increasing x first, the order of
 /// [`Obb2::corners`](crate::Obb2::corners).
@@ -315,15 +315,19 @@ pub fn draw_shape<D: DebugDraw + ?Sized>(out: &mut D, shape: &Shape, color: Colo
         Shape::Circle(c) => out.circle(c.center, c.radius, color),
         Shape::Obb2(o) => out.polygon(&o.corners(), color),
         Shape::Capsule(c) => {
+            // The body between the sides (the segment moved by the radius both ways),
+            // so that a filled capsule is filled; then a circle at each end. A
+            // capsule of radius 0 is its segment; one with equal ends is a disc.
+            let side = (c.b - c.a).normalize_or_zero().perp() * c.radius;
+            if c.radius == 0.0 {
+                out.line(c.a, c.b, color);
+                return;
+            }
+            if side != Vec2::ZERO {
+                out.polygon(&[c.a + side, c.b + side, c.b - side, c.a - side], color);
+            }
             out.circle(c.a, c.radius, color);
             out.circle(c.b, c.radius, color);
-            // The sides: the segment moved by the radius on both sides. A capsule
-            // with equal ends has no sides.
-            let side = (c.b - c.a).normalize_or_zero().perp() * c.radius;
-            if side != Vec2::ZERO {
-                out.line(c.a + side, c.b + side, color);
-                out.line(c.a - side, c.b - side, color);
-            }
         }
     }
 }

@@ -103,7 +103,7 @@ fn runs_deterministically_and_draws_the_last_frame() {
     assert!(svg.contains("<circle"), "round bullets and player");
     assert!(
         svg.contains(r##"<g fill="#ff9933" fill-opacity="0.8"><polygon points=""##),
-        "lasers as rotated rectangles"
+        "lasers as turning capsules: their bodies"
     );
     assert!(
         svg.contains(r##"fill="none" stroke="#ffcc00""##),
@@ -135,7 +135,7 @@ fn runs_deterministically_and_draws_the_last_frame() {
     for text in [
         "id=\"legend\"",
         "enemy bullet (disc)",
-        "laser (rotated rectangle)",
+        "laser (turning capsule)",
         "player hitbox",
         "contact this frame",
         "wall hit this frame",

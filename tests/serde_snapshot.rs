@@ -420,6 +420,8 @@ struct StoreMirror {
     obb_boxes: Vec<u32>,
     capsules: Vec<hantei::Capsule>,
     capsule_boxes: Vec<u32>,
+    obb_turns: Vec<f32>,
+    capsule_turns: Vec<f32>,
     generations: Vec<u32>,
     free: Vec<u32>,
 }

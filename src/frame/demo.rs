@@ -493,7 +493,7 @@ impl Danmaku {
                 .with_user_data(id as u64);
             let enemy = filter == layers::enemy_bullet();
             enemy_bullets += usize::from(enemy);
-            if config.needles && enemy && enemy_bullets % 10 == 0 {
+            if config.needles && enemy && enemy_bullets.is_multiple_of(10) {
                 // A needle: a capsule as long as a bullet is wide, along its motion.
                 let along = motion.normalize_or_zero() * (radius * 0.5);
                 store.insert_shape(Capsule::new(p - along, p + along, radius * 0.5), props)

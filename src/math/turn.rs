@@ -24,7 +24,7 @@ pub(crate) fn sin_cos(x: f64) -> (f64, f64) {
     // the first two have few enough bits that k·part is exact for |k| < 2^20.
     const P1: f64 = 1.570_796_326_734_125_614_166_259_765_625; // 33 bits
     const P2: f64 = 6.077_100_506_303_965_976_661_443_710_327_148_437_5e-11;
-    const P3: f64 = 2.022_266_248_795_950_732_400_546_037_4e-21;
+    const P3: f64 = 2.022_266_248_795_950_6e-21;
     let k = round_half_even(x * core::f64::consts::FRAC_2_PI);
     let r = ((x - k * P1) - k * P2) - k * P3;
     let r2 = r * r;

@@ -242,6 +242,9 @@ impl<'de> Deserialize<'de> for BoxStore {
     }
 }
 
+/// One shape table as read: its name, its kind, its shapes, their boxes and turns.
+type Table<'a> = (&'a str, u32, Vec<Shape>, &'a [u32], &'a [f32]);
+
 impl StoreFields {
     /// The per-box `shape` column rebuilt from the shape tables, once every shape is
     /// valid, names a distinct box in range, and has that box's bounds, bit for bit.
@@ -253,7 +256,7 @@ impl StoreFields {
     ) -> Result<Vec<u32>, String> {
         let mut shape = vec![PLAIN; n];
         let no_turns = vec![0.0; self.circles.len()];
-        let tables: [(&str, u32, Vec<Shape>, &[u32], &[f32]); 3] = [
+        let tables: [Table<'_>; 3] = [
             (
                 "circle",
                 1,
@@ -390,7 +393,7 @@ impl StoreFields {
             }
             match turns
                 .iter()
-                .position(|t| !(t.abs() <= crate::math::MAX_TURN))
+                .position(|t| t.is_nan() || t.abs() > crate::math::MAX_TURN)
             {
                 Some(k) => Err(format!(
                     "{what} {k}'s turn {} is NaN, infinite or above MAX_TURN",
