@@ -4,7 +4,7 @@
 //! legend (the enemy bullets at the bottom, the player and the contacts on top),
 //! `--help` prints the usage, and a bad argument is one line and exit code 2.
 
-mod example_cli;
+use crate::example_cli;
 
 use std::path::PathBuf;
 use std::process::Output;

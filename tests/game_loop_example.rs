@@ -2,7 +2,7 @@
 //! (determinism) and shows every part of the loop at work. `--help` prints the usage,
 //! and an argument it does not know is one line and exit code 2.
 
-mod example_cli;
+use crate::example_cli;
 
 use example_cli::numbers;
 

@@ -16,7 +16,7 @@
 //! fuzz targets, such as `check::broad::pools`), which sits at the top; test code obeys
 //! the layers otherwise.
 //!
-//! Run it alone with `cargo test --test layers`; `LAYERS_SRC=path/to/src` checks another
+//! Run it alone with `cargo test --test suite layers::`; `LAYERS_SRC=path/to/src` checks another
 //! tree (an older commit's, say) with the same rules.
 
 use std::collections::{BTreeMap, BTreeSet};

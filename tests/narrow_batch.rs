@@ -3,7 +3,7 @@
 //! order) for every SIMD level, thread count and batch size, including batches large
 //! enough to take the streaming path.
 
-mod narrow_common;
+use crate::narrow_common;
 
 use glam::Vec2;
 use hantei::narrow::columns::{

@@ -2,7 +2,7 @@
 //! the seed articles and the edges of the closed-interval rule, an f64 oracle, bad input,
 //! and the batch at every SIMD level against the scalar kernels.
 
-mod narrow_common;
+use crate::narrow_common;
 
 use glam::Vec2;
 use hantei::narrow::columns::{AabbSoa, CircleSoa};

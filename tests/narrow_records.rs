@@ -2,7 +2,7 @@
 //! (records): both inputs give the same answers bit for bit, at every SIMD level and
 //! thread count, and the same errors.
 
-mod narrow_common;
+use crate::narrow_common;
 
 use glam::{Quat, Vec2, Vec3};
 use hantei::narrow::columns::{

@@ -3,7 +3,7 @@
 //! oracle, seed 004's edge-against-edge case that only a cross axis separates, near-
 //! parallel edges; checked constructors; bad input; the batch at every level.
 
-mod narrow_common;
+use crate::narrow_common;
 
 use core::f32::consts::{FRAC_1_SQRT_2, PI};
 use glam::{Quat, Vec2, Vec3};

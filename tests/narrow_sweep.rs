@@ -2,7 +2,7 @@
 //! seed articles' cases (and their bugs), no tunnelling, no penetration, the
 //! Minkowski-sum identity, an f64 oracle, and the batch at every level.
 
-mod narrow_common;
+use crate::narrow_common;
 
 use glam::Vec2;
 use hantei::narrow::columns::{AabbSoa, MotionSoa, RaySoa};

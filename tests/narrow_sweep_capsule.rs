@@ -6,10 +6,9 @@
 //! penetration at the stop, and the batches at every level, thread count and input
 //! kind. Seeded loops on hantei's own generator.
 
-mod narrow_common;
+use crate::narrow_common;
 
-#[path = "../src/check/capsule_oracle.rs"]
-mod oracle;
+use crate::capsule_oracle as oracle;
 
 use glam::Vec2;
 use hantei::narrow::columns::{AabbSoa, CapsuleSoa, CircleSoa, MotionSoa, Obb2Soa};

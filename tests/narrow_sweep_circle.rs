@@ -2,7 +2,7 @@
 //! (apart just before, touching at it), no tunnelling at any speed, no penetration at
 //! the stop, an f64 oracle, and the batch at every level, thread count and input kind.
 
-mod narrow_common;
+use crate::narrow_common;
 
 use glam::Vec2;
 use hantei::narrow::columns::{CircleSoa, MotionSoa};

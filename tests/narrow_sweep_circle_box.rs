@@ -6,7 +6,7 @@
 //! in f64, every corner disc tried), and the batches at every level, thread count and
 //! input kind.
 
-mod narrow_common;
+use crate::narrow_common;
 
 use glam::Vec2;
 use hantei::narrow::columns::{AabbSoa, CircleSoa, MotionSoa, Obb2Soa};

@@ -9,7 +9,7 @@
 //! no code with the kernels: each box's axis normalised in f64, its corners projected on
 //! the four edge normals.
 
-mod narrow_common;
+use crate::narrow_common;
 
 use glam::Vec2;
 use hantei::narrow::columns::{AabbSoa, MotionSoa, Obb2Soa};

@@ -4,10 +4,7 @@
 //! within the tolerance, nothing missed, the same answer swapped), coordinates near
 //! 10⁶, touching at `t = 0`, and bad input. Seeded loops on hantei's own generator.
 
-#[path = "../src/check/capsule_oracle.rs"]
-mod capsule_oracle;
-#[path = "../src/check/turning_oracle.rs"]
-mod turning_oracle;
+use crate::turning_oracle;
 
 use glam::Vec2;
 use hantei::narrow::scalar::{TURN_TOLERANCE, TURN_TOLERANCE_FLOOR, sweep_shapes, sweep_turning};

@@ -2,7 +2,7 @@
 //! summary, `--json`, `--help`, progress, and a one-line error with exit code 2 for every
 //! malformed input and every conflicting or repeated option.
 
-mod example_cli;
+use crate::example_cli;
 
 use hantei::scene;
 use hantei::{Aabb, broad::brute_force_pairs};

@@ -3,7 +3,7 @@
 //! bumped, the platform ridden. `--help` prints the usage, and an argument it does not
 //! know is one line and exit code 2.
 
-mod example_cli;
+use crate::example_cli;
 
 /// The numbers of the output's last two lines, in order.
 fn summary(text: &str) -> Vec<i64> {
