@@ -4,8 +4,9 @@
 //!
 //! parry's calls: `intersection_test` on cuboids (AABB, oriented boxes) and balls,
 //! `cast_shapes` on cuboids for the swept tests (AABB, oriented boxes; on a cuboid and a
-//! ball for the swept box–disc and disc–oriented-box tests, on balls for discs, on
-//! capsules for the swept capsules),
+//! ball for the swept box–disc and disc–oriented-box tests, on balls for discs, on a
+//! capsule and a capsule, cuboid or ball for the swept capsules; `cast_shapes_nonlinear`
+//! for a turning capsule against a ball, beside our scalar `sweep_turning`),
 //! `Cuboid::cast_local_ray` (in the box's
 //! frame, max time 1) for the moving point; for AABBs also `bounding_volume::Aabb::
 //! intersects` (`parry_bv`), its cheapest AABB test.
@@ -34,9 +35,9 @@ use glam::{Quat, Vec2, Vec3};
 use hantei::narrow::columns::{
     AabbSoa, CapsuleSoa, CircleSoa, MotionSoa, Obb2Soa, Obb3Soa, RaySoa,
 };
-use hantei::narrow::{NarrowConfig, NarrowPhase, scalar};
+use hantei::narrow::{NarrowConfig, NarrowPhase, Sweep, SweepStatus, scalar};
 use hantei::rng::Rng;
-use hantei::{Aabb, Capsule, Circle, Obb2, Obb3, Pair, Ray, SimdLevel};
+use hantei::{Aabb, Capsule, Circle, Obb2, Obb3, Pair, Ray, Shape, SimdLevel};
 use parry2d::query::RayCast;
 use std::hint::black_box;
 
@@ -1034,6 +1035,412 @@ fn bench_sweep_capsule_capsule(c: &mut Criterion) {
     }
 }
 
+/// Whether a sweep makes contact this frame: a hit or an overlap. That is what the
+/// batches keep, and what parry's `cast_shapes` reports (it answers an overlap as a hit at
+/// time 0), so the capsule rows below split their pairs on it.
+fn contact(s: Sweep) -> bool {
+    s.status != SweepStatus::Miss
+}
+
+/// Times our rows as [`ours`] does, after asserting that every level, on the columns
+/// and on the records, finds `want` contacts (the scalar kernel's count).
+fn ours_checked(
+    g: &mut BenchmarkGroup<'_, WallTime>,
+    kernel: &str,
+    want: usize,
+    mut run: impl FnMut(&mut NarrowPhase, bool) -> usize,
+) {
+    let mut levels_and_records: Vec<(SimdLevel, bool)> =
+        levels().into_iter().map(|level| (level, false)).collect();
+    levels_and_records.push((SimdLevel::best(), true));
+    for (level, records) in levels_and_records {
+        let got = run(&mut narrow(level), records);
+        assert_eq!(
+            got,
+            want,
+            "{kernel}: {} (records: {records}) finds {got} contacts, the scalar kernel {want}",
+            level.name(),
+        );
+    }
+    ours(g, run);
+}
+
+/// How many pairs in `0..sample` parry and our scalar kernel disagree on (contact or
+/// not), each way. Printed, and asserted to be at most `per_mille` in a thousand: a pair
+/// that only grazes can fall either way in `f32`.
+fn check_parry(
+    kernel: &str,
+    sample: usize,
+    per_mille: usize,
+    ours: impl Fn(usize) -> bool,
+    parry: impl Fn(usize) -> bool,
+) {
+    let (mut ours_only, mut parry_only, mut hits) = (0, 0, 0);
+    for k in 0..sample {
+        let (o, p) = (ours(k), parry(k));
+        hits += usize::from(o);
+        ours_only += usize::from(o && !p);
+        parry_only += usize::from(p && !o);
+    }
+    let differ = ours_only + parry_only;
+    eprintln!(
+        "{kernel}: of {sample} pairs ({hits} contacts for us), {ours_only} are contacts only for us, {parry_only} only for parry"
+    );
+    assert!(
+        differ * 1000 <= sample * per_mille,
+        "{kernel}: parry and hantei disagree on {differ} of {sample} pairs"
+    );
+}
+
+/// parry's pose and shape of a capsule: the segment about its midpoint, unturned.
+fn parry_capsule(s: &Capsule) -> (parry2d::math::Pose, parry2d::shape::Capsule) {
+    let m = (s.a + s.b) * 0.5;
+    let shape = parry2d::shape::Capsule::new(p2(s.a - m), p2(s.b - m), s.radius);
+    (parry2d::math::Pose::from_translation(p2(m)), shape)
+}
+
+/// parry's `cast_shapes` over one frame: whether the shapes make contact.
+fn parry_contact(
+    (pa, va, a): (&parry2d::math::Pose, Vec2, &dyn parry2d::shape::Shape),
+    (pb, vb, b): (&parry2d::math::Pose, Vec2, &dyn parry2d::shape::Shape),
+) -> bool {
+    use parry2d::query::{ShapeCastOptions, cast_shapes};
+    let options = ShapeCastOptions::with_max_time_of_impact(1.0);
+    cast_shapes(pa, p2(va), a, pb, p2(vb), b, options)
+        .unwrap()
+        .is_some()
+}
+
+/// The pairs checked against parry before timing.
+const PARRY_SAMPLE: usize = 1 << 14;
+
+fn bench_sweep_capsule_aabb(c: &mut Criterion) {
+    use parry2d::{math::Pose, shape::Cuboid};
+    for (name, n) in SIZES {
+        let make = |rng: &mut Rng| {
+            let c = center(rng);
+            let cb = near(rng, c, 14.0);
+            (random_capsule(rng, c), random_aabb(rng, cb))
+        };
+        let (caps, mc, boxes, mb, pairs) = two_sided(n, 11, make, |c, mc, b, mb| {
+            contact(scalar::sweep_capsule_aabb(c, mc, b, mb))
+        });
+        let (cs, bs) = (CapsuleSoa::from(&caps[..]), AabbSoa::from(&boxes[..]));
+        let (mcs, mbs) = (MotionSoa::from(&mc[..]), MotionSoa::from(&mb[..]));
+        let pc: Vec<_> = caps.iter().map(parry_capsule).collect();
+        let pb: Vec<(Pose, Cuboid)> = boxes
+            .iter()
+            .map(|b| {
+                (
+                    Pose::from_translation(p2(b.center())),
+                    Cuboid::new(p2(b.half_extents())),
+                )
+            })
+            .collect();
+        let scalar_hit = |k: usize| {
+            contact(scalar::sweep_capsule_aabb(
+                &caps[k], mc[k], &boxes[k], mb[k],
+            ))
+        };
+        let parry_hit =
+            |k: usize| parry_contact((&pc[k].0, mc[k], &pc[k].1), (&pb[k].0, mb[k], &pb[k].1));
+        if name == "64k" {
+            check_parry(
+                "sweep_capsule_aabb",
+                PARRY_SAMPLE.min(n),
+                1,
+                scalar_hit,
+                parry_hit,
+            );
+        }
+        let want = (0..n).filter(|&k| scalar_hit(k)).count();
+        let mut g = c.benchmark_group(format!("sweep_capsule_aabb/{name}"));
+        g.throughput(Throughput::Elements(n as u64));
+        ours_checked(&mut g, "sweep_capsule_aabb", want, |np, records| {
+            if records {
+                np.sweep_capsule_aabb(&caps[..], &mc[..], &boxes[..], &mb[..], black_box(&pairs))
+                    .unwrap()
+                    .len()
+            } else {
+                let (c, b) = (cs.columns(), bs.columns());
+                np.sweep_capsule_aabb(c, mcs.columns(), b, mbs.columns(), black_box(&pairs))
+                    .unwrap()
+                    .len()
+            }
+        });
+        g.bench_function(BenchmarkId::from_parameter("parry"), |bch| {
+            bch.iter(|| {
+                pairs
+                    .iter()
+                    .filter(|p| {
+                        let (i, j) = (p.a as usize, p.b as usize);
+                        parry_contact((&pc[i].0, mc[i], &pc[i].1), (&pb[j].0, mb[j], &pb[j].1))
+                    })
+                    .count()
+            })
+        });
+        g.finish();
+    }
+}
+
+fn bench_sweep_capsule_circle(c: &mut Criterion) {
+    use parry2d::{math::Pose, shape::Ball};
+    for (name, n) in SIZES {
+        let make = |rng: &mut Rng| {
+            let c = center(rng);
+            let cb = near(rng, c, 14.0);
+            (
+                random_capsule(rng, c),
+                Circle::new(cb, rng.range_f32(0.5, 4.0)),
+            )
+        };
+        let (caps, mc, circles, md, pairs) = two_sided(n, 12, make, |c, mc, d, md| {
+            contact(scalar::sweep_capsule_circle(c, mc, d, md))
+        });
+        let (cs, ds) = (CapsuleSoa::from(&caps[..]), CircleSoa::from(&circles[..]));
+        let (mcs, mds) = (MotionSoa::from(&mc[..]), MotionSoa::from(&md[..]));
+        let pc: Vec<_> = caps.iter().map(parry_capsule).collect();
+        let pd: Vec<(Pose, Ball)> = circles
+            .iter()
+            .map(|s| (Pose::from_translation(p2(s.center)), Ball::new(s.radius)))
+            .collect();
+        let scalar_hit = |k: usize| {
+            contact(scalar::sweep_capsule_circle(
+                &caps[k],
+                mc[k],
+                &circles[k],
+                md[k],
+            ))
+        };
+        let parry_hit =
+            |k: usize| parry_contact((&pc[k].0, mc[k], &pc[k].1), (&pd[k].0, md[k], &pd[k].1));
+        if name == "64k" {
+            check_parry(
+                "sweep_capsule_circle",
+                PARRY_SAMPLE.min(n),
+                1,
+                scalar_hit,
+                parry_hit,
+            );
+        }
+        let want = (0..n).filter(|&k| scalar_hit(k)).count();
+        let mut g = c.benchmark_group(format!("sweep_capsule_circle/{name}"));
+        g.throughput(Throughput::Elements(n as u64));
+        ours_checked(&mut g, "sweep_capsule_circle", want, |np, records| {
+            if records {
+                np.sweep_capsule_circle(
+                    &caps[..],
+                    &mc[..],
+                    &circles[..],
+                    &md[..],
+                    black_box(&pairs),
+                )
+                .unwrap()
+                .len()
+            } else {
+                let (c, d) = (cs.columns(), ds.columns());
+                np.sweep_capsule_circle(c, mcs.columns(), d, mds.columns(), black_box(&pairs))
+                    .unwrap()
+                    .len()
+            }
+        });
+        g.bench_function(BenchmarkId::from_parameter("parry"), |bch| {
+            bch.iter(|| {
+                pairs
+                    .iter()
+                    .filter(|p| {
+                        let (i, j) = (p.a as usize, p.b as usize);
+                        parry_contact((&pc[i].0, mc[i], &pc[i].1), (&pd[j].0, md[j], &pd[j].1))
+                    })
+                    .count()
+            })
+        });
+        g.finish();
+    }
+}
+
+fn bench_sweep_capsule_obb2(c: &mut Criterion) {
+    use parry2d::{math::Pose, shape::Cuboid};
+    for (name, n) in SIZES {
+        let make = |rng: &mut Rng| {
+            let c = center(rng);
+            let cb = near(rng, c, 14.0);
+            (random_capsule(rng, c), random_obb2(rng, cb))
+        };
+        let (caps, mc, boxes, mb, pairs) = two_sided(n, 13, make, |c, mc, b, mb| {
+            contact(scalar::sweep_capsule_obb2(c, mc, b, mb))
+        });
+        let (cs, bs) = (CapsuleSoa::from(&caps[..]), Obb2Soa::from(&boxes[..]));
+        let (mcs, mbs) = (MotionSoa::from(&mc[..]), MotionSoa::from(&mb[..]));
+        let pc: Vec<_> = caps.iter().map(parry_capsule).collect();
+        let pb: Vec<(Pose, Cuboid)> = boxes
+            .iter()
+            .map(|s| {
+                let angle = s.axis.y.atan2(s.axis.x);
+                (
+                    Pose::new(p2(s.center), angle),
+                    Cuboid::new(p2(s.half_extents)),
+                )
+            })
+            .collect();
+        let scalar_hit = |k: usize| {
+            contact(scalar::sweep_capsule_obb2(
+                &caps[k], mc[k], &boxes[k], mb[k],
+            ))
+        };
+        let parry_hit =
+            |k: usize| parry_contact((&pc[k].0, mc[k], &pc[k].1), (&pb[k].0, mb[k], &pb[k].1));
+        if name == "64k" {
+            check_parry(
+                "sweep_capsule_obb2",
+                PARRY_SAMPLE.min(n),
+                1,
+                scalar_hit,
+                parry_hit,
+            );
+        }
+        let want = (0..n).filter(|&k| scalar_hit(k)).count();
+        let mut g = c.benchmark_group(format!("sweep_capsule_obb2/{name}"));
+        g.throughput(Throughput::Elements(n as u64));
+        ours_checked(&mut g, "sweep_capsule_obb2", want, |np, records| {
+            if records {
+                np.sweep_capsule_obb2(&caps[..], &mc[..], &boxes[..], &mb[..], black_box(&pairs))
+                    .unwrap()
+                    .len()
+            } else {
+                let (c, b) = (cs.columns(), bs.columns());
+                np.sweep_capsule_obb2(c, mcs.columns(), b, mbs.columns(), black_box(&pairs))
+                    .unwrap()
+                    .len()
+            }
+        });
+        g.bench_function(BenchmarkId::from_parameter("parry"), |bch| {
+            bch.iter(|| {
+                pairs
+                    .iter()
+                    .filter(|p| {
+                        let (i, j) = (p.a as usize, p.b as usize);
+                        parry_contact((&pc[i].0, mc[i], &pc[i].1), (&pb[j].0, mb[j], &pb[j].1))
+                    })
+                    .count()
+            })
+        });
+        g.finish();
+    }
+}
+
+/// Turning lasers against small moving discs, at 64k pairs only (each pair costs
+/// microseconds): our scalar `sweep_turning` against parry's `cast_shapes_nonlinear`.
+/// A laser is a capsule 40 to 200 long at any angle, radius 0.25 to 2, turning 0.05 to
+/// 1 radian per frame (either way) about its midpoint; a disc has radius 0.25 to 2 and
+/// lies in or near the laser's sweep. Both move up to 8 per axis. There is no batch of
+/// turning pairs, so the rows are `scalar` and `parry` only, and few samples are taken.
+fn bench_sweep_turning(c: &mut Criterion) {
+    use parry2d::{
+        math::{Pose, Vector},
+        query::{NonlinearRigidMotion, cast_shapes_nonlinear},
+        shape::{Ball, Capsule as ParryCapsule},
+    };
+    let (name, n) = SIZES[0];
+    let make = |rng: &mut Rng| {
+        let c = center(rng);
+        let half = rng.range_f32(20.0, 100.0);
+        let angle = rng.range_f32(-3.2, 3.2);
+        let turn = rng.range_f32(0.05, 1.0) * if rng.below(2) == 0 { 1.0 } else { -1.0 };
+        let u = Vec2::new(angle.cos(), angle.sin()) * half;
+        let laser = Capsule::new(c - u, c + u, rng.range_f32(0.25, 2.0));
+        // Somewhere in the laser's sweep, or a little before or beyond it.
+        let at = angle + turn * rng.range_f32(-0.5, 1.5);
+        let r = rng.range_f32(-1.2, 1.2) * half;
+        let disc = Circle::new(
+            c + Vec2::new(at.cos(), at.sin()) * r,
+            rng.range_f32(0.25, 2.0),
+        );
+        ((laser, turn), disc)
+    };
+    let hit = |(l, turn): &(Capsule, f32), ml: Vec2, d: &Circle, md: Vec2| {
+        contact(scalar::sweep_turning(
+            &Shape::Capsule(*l),
+            ml,
+            *turn,
+            &Shape::Circle(*d),
+            md,
+            0.0,
+        ))
+    };
+    let (lasers, ml, discs, md, pairs) = two_sided(n, 14, make, hit);
+    let ls: Vec<(Shape, f32)> = lasers
+        .iter()
+        .map(|(l, turn)| (Shape::Capsule(*l), *turn))
+        .collect();
+    let ds: Vec<Shape> = discs.iter().map(|d| Shape::Circle(*d)).collect();
+    let pl: Vec<(NonlinearRigidMotion, ParryCapsule)> = lasers
+        .iter()
+        .zip(&ml)
+        .map(|((l, turn), m)| {
+            let mid = (l.a + l.b) * 0.5;
+            let shape = ParryCapsule::new(p2(l.a - mid), p2(l.b - mid), l.radius);
+            let start = Pose::from_translation(p2(mid));
+            (
+                NonlinearRigidMotion::new(start, Vector::ZERO, p2(*m), *turn),
+                shape,
+            )
+        })
+        .collect();
+    let pd: Vec<(NonlinearRigidMotion, Ball)> = discs
+        .iter()
+        .zip(&md)
+        .map(|(d, m)| {
+            let start = Pose::from_translation(p2(d.center));
+            (
+                NonlinearRigidMotion::new(start, Vector::ZERO, p2(*m), 0.0),
+                Ball::new(d.radius),
+            )
+        })
+        .collect();
+    // Pair `k` is `(k, k)`: laser `k` against disc `k`.
+    let ours_hit = |k: usize| {
+        let ((a, turn), b) = (&ls[k], &ds[k]);
+        contact(scalar::sweep_turning(a, ml[k], *turn, b, md[k], 0.0))
+    };
+    let parry_hit = |k: usize| {
+        let ((ma, a), (mb, b)) = (&pl[k], &pd[k]);
+        cast_shapes_nonlinear(ma, a, mb, b, 0.0, 1.0, true)
+            .unwrap()
+            .is_some()
+    };
+    // Our kernel reports a pair that passes within its tolerance (1/4096 of the gap's
+    // reach per frame, see `sweep_turning`) as a hit, and parry's root finding has its
+    // own: near misses fall either way, so allow one pair in a hundred.
+    check_parry(
+        "sweep_turning",
+        PARRY_SAMPLE.min(n),
+        10,
+        ours_hit,
+        parry_hit,
+    );
+    let mut g = c.benchmark_group(format!("sweep_turning/{name}"));
+    g.throughput(Throughput::Elements(n as u64));
+    g.sample_size(10);
+    g.bench_function(BenchmarkId::from_parameter("scalar"), |bch| {
+        bch.iter(|| {
+            black_box(&pairs)
+                .iter()
+                .filter(|p| ours_hit(p.a as usize))
+                .count()
+        })
+    });
+    g.bench_function(BenchmarkId::from_parameter("parry"), |bch| {
+        bch.iter(|| {
+            black_box(&pairs)
+                .iter()
+                .filter(|p| parry_hit(p.a as usize))
+                .count()
+        })
+    });
+    g.finish();
+}
+
 /// The fastest of criterion's samples for `group/id` (time per iteration, in ns), if it
 /// ran. On a machine shared with other work the fastest sample is the one least
 /// disturbed; the medians criterion prints are kept in its own report.
@@ -1074,6 +1481,10 @@ fn print_table() {
         "sweep_aabb_circle",
         "sweep_circle_obb2",
         "sweep_capsule_capsule",
+        "sweep_capsule_aabb",
+        "sweep_capsule_circle",
+        "sweep_capsule_obb2",
+        "sweep_turning",
     ];
     let cols = [
         "scalar", "portable", "avx2", "avx512", "records", "parry", "floor",
@@ -1140,6 +1551,10 @@ fn main() {
     bench_sweep_aabb_circle(&mut c);
     bench_sweep_circle_obb2(&mut c);
     bench_sweep_capsule_capsule(&mut c);
+    bench_sweep_capsule_aabb(&mut c);
+    bench_sweep_capsule_circle(&mut c);
+    bench_sweep_capsule_obb2(&mut c);
+    bench_sweep_turning(&mut c);
     c.final_summary();
     print_table();
 }
