@@ -22,40 +22,59 @@ pub(crate) fn capsule_box<W: F32W>(
     is_valid: W::Mask,
 ) -> SweepW<W> {
     let zero = W::splat(0.0);
-    let k = [(lo.x, lo.y), (hi.x, lo.y), (hi.x, hi.y), (lo.x, hi.y)];
+    let kx = [lo.x, hi.x, hi.x, lo.x];
+    let ky = [lo.y, lo.y, hi.y, hi.y];
     let (sx, sy) = (a0.x - a1.x, a0.y - a1.y);
     let (is_x, is_y) = (sx.ge(zero), sy.ge(zero));
     // Quadrants 1, 2 and 3 (0 is the rest): as the scalar kernel's `q`.
-    let is_q1 = is_y.and_not(is_x);
-    let is_q2 = !(is_x | is_y);
-    let is_q3 = is_x.and_not(is_y);
-    let c = |j: usize| {
-        let pick = |f: fn((W, W)) -> W| {
-            W::select(
-                is_q1,
-                f(k[(1 + j) % 4]),
-                W::select(
-                    is_q2,
-                    f(k[(2 + j) % 4]),
-                    W::select(is_q3, f(k[(3 + j) % 4]), f(k[j % 4])),
-                ),
-            )
-        };
-        (pick(|c| c.0), pick(|c| c.1))
-    };
-    let from = |c: (W, W), a: &Vec2W<W>| Vec2W {
-        x: c.0 - a.x,
-        y: c.1 - a.y,
-    };
+    let q = [is_y.and_not(is_x), !(is_x | is_y), is_x.and_not(is_y)];
+    // No closures or `array::from_fn` here: a generic helper that is not inlined is
+    // compiled without the caller's target features (see `rounded_polygon`).
+    let c = [
+        turned_corner(&q, &kx, &ky, 0),
+        turned_corner(&q, &kx, &ky, 1),
+        turned_corner(&q, &kx, &ky, 2),
+        turned_corner(&q, &kx, &ky, 3),
+    ];
     let p = [
-        from(c(0), a0),
-        from(c(1), a0),
-        from(c(1), a1),
-        from(c(2), a1),
-        from(c(3), a1),
-        from(c(3), a0),
+        from(c[0], a0),
+        from(c[1], a0),
+        from(c[1], a1),
+        from(c[2], a1),
+        from(c[3], a1),
+        from(c[3], a0),
     ];
     rounded_polygon(p, v, r, mag, is_valid)
+}
+
+/// Corner `j` of the box turned by the quadrant `q` (quadrants 1, 2 and 3 as masks; 0 is
+/// none of them): corner `j + q` of `kx`, `ky`, picked by a chain of selects.
+#[inline(always)]
+fn turned_corner<W: F32W>(q: &[W::Mask; 3], kx: &[W; 4], ky: &[W; 4], j: usize) -> (W, W) {
+    (pick(q, kx, j), pick(q, ky, j))
+}
+
+/// Entry `j + q` of `k`, by the quadrant masks `q` of [`turned_corner`].
+#[inline(always)]
+fn pick<W: F32W>(q: &[W::Mask; 3], k: &[W; 4], j: usize) -> W {
+    W::select(
+        q[0],
+        k[(1 + j) % 4],
+        W::select(
+            q[1],
+            k[(2 + j) % 4],
+            W::select(q[2], k[(3 + j) % 4], k[j % 4]),
+        ),
+    )
+}
+
+/// `c - a`, as a lane vector.
+#[inline(always)]
+fn from<W: F32W>(c: (W, W), a: &Vec2W<W>) -> Vec2W<W> {
+    Vec2W {
+        x: c.0 - a.x,
+        y: c.1 - a.y,
+    }
 }
 
 /// Lane `i`: capsule `a` moving by `ma` against box `b` moving by `mb` over one frame,

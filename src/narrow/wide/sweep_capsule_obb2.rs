@@ -57,13 +57,6 @@ pub fn sweep_capsule_obb2<W: F32W>(
     let is_valid = is_finite & a.radius.ge(zero) & h.x.ge(zero) & h.y.ge(zero);
     let (vx, vy) = (ma.x - mb.x, ma.y - mb.y);
     let (ux, uy) = (b.axis.x, b.axis.y);
-    let local = |e: &Vec2W<W>| {
-        let (dx, dy) = (e.x - b.center.x, e.y - b.center.y);
-        Vec2W {
-            x: dx * ux + dy * uy,
-            y: dy * ux - dx * uy,
-        }
-    };
     let w = Vec2W {
         x: vx * ux + vy * uy,
         y: vy * ux - vx * uy,
@@ -77,12 +70,24 @@ pub fn sweep_capsule_obb2<W: F32W>(
     let s = capsule_box(
         &lo,
         h,
-        &local(&a.a),
-        &local(&a.b),
+        &to_local(&a.a, &b.center, ux, uy),
+        &to_local(&a.b, &b.center, ux, uy),
         &w,
         a.radius,
         mag,
         is_valid,
     );
     to_world(&s, ux, uy, vx, vy)
+}
+
+/// `e` in the frame of a box centred at `c` with x axis `(ux, uy)`. A function, not a
+/// closure: a closure the compiler does not inline is compiled without the caller's
+/// target features, and its lane operations become calls.
+#[inline(always)]
+fn to_local<W: F32W>(e: &Vec2W<W>, c: &Vec2W<W>, ux: W, uy: W) -> Vec2W<W> {
+    let (dx, dy) = (e.x - c.x, e.y - c.y);
+    Vec2W {
+        x: dx * ux + dy * uy,
+        y: dy * ux - dx * uy,
+    }
 }
