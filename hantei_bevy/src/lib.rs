@@ -7,11 +7,13 @@
 //! (Bevy's `FixedUpdate` schedule), the plugin:
 //!
 //! 1. copies what changed into one hantei [`BoxStore`]: new colliders, changed shapes,
-//!    layers, responses, velocities and moved transforms. Despawned entities and removed
-//!    colliders leave the store at once. Nothing is rebuilt from scratch.
+//!    layers, responses, velocities, angular velocities and moved transforms.
+//!    Despawned entities and removed colliders leave the store at once. Nothing is
+//!    rebuilt from scratch.
 //! 2. runs one [`Frame::advance`](hantei::frame::Frame::advance): contacts, walls from
 //!    the [`CollisionWalls`] resource, the [`StaticCollider`]s, responses, motion.
-//! 3. writes the new positions back to each moving entity's `Transform`.
+//! 3. writes the new positions, and the new angles of turning colliders, back to each
+//!    moving entity's `Transform`.
 //! 4. writes the report as messages: [`CollisionStarted`], [`CollisionEnded`],
 //!    [`WallHit`], [`StaticHit`] and [`ColliderDestroyed`], with an [`Entity`] on each
 //!    side. Read them with a `MessageReader` in `FixedUpdate` after
@@ -46,9 +48,15 @@
 //!
 //! ## Positions and shapes
 //! A collider's centre is its entity's `Transform` translation (x and y). A
-//! [`Collider::Rect`] turns with the transform's rotation about z. Scale is ignored.
-//! The plugin reads `Transform`, not `GlobalTransform`, so it needs no transform
+//! [`Collider::Rect`] and a [`Collider::Capsule`] turn with the transform's rotation
+//! about z; a capsule's segment lies along the local x axis. Scale is ignored. The
+//! plugin reads `Transform`, not `GlobalTransform`, so it needs no transform
 //! propagation and sees this step's positions.
+//!
+//! An [`AngularVelocity`] turns a rectangle or a capsule about its centre during each
+//! step, in radians per second, with swept collision like a [`Velocity`]. After the
+//! step the turn it made is added to the transform's rotation about z. A disc ignores
+//! it. Parts of a compound body do not turn during a step (see below).
 //!
 //! ## Bodies and compound bodies
 //! Each collider is a body of its own, and messages name bodies by entity. A collider
@@ -58,6 +66,8 @@
 //! [`CollisionStarted::colliders`] the part). A part's `Transform` is its offset from
 //! the parent, turned by the parent's rotation. It moves with the parent's
 //! [`Velocity`] and its own is ignored; each step it is placed where the parent is.
+//! A part does not turn during a step: its own [`AngularVelocity`] is ignored, and a
+//! turning parent's parts take up the parent's new rotation at the next step's start.
 //! Only one level counts: a grandchild is a part of its own parent's body. The parent
 //! is usually a collider too (its core); despawning it despawns its parts.
 //! A part's transform is never written back, so give parts [`Response::Pass`] or
@@ -81,8 +91,12 @@
 //! Nothing panics on bad input. A collider whose shape hantei refuses (a negative
 //! radius, a NaN position, a coordinate beyond [`hantei::MAX_COORDINATE`]) stays out of
 //! the store, and a [`CollisionError`] message names the entity and the error. It joins
-//! the store when one of its components changes and the shape is then valid. A step
-//! that hantei refuses moves nothing and writes a [`CollisionError`] with no entity.
+//! the store when one of its components changes and the shape is then valid. The same
+//! goes for a capsule with a negative half length, and for a new collider whose
+//! [`AngularVelocity`] makes a turn that hantei refuses (NaN, infinite, or more than
+//! [`hantei::MAX_TURN`] a step). A collider already in the store whose new turn is
+//! refused keeps its last turn, and a message names it too. A step that hantei refuses
+//! moves nothing and writes a [`CollisionError`] with no entity.
 //!
 //! ## Determinism
 //! New colliders enter the store in order of their entity's index
@@ -102,12 +116,13 @@ use bevy_ecs::lifecycle::HookContext;
 use bevy_ecs::prelude::*;
 use bevy_ecs::system::SystemChangeTick;
 use bevy_ecs::world::DeferredWorld;
-use bevy_math::{IVec2, Vec2, Vec3};
+use bevy_math::{IVec2, Quat, Vec2, Vec3};
 use bevy_time::{Fixed, Time};
 use bevy_transform::components::Transform;
 use hantei::frame::{Body, Frame, FrameConfig, Level, StaticLevel};
 use hantei::{
-    Aabb, BoxHandle, BoxProps, BoxStore, Circle, ContactPoint, Filter, Obb2, Owner, Response, Shape,
+    Aabb, BoxHandle, BoxProps, BoxStore, Capsule, Circle, ContactPoint, Error, Filter, Obb2, Owner,
+    Response, Shape,
 };
 
 pub use hantei;
@@ -173,6 +188,7 @@ impl Plugin for HanteiPlugin {
 /// `Transform` with their defaults when the entity lacks them, and a private component
 /// that remembers the collider's box. Removing it, or
 /// despawning the entity, removes the collider from the store at once.
+/// [`AngularVelocity`] is not added: a collider without one does not turn.
 #[derive(Component, Debug, Clone, Copy, PartialEq)]
 #[component(on_remove = on_collider_remove)]
 #[require(Transform, CollisionLayers, CollisionResponse, Velocity, MovingBox)]
@@ -186,6 +202,16 @@ pub enum Collider {
     Rect {
         /// Half its width and half its height, zero or more.
         half_extents: Vec2,
+    },
+    /// A capsule: every point within `radius` of a segment. The segment lies along the
+    /// entity's local x axis, `half_length` each side of the centre, and turns with the
+    /// transform's rotation about z. A radius of zero makes a plain segment, such as a
+    /// thin laser.
+    Capsule {
+        /// Half the segment's length, zero or more. The plugin refuses a negative one.
+        half_length: f32,
+        /// Its radius, zero or more.
+        radius: f32,
     },
 }
 
@@ -202,18 +228,75 @@ impl Collider {
         Collider::Rect { half_extents }
     }
 
+    /// A capsule: a segment along the local x axis, `half_length` each side of the
+    /// centre, with this radius.
+    #[must_use]
+    pub const fn capsule(half_length: f32, radius: f32) -> Self {
+        Collider::Capsule {
+            half_length,
+            radius,
+        }
+    }
+
     /// The hantei shape of this collider at `center`, turned by `angle` radians.
+    ///
+    /// A rectangle at angle 0 is a plain box ([`Shape::Aabb`]). A rectangle that turns
+    /// with an [`AngularVelocity`] is stored as an oriented one ([`Shape::Obb2`])
+    /// instead, even at angle 0, as a plain box cannot turn.
     #[must_use]
     pub fn shape_at(&self, center: Vec2, angle: f32) -> Shape {
         match *self {
-            Collider::Circle { radius } => Shape::Circle(Circle::new(center, radius)),
             Collider::Rect { half_extents } if angle == 0.0 => {
                 Shape::Aabb(Aabb::from_center_half_extents(center, half_extents))
             }
+            _ => self.oriented_shape_at(center, angle),
+        }
+    }
+
+    /// The shape at `center`, turned by `angle`, with a rectangle always oriented.
+    fn oriented_shape_at(&self, center: Vec2, angle: f32) -> Shape {
+        match *self {
+            Collider::Circle { radius } => Shape::Circle(Circle::new(center, radius)),
             Collider::Rect { half_extents } => {
                 Shape::Obb2(Obb2::from_angle(center, half_extents, angle))
             }
+            Collider::Capsule {
+                half_length,
+                radius,
+            } => {
+                let (s, c) = angle.sin_cos();
+                let half = Vec2::new(c, s) * half_length;
+                Shape::Capsule(Capsule::new(center - half, center + half, radius))
+            }
         }
+    }
+
+    /// Whether an [`AngularVelocity`] turns this collider: a rectangle, or a capsule
+    /// longer than a disc.
+    fn can_turn(&self) -> bool {
+        match *self {
+            Collider::Circle { .. } => false,
+            Collider::Rect { .. } => true,
+            Collider::Capsule { half_length, .. } => half_length != 0.0,
+        }
+    }
+
+    /// The shape to store: checked for what hantei does not check, and oriented when
+    /// the collider turns (`turn` is not zero).
+    fn store_shape(&self, center: Vec2, angle: f32, turn: f32) -> Result<Shape, Error> {
+        if let Collider::Capsule { half_length, .. } = *self
+            && half_length < 0.0
+        {
+            return Err(Error::InvalidShape {
+                index: 0,
+                reason: "negative capsule half length",
+            });
+        }
+        Ok(if turn != 0.0 {
+            self.oriented_shape_at(center, angle)
+        } else {
+            self.shape_at(center, angle)
+        })
     }
 }
 
@@ -261,14 +344,38 @@ pub struct CollisionResponse(pub Response);
 #[derive(Component, Debug, Clone, Copy, PartialEq, Default)]
 pub struct Velocity(pub Vec2);
 
+/// How fast a collider turns, in radians per second, counter-clockwise about z. The
+/// default is 0.
+///
+/// Add it to a collider that turns; [`Collider`] does not add it, so bullets that
+/// never turn do not carry it. Removing it stops the turn at the next step.
+///
+/// Each fixed step turns a [`Collider::Rect`] or a [`Collider::Capsule`] about its
+/// centre by the angular velocity times the timestep, with swept collision: a fast
+/// laser does not jump over a bullet. After the step the plugin adds the turn it made
+/// to the rotation about z of the entity's `Transform`. A collider stopped at its
+/// first hit ([`Response::Stop`]) turns only up to that time.
+///
+/// A disc ignores it, and so does a capsule of half length 0, which is a disc. So do
+/// a [`StaticCollider`] and a part of a compound body: a part does not turn with its
+/// own angular velocity nor with its parent's. A part is placed at its parent's
+/// transform at the start of each step, so it takes up the rotation that a turning
+/// parent wrote back one step later, without a swept turn.
+///
+/// Hantei refuses a turn that is NaN, infinite or more than [`hantei::MAX_TURN`]
+/// radians a step: the collider keeps its last turn and a [`CollisionError`] message
+/// names it.
+#[derive(Component, Debug, Clone, Copy, PartialEq, Default)]
+pub struct AngularVelocity(pub f32);
+
 /// Marks a collider as level geometry that does not move: a pillar, a fixed turret.
 ///
 /// Spawn it together with the [`Collider`]. The collider goes into a hantei
 /// [`StaticLevel`] instead of the moving store: moving colliders meet it, with its
 /// [`CollisionLayers`], and their hits come as [`StaticHit`] messages. Its
-/// [`Velocity`] and [`CollisionResponse`] are ignored. Moving it, changing it or
-/// despawning it rebuilds the level's index once in the next step, so keep such
-/// changes rare. Adding or removing this marker on an entity that already has a
+/// [`Velocity`], [`AngularVelocity`] and [`CollisionResponse`] are ignored. Moving
+/// it, changing it or despawning it rebuilds the level's index once in the next step,
+/// so keep such changes rare. Adding or removing this marker on an entity that already has a
 /// collider is not noticed until one of its collider components changes.
 #[derive(Component, Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct StaticCollider;
@@ -419,6 +526,8 @@ struct MovingBox {
     handle: Option<BoxHandle>,
     /// The box's dense index when last seen: right unless a removal moved the box.
     index: u32,
+    /// Whether the box has a turn, so its angle is written back too.
+    turns: bool,
 }
 
 /// The box of each collider entity, at the entity's index: no hashing, and a lookup
@@ -578,6 +687,38 @@ fn angle_of(t: &Transform) -> f32 {
     }
 }
 
+/// The angle of a turning shape's local x axis: a rectangle's axis, a capsule's segment
+/// from `a` to `b`. `None` for other shapes and for a capsule of length 0.
+fn angle_of_shape(shape: &Shape) -> Option<f32> {
+    let x = match *shape {
+        Shape::Obb2(o) => o.axis,
+        Shape::Capsule(c) => c.b - c.a,
+        Shape::Aabb(_) | Shape::Circle(_) => return None,
+    };
+    (x != Vec2::ZERO).then(|| x.y.atan2(x.x))
+}
+
+/// An angle brought into `[-pi, pi]`, so that a turn written back stays small.
+fn wrap_angle(a: f32) -> f32 {
+    use std::f32::consts::{PI, TAU};
+    if a > PI {
+        a - TAU
+    } else if a < -PI {
+        a + TAU
+    } else {
+        a
+    }
+}
+
+/// A collider's turn each step: its angular velocity times the timestep, for a
+/// rectangle or a capsule that is not a part of a compound body; 0 otherwise.
+fn turn_of(collider: &Collider, spin: Option<&AngularVelocity>, part: bool, dt: f32) -> f32 {
+    match spin {
+        Some(s) if !part && collider.can_turn() && s.0 != 0.0 => s.0 * dt,
+        _ => 0.0,
+    }
+}
+
 type SyncItem<'a> = (
     Entity,
     Ref<'a, Collider>,
@@ -585,6 +726,7 @@ type SyncItem<'a> = (
     Ref<'a, CollisionLayers>,
     Ref<'a, CollisionResponse>,
     Ref<'a, Velocity>,
+    Option<Ref<'a, AngularVelocity>>,
     Has<StaticCollider>,
     Option<Ref<'a, ChildOf>>,
 );
@@ -597,6 +739,7 @@ type ChangeItem<'a> = (
     Ref<'a, CollisionLayers>,
     Ref<'a, CollisionResponse>,
     Ref<'a, Velocity>,
+    Option<Ref<'a, AngularVelocity>>,
     Has<ChildOf>,
 );
 
@@ -678,6 +821,7 @@ struct StaticEdit {
 
 /// Copies what changed into the store: changes, then new colliders in entity order,
 /// then the static level's edits in one rebuild.
+#[allow(clippy::too_many_arguments)]
 fn sync_colliders(
     mut world: ResMut<CollisionWorld>,
     time: Res<Time<Fixed>>,
@@ -685,6 +829,7 @@ fn sync_colliders(
     query: Query<SyncItem>,
     parents: Query<ParentItem>,
     mut moving: Query<&mut MovingBox>,
+    mut spin_removed: RemovedComponents<AngularVelocity>,
     mut errors: MessageWriter<CollisionError>,
 ) {
     let cw = &mut *world;
@@ -701,13 +846,14 @@ fn sync_colliders(
     candidates.clear();
     let write_tick = cw.write_tick;
     changes.iter().for_each(
-        |(entity, collider, transform, layers, response, velocity, child)| {
+        |(entity, collider, transform, layers, response, velocity, spin, child)| {
             let moved = transform.is_changed() && transform.last_changed() != write_tick;
             if collider.is_changed()
                 || moved
                 || layers.is_changed()
                 || response.is_changed()
                 || velocity.is_changed()
+                || spin.is_some_and(|s| s.is_changed())
                 || child
                 || dt_changed
             {
@@ -715,11 +861,20 @@ fn sync_colliders(
             }
         },
     );
+    // Colliders that lost their `AngularVelocity` stop turning. Despawned entities
+    // are in this list too, and skipped; it is almost always empty.
+    let unspun: Vec<Entity> = spin_removed.read().filter(|&e| query.contains(e)).collect();
+    for &e in &unspun {
+        if !candidates.contains(&e) {
+            candidates.push(e);
+        }
+    }
     for &entity in &candidates {
         let Ok(item) = query.get(entity) else {
             continue;
         };
-        let (entity, collider, transform, layers, response, velocity, is_static, child_of) = item;
+        let (entity, collider, transform, layers, response, velocity, spin, is_static, child_of) =
+            item;
         let place = placement(
             entity,
             &transform,
@@ -728,11 +883,13 @@ fn sync_colliders(
             &parents,
             cw.write_tick,
         );
-        let changed = collider.is_changed()
+        let spun = spin.as_ref().is_some_and(|s| s.is_changed()) || unspun.contains(&entity);
+        let edited = collider.is_changed()
             || layers.is_changed()
             || response.is_changed()
             || place.moved
             || place.retargeted;
+        let changed = edited || spun;
         if !changed && !dt_changed {
             continue;
         }
@@ -757,19 +914,42 @@ fn sync_colliders(
         }
         let (pos, angle) = (place.pos, place.angle);
         if is_static {
-            if changed {
-                static_edits.push(StaticEdit {
-                    entity,
-                    handle: Some(h),
-                    shape: collider.shape_at(pos, angle),
-                    filter: layers.0,
-                });
+            // An angular velocity changes nothing in the level.
+            if edited {
+                match collider.store_shape(pos, angle, 0.0) {
+                    Ok(shape) => static_edits.push(StaticEdit {
+                        entity,
+                        handle: Some(h),
+                        shape,
+                        filter: layers.0,
+                    }),
+                    Err(error) => {
+                        errors.write(CollisionError {
+                            entity: Some(entity),
+                            error,
+                        });
+                    }
+                }
             }
             continue;
         }
+        let turn = turn_of(&collider, spin.as_deref(), child_of.is_some(), dt);
         let mut result = Ok(());
-        if collider.is_changed() || place.moved {
-            result = cw.store.update_shape(h, collider.shape_at(pos, angle));
+        // A rectangle that begins to turn must become an oriented one first.
+        let unturnable = || matches!(cw.store.shape(h), Some(Shape::Aabb(_)));
+        if collider.is_changed() || place.moved || (turn != 0.0 && unturnable()) {
+            result = collider
+                .store_shape(pos, angle, turn)
+                .and_then(|shape| cw.store.update_shape(h, shape));
+        }
+        if cw.store.turn(h) != Some(turn) {
+            result = result.and(cw.store.set_turn(h, turn));
+        }
+        let turns = cw.store.turn(h).is_some_and(|t| t != 0.0);
+        if let Ok(mut m) = moving.get_mut(entity)
+            && m.turns != turns
+        {
+            m.turns = turns;
         }
         if layers.is_changed() {
             result = result.and(cw.store.set_filter(h, layers.0));
@@ -792,7 +972,7 @@ fn sync_colliders(
     // Live entities have distinct indices: a total, deterministic order.
     new.sort_unstable_by_key(|e| e.index_u32());
     for entity in new {
-        let Ok((_, collider, transform, layers, response, velocity, is_static, child_of)) =
+        let Ok((_, collider, transform, layers, response, velocity, spin, is_static, child_of)) =
             query.get(entity)
         else {
             continue;
@@ -806,9 +986,26 @@ fn sync_colliders(
             cw.write_tick,
         );
         let (pos, angle) = (place.pos, place.angle);
-        let shape = collider.shape_at(pos, angle);
+        let turn = if is_static {
+            0.0
+        } else {
+            turn_of(&collider, spin.as_deref(), child_of.is_some(), dt)
+        };
         // Until it is in the moving store, the write-back leaves the entity alone.
         let mut moving_box = MovingBox::default();
+        let shape = match collider.store_shape(pos, angle, turn) {
+            Ok(shape) => shape,
+            Err(error) => {
+                errors.write(CollisionError {
+                    entity: Some(entity),
+                    error,
+                });
+                if let Ok(mut m) = moving.get_mut(entity) {
+                    *m = moving_box;
+                }
+                continue;
+            }
+        };
         if is_static {
             static_edits.push(StaticEdit {
                 entity,
@@ -820,6 +1017,7 @@ fn sync_colliders(
             let props = BoxProps::new(layers.0)
                 .with_response(response.0)
                 .with_motion(place.velocity * dt)
+                .with_turn(turn)
                 .with_owner(place.owner)
                 .with_user_data(entity.to_bits());
             match cw.store.insert_shape(shape, props) {
@@ -830,6 +1028,7 @@ fn sync_colliders(
                         handle: Some(handle),
                         // A new box is the last in dense order.
                         index: (cw.store.len() - 1) as u32,
+                        turns: turn != 0.0,
                     };
                 }
                 Err(error) => {
@@ -967,19 +1166,29 @@ fn step(
             let Some(h) = moving.handle else {
                 return;
             };
-            let pos = match moved.get(moving.index as usize) {
-                Some(&(at, pos)) if at == h => pos,
+            let i = match moved.get(moving.index as usize) {
+                Some(&(at, _)) if at == h => moving.index as usize,
                 _ => {
                     let Some(i) = store.index_of(h) else {
                         return;
                     };
                     moving.bypass_change_detection().index = i as u32;
-                    moved[i].1
+                    i
                 }
             };
+            let pos = moved[i].1;
             if !pos.x.is_nan() && transform.translation.truncate() != pos {
                 transform.translation.x = pos.x;
                 transform.translation.y = pos.y;
+            }
+            // A turning box's angle: the store's shape holds the turn it made.
+            if moving.turns
+                && let Some(angle) = store.shape_at(i).as_ref().and_then(angle_of_shape)
+            {
+                let turned = wrap_angle(angle - angle_of(&transform));
+                if turned != 0.0 {
+                    transform.rotation = Quat::from_rotation_z(turned) * transform.rotation;
+                }
             }
         });
 

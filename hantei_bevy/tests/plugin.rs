@@ -3,13 +3,13 @@
 
 use bevy_app::{App, TaskPoolPlugin, Update};
 use bevy_ecs::prelude::*;
-use bevy_math::Vec2;
+use bevy_math::{Quat, Vec2, Vec3};
 use bevy_time::{Fixed, Time, TimePlugin, TimeUpdateStrategy};
 use bevy_transform::components::Transform;
 use hantei_bevy::hantei::frame::{FrameConfig, layers};
 use hantei_bevy::hantei::{Response, Shape, TileMap};
 use hantei_bevy::{
-    Collider, ColliderDestroyed, CollisionEnded, CollisionError, CollisionLayers,
+    AngularVelocity, Collider, ColliderDestroyed, CollisionEnded, CollisionError, CollisionLayers,
     CollisionResponse, CollisionStarted, CollisionWalls, CollisionWorld, DestroyMode, Destroyed,
     HanteiPlugin, StaticCollider, StaticHit, Velocity, WallHit,
 };
@@ -773,4 +773,433 @@ fn a_reused_entity_index_gets_its_own_box() {
     assert!(cw.handle(new).is_some());
     assert_eq!(store_len(&app), 1);
     assert_eq!(pos(&app, new), Vec2::new(4.0, 30.0));
+}
+
+/// The angle of an entity's rotation about z, in radians.
+fn angle(app: &App, e: Entity) -> f32 {
+    let x = app.world().get::<Transform>(e).expect("alive").rotation * Vec3::X;
+    x.y.atan2(x.x)
+}
+
+/// The shape of an entity's collider in the moving store.
+fn stored_shape(app: &App, e: Entity) -> Shape {
+    let cw = app.world().resource::<CollisionWorld>();
+    cw.store()
+        .shape(cw.handle(e).expect("in the store"))
+        .unwrap()
+}
+
+/// One radian a step, in radians per second, at the default 64 steps a second.
+const RAD_PER_STEP: f32 = 64.0;
+
+#[test]
+fn capsule_collider_hits_a_disc() {
+    let mut app = app();
+    // A capsule along x, 3 each side of its centre: its right end reaches x = 3.5.
+    let rod = app
+        .world_mut()
+        .spawn((
+            Collider::capsule(3.0, 0.5),
+            Transform::default(),
+            Velocity(Vec2::new(640.0, 0.0)), // 10 units per step
+        ))
+        .id();
+    let disc = app
+        .world_mut()
+        .spawn((Collider::circle(1.0), Transform::from_xyz(20.5, 0.0, 0.0)))
+        .id();
+    // Turned by the transform: a quarter turn stands it up along y.
+    let upright = app
+        .world_mut()
+        .spawn((
+            Collider::capsule(2.0, 0.0),
+            Transform::from_xyz(0.0, 100.0, 0.0)
+                .with_rotation(Quat::from_rotation_z(std::f32::consts::FRAC_PI_2)),
+        ))
+        .id();
+    run_steps(&mut app, 1);
+    let Shape::Capsule(c) = stored_shape(&app, rod) else {
+        panic!("not a capsule: {:?}", stored_shape(&app, rod));
+    };
+    assert_eq!(
+        (c.a, c.b, c.radius),
+        (Vec2::new(7.0, 0.0), Vec2::new(13.0, 0.0), 0.5)
+    );
+    let Shape::Capsule(u) = stored_shape(&app, upright) else {
+        panic!("not a capsule");
+    };
+    assert!((u.a - Vec2::new(0.0, 98.0)).length() < 1e-5, "{u:?}");
+    assert!((u.b - Vec2::new(0.0, 102.0)).length() < 1e-5, "{u:?}");
+    assert!(app.world().resource::<Log>().started.is_empty());
+    // The right end (13.5 now) meets the disc's rim (19.5) 0.6 into the next step.
+    run_steps(&mut app, 2);
+    let log = app.world().resource::<Log>();
+    assert_eq!(log.started.len(), 1);
+    let hit = log.started[0];
+    assert_eq!(hit.colliders, (rod, disc));
+    assert!(!hit.overlapping);
+    assert!((hit.toi - 0.6).abs() < 1e-4, "toi {}", hit.toi);
+    assert!(
+        (hit.point.a - Vec2::new(19.5, 0.0)).length() < 1e-3,
+        "{:?}",
+        hit.point
+    );
+    assert!(log.errors.is_empty());
+}
+
+#[test]
+fn capsules_as_static_colliders_and_parts() {
+    let mut app = app();
+    // A static capsule across the bullet's path, and a boss with a capsule arm.
+    let bar = app
+        .world_mut()
+        .spawn((
+            Collider::capsule(10.0, 1.0),
+            Transform::from_xyz(30.0, 0.0, 0.0)
+                .with_rotation(Quat::from_rotation_z(std::f32::consts::FRAC_PI_2)),
+            CollisionLayers(layers::wall()),
+            StaticCollider,
+        ))
+        .id();
+    let boss = app
+        .world_mut()
+        .spawn((
+            Collider::circle(2.0),
+            Transform::from_xyz(0.0, 50.0, 0.0),
+            CollisionLayers(layers::enemy()),
+        ))
+        .id();
+    let arm = app
+        .world_mut()
+        .spawn((
+            Collider::capsule(4.0, 1.0),
+            Transform::from_xyz(6.0, 0.0, 0.0),
+            CollisionLayers(layers::enemy()),
+            ChildOf(boss),
+        ))
+        .id();
+    let shot = app
+        .world_mut()
+        .spawn(bullet(Vec2::ZERO, Vec2::new(640.0, 0.0)))
+        .id();
+    let up = app
+        .world_mut()
+        .spawn(bullet(Vec2::new(8.0, 30.0), Vec2::new(0.0, 640.0)))
+        .id();
+    run_steps(&mut app, 3);
+    let log = app.world().resource::<Log>();
+    // The bullet's rim (x + 1) meets the bar's (x = 29) at x = 28: 0.8 into step 3.
+    assert_eq!(log.statics.len(), 1);
+    assert_eq!(
+        (log.statics[0].collider, log.statics[0].static_collider),
+        (shot, bar)
+    );
+    assert!(
+        (log.statics[0].toi - 0.8).abs() < 1e-4,
+        "{:?}",
+        log.statics[0]
+    );
+    // The other bullet hits the arm (y = 49 at its bottom) and names the boss's body.
+    assert_eq!(log.started.len(), 1);
+    assert_eq!(log.started[0].bodies, (boss, up));
+    assert_eq!(log.started[0].colliders, (arm, up));
+    assert!(log.errors.is_empty());
+}
+
+/// A laser that turns 1 radian a step about the origin, and a small bullet at 0.5
+/// radians from its start, 6 units out. The laser at its start and at its end passes
+/// 2.9 units from the bullet: only a swept turn meets it.
+fn laser_scene(laser: Collider) -> (App, Entity, Entity) {
+    let mut app = app();
+    let beam = app
+        .world_mut()
+        .spawn((
+            laser,
+            Transform::default(),
+            AngularVelocity(RAD_PER_STEP),
+            CollisionLayers(layers::enemy()),
+        ))
+        .id();
+    let at = Vec2::from_angle(0.5) * 6.0;
+    let shot = app
+        .world_mut()
+        .spawn((
+            Collider::circle(0.2),
+            Transform::from_translation(at.extend(0.0)),
+            CollisionLayers(layers::player_bullet()),
+            CollisionResponse(Response::Destroy),
+        ))
+        .id();
+    // Not swept, the turn jumps over the bullet: neither end pose is near it.
+    for a in [0.0f32, 1.0] {
+        let off = Vec2::from_angle(a).perp_dot(at).abs();
+        assert!(off > 2.8, "{off}");
+    }
+    (app, beam, shot)
+}
+
+fn laser_catches_the_bullet(laser: Collider) {
+    let (mut app, beam, shot) = laser_scene(laser);
+    run_steps(&mut app, 1);
+    let log = app.world().resource::<Log>();
+    assert!(log.errors.is_empty(), "{:?}", log.errors);
+    assert_eq!(log.started.len(), 1, "{:?}", log.started);
+    let hit = log.started[0];
+    assert_eq!(hit.colliders, (beam, shot));
+    // A little before 0.5: the laser and the bullet have widths.
+    assert!(hit.toi > 0.4 && hit.toi < 0.5, "toi {}", hit.toi);
+    assert_eq!(log.destroyed.len(), 1);
+    assert!(app.world().get_entity(shot).is_err());
+    // The laser passes through and turns the whole radian; its transform follows.
+    assert!(
+        (angle(&app, beam) - 1.0).abs() < 1e-5,
+        "{}",
+        angle(&app, beam)
+    );
+    assert_eq!(pos(&app, beam), Vec2::ZERO);
+    // It goes on turning, a radian a step.
+    run_steps(&mut app, 2);
+    assert!(
+        (angle(&app, beam) - 2.0).abs() < 1e-5,
+        "{}",
+        angle(&app, beam)
+    );
+    let stored = match stored_shape(&app, beam) {
+        Shape::Obb2(o) => o.axis,
+        Shape::Capsule(c) => (c.b - c.a).normalize(),
+        other => panic!("cannot turn: {other:?}"),
+    };
+    assert!((stored - Vec2::from_angle(2.0)).length() < 1e-5);
+    assert!(app.world().resource::<Log>().errors.is_empty());
+}
+
+#[test]
+fn turning_capsule_laser_catches_a_bullet_it_would_jump_over() {
+    laser_catches_the_bullet(Collider::capsule(10.0, 0.1));
+}
+
+#[test]
+fn axis_aligned_rect_with_angular_velocity_turns() {
+    // At angle 0 a rect is a plain box, which cannot turn: the plugin stores it
+    // oriented when it has an angular velocity.
+    laser_catches_the_bullet(Collider::rect(Vec2::new(10.0, 0.1)));
+}
+
+#[test]
+fn a_stopped_laser_turns_only_until_its_hit() {
+    let (mut app, beam, shot) = laser_scene(Collider::capsule(10.0, 0.1));
+    // The bullet is a pillar now; the laser stops at its first solid hit.
+    app.world_mut()
+        .entity_mut(shot)
+        .insert((StaticCollider, CollisionLayers(layers::wall())));
+    app.world_mut()
+        .entity_mut(beam)
+        .insert(CollisionResponse(Response::Stop));
+    run_steps(&mut app, 1);
+    let log = app.world().resource::<Log>();
+    assert!(log.errors.is_empty(), "{:?}", log.errors);
+    assert_eq!(log.statics.len(), 1, "{:?}", log.statics);
+    let toi = log.statics[0].toi;
+    assert!(toi > 0.4 && toi < 0.5, "toi {toi}");
+    // It turned toi radians, not the whole one.
+    assert!(
+        (angle(&app, beam) - toi).abs() < 1e-5,
+        "{} {toi}",
+        angle(&app, beam)
+    );
+}
+
+#[test]
+fn a_disc_with_angular_velocity_is_fine() {
+    let mut app = app();
+    let e = app
+        .world_mut()
+        .spawn((
+            Collider::circle(1.0),
+            Transform::default(),
+            Velocity(Vec2::new(64.0, 0.0)),
+            AngularVelocity(RAD_PER_STEP),
+        ))
+        .id();
+    run_steps(&mut app, 2);
+    assert!(app.world().resource::<Log>().errors.is_empty());
+    assert_eq!(pos(&app, e), Vec2::new(2.0, 0.0));
+    assert_eq!(
+        app.world().get::<Transform>(e).unwrap().rotation,
+        Quat::IDENTITY
+    );
+    let cw = app.world().resource::<CollisionWorld>();
+    assert_eq!(cw.store().turn(cw.handle(e).unwrap()), Some(0.0));
+}
+
+#[test]
+fn removing_or_zeroing_angular_velocity_stops_the_turn() {
+    let mut app = app();
+    let spin = AngularVelocity(RAD_PER_STEP * 0.5);
+    let a = app
+        .world_mut()
+        .spawn((
+            Collider::rect(Vec2::new(4.0, 1.0)),
+            Transform::default(),
+            spin,
+        ))
+        .id();
+    let b = app
+        .world_mut()
+        .spawn((Collider::capsule(4.0, 1.0), Transform::default(), spin))
+        .id();
+    run_steps(&mut app, 2);
+    assert!((angle(&app, a) - 1.0).abs() < 1e-5);
+    assert!((angle(&app, b) - 1.0).abs() < 1e-5);
+    app.world_mut().entity_mut(a).remove::<AngularVelocity>();
+    app.world_mut().entity_mut(b).insert(AngularVelocity(0.0));
+    run_steps(&mut app, 4);
+    assert!((angle(&app, a) - 1.0).abs() < 1e-5, "{}", angle(&app, a));
+    assert!((angle(&app, b) - 1.0).abs() < 1e-5, "{}", angle(&app, b));
+    let cw = app.world().resource::<CollisionWorld>();
+    for e in [a, b] {
+        assert_eq!(cw.store().turn(cw.handle(e).unwrap()), Some(0.0));
+    }
+    assert!(app.world().resource::<Log>().errors.is_empty());
+}
+
+#[test]
+fn bad_turns_and_capsules_are_messages_not_panics() {
+    let mut app = app();
+    let nan = app
+        .world_mut()
+        .spawn((
+            Collider::rect(Vec2::ONE),
+            Transform::default(),
+            AngularVelocity(f32::NAN),
+        ))
+        .id();
+    let backwards = app
+        .world_mut()
+        .spawn((Collider::capsule(-1.0, 1.0), Transform::default()))
+        .id();
+    let spinning = app
+        .world_mut()
+        .spawn((
+            Collider::capsule(1.0, 1.0),
+            Transform::from_xyz(50.0, 0.0, 0.0),
+            AngularVelocity(RAD_PER_STEP),
+        ))
+        .id();
+    run_steps(&mut app, 1);
+    {
+        let log = app.world().resource::<Log>();
+        let named: Vec<_> = log.errors.iter().map(|e| e.entity).collect();
+        assert_eq!(named, vec![Some(nan), Some(backwards)]);
+        assert!(matches!(
+            log.errors[0].error,
+            hantei_bevy::hantei::Error::InvalidMotion { .. }
+        ));
+        assert!(matches!(
+            log.errors[1].error,
+            hantei_bevy::hantei::Error::InvalidShape { .. }
+        ));
+    }
+    assert_eq!(store_len(&app), 1);
+    // Too fast a turn for a collider in the store: refused, and it keeps its turn.
+    app.world_mut()
+        .entity_mut(spinning)
+        .insert(AngularVelocity(f32::INFINITY));
+    run_steps(&mut app, 2);
+    assert_eq!(app.world().resource::<Log>().errors.len(), 3);
+    assert!((angle(&app, spinning) - 2.0).abs() < 1e-5);
+    // Fixed, both join the store.
+    app.world_mut().entity_mut(nan).insert(AngularVelocity(1.0));
+    app.world_mut()
+        .entity_mut(backwards)
+        .insert(Collider::capsule(1.0, 1.0));
+    run_steps(&mut app, 3);
+    assert_eq!(store_len(&app), 3);
+    assert_eq!(app.world().resource::<Log>().errors.len(), 3);
+}
+
+/// Turning lasers, capsules and rectangles, sweeping rings of bullets.
+fn turning_scene_log(seed: u32) -> Log {
+    let mut app = app();
+    for k in 0..6u32 {
+        let at = Vec2::new(30.0 * k as f32, 0.0);
+        let laser = if k % 2 == 0 {
+            Collider::capsule(12.0, 0.5)
+        } else {
+            Collider::rect(Vec2::new(12.0, 0.5))
+        };
+        let spin = (k as f32 - 2.5) * 0.3 * RAD_PER_STEP;
+        app.world_mut().spawn((
+            laser,
+            Transform::from_translation(at.extend(0.0)),
+            AngularVelocity(spin),
+            CollisionLayers(layers::enemy()),
+        ));
+    }
+    let mut tick = 0u32;
+    while steps(&app) < 40 {
+        for k in 0..8u32 {
+            let a = (k * 45 + tick * 11 + seed) as f32 * 0.0174533;
+            let v = Vec2::from_angle(a) * 300.0;
+            app.world_mut().spawn((
+                Collider::circle(0.5),
+                Transform::from_xyz(75.0, 20.0, 0.0),
+                Velocity(v),
+                CollisionLayers(layers::player_bullet()),
+                CollisionResponse(Response::Destroy),
+            ));
+        }
+        app.update();
+        tick += 1;
+    }
+    app.world_mut().remove_resource::<Log>().unwrap()
+}
+
+#[test]
+fn turning_colliders_send_identical_messages_on_every_run() {
+    let a = turning_scene_log(0);
+    assert!(!a.started.is_empty() && !a.destroyed.is_empty());
+    assert!(a.errors.is_empty(), "{:?}", a.errors);
+    assert_eq!(a, turning_scene_log(0));
+    assert_ne!(a, turning_scene_log(1));
+}
+
+#[test]
+fn parts_take_up_a_turning_parents_rotation_a_step_later() {
+    let mut app = app();
+    let boss = app
+        .world_mut()
+        .spawn((
+            Collider::rect(Vec2::splat(2.0)),
+            Transform::default(),
+            AngularVelocity(RAD_PER_STEP),
+            CollisionLayers(layers::enemy()),
+        ))
+        .id();
+    let arm = app
+        .world_mut()
+        .spawn((
+            Collider::capsule(2.0, 0.5),
+            Transform::from_xyz(6.0, 0.0, 0.0),
+            CollisionLayers(layers::enemy()),
+            AngularVelocity(RAD_PER_STEP), // ignored: parts do not turn
+            ChildOf(boss),
+        ))
+        .id();
+    run_steps(&mut app, 2);
+    assert!((angle(&app, boss) - 2.0).abs() < 1e-5);
+    // The arm was placed at the boss's angle after step 1, and did not turn in step 2.
+    let Shape::Capsule(c) = stored_shape(&app, arm) else {
+        panic!("not a capsule");
+    };
+    assert!(
+        (c.center() - Vec2::from_angle(1.0) * 6.0).length() < 1e-4,
+        "{c:?}"
+    );
+    assert!(((c.b - c.a).normalize() - Vec2::from_angle(1.0)).length() < 1e-5);
+    let cw = app.world().resource::<CollisionWorld>();
+    assert_eq!(cw.store().turn(cw.handle(arm).unwrap()), Some(0.0));
+    // A part's transform is never written back.
+    assert_eq!(angle(&app, arm), 0.0);
+    assert!(app.world().resource::<Log>().errors.is_empty());
 }
