@@ -25,7 +25,7 @@
 //!
 //! A pair in which a rectangle or a capsule turns ([`BoxStore::set_turn`]) goes to an
 //! eleventh list instead, in the same canonical order. Each of its pairs runs through
-//! [`sweep_turning`], the scalar time-of-impact search for turning shapes, after the ten
+//! [`sweep_turning`](fn@sweep_turning), the scalar time-of-impact search for turning shapes, after the ten
 //! batches (on rayon's pool when there are many, the answers kept in list order).
 //!
 //! A store of plain boxes never comes here. The step checks for it with one branch.
@@ -70,7 +70,7 @@ pub(crate) struct KindBatches {
     turning_sweeps: Vec<Sweep>,
 }
 
-/// Turning pairs per parallel task of [`sweep_turning`] (each pair is a search of many
+/// Turning pairs per parallel task of [`sweep_turning`](fn@sweep_turning) (each pair is a search of many
 /// distance tests).
 const TURNING_CHUNK: usize = 32;
 
@@ -185,7 +185,7 @@ impl KindBatches {
         Ok(())
     }
 
-    /// Each turning pair through [`sweep_turning`], the answers in list order.
+    /// Each turning pair through [`sweep_turning`](fn@sweep_turning), the answers in list order.
     fn run_turning(&mut self, store: &BoxStore, parallel: bool) {
         let one = |p: &Pair| {
             let (a, b) = (p.a as usize, p.b as usize);

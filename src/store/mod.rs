@@ -500,7 +500,7 @@ impl BoxStore {
     /// - [`Error::InvalidBox`] or [`Error::InvalidShape`] for a bad shape, as
     ///   [`Shape::validate`] finds it.
     /// - [`Error::InvalidMotion`] when the motion is NaN or infinite, or the turn is NaN,
-    ///   infinite or larger than [`MAX_TURN`](crate::MAX_TURN).
+    ///   infinite or larger than [`MAX_TURN`].
     /// - [`Error::InvalidShape`] when the turn is not zero and the shape is a plain box
     ///   or a disc: only rectangles and capsules turn.
     /// - [`Error::OutOfRange`] when the shape, or the shape moved by its motion, reaches
@@ -872,7 +872,7 @@ impl BoxStore {
     /// # Errors
     /// - [`Error::StaleHandle`] when the box was removed.
     /// - [`Error::InvalidMotion`] when `turn` is NaN, infinite, or larger than
-    ///   [`MAX_TURN`](crate::MAX_TURN) either way.
+    ///   [`MAX_TURN`] either way.
     /// - [`Error::InvalidShape`] when `turn` is not zero and the box is a plain box or a
     ///   disc.
     /// - [`Error::OutOfRange`] when the shape's bounds over the turn, moved by the
