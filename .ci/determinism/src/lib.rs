@@ -20,6 +20,13 @@
 //!   one `c` line per contact (bodies, boxes, status, and `toi`, `normal.x`, `normal.y`
 //!   as `f32` bit patterns in hex) and one `began` / `stayed` / `ended` line per event.
 //!
+//! Then `danmaku N`: [`DANMAKU_FRAMES`] calls of `Frame::advance` on
+//! `hantei::frame::Danmaku` (round bullets and needle capsules, pillars, lasers that turn
+//! during the frame): per frame the counts, one `c` line per contact (with its contact
+//! point's bits), one `w` line per wall hit, one `d` line per destroyed box, and each
+//! laser's shape after the frame as bits, so that the turning sine and cosine and the
+//! `f64` contact points are compared too.
+//!
 //! The file ends with a line `end`, written last, so that a reader can tell a complete
 //! file from a cut one (Node's WASI may exit abnormally after the output is complete).
 //! Nothing in the file depends on the SIMD level or the thread count.
@@ -43,6 +50,11 @@ pub const SCENES: [(Shape, usize, u64); 6] = [
 /// Steps of the frame loop per scene.
 pub const FRAMES: u32 = 4;
 
+/// Bullets in the danmaku scene, and `Frame::advance` calls on it.
+pub const DANMAKU: usize = 4000;
+/// See [`DANMAKU`].
+pub const DANMAKU_FRAMES: u32 = 6;
+
 /// The whole report, at `level` (each kernel runs on rayon's current pool).
 ///
 /// # Errors
@@ -62,6 +74,7 @@ pub fn report(level: SimdLevel) -> Result<String, String> {
         pairs(&mut s, &boxes, level)?;
         frames(&mut s, &boxes, level)?;
     }
+    danmaku(&mut s, level)?;
     s.push_str("end\n");
     Ok(s)
 }
@@ -148,6 +161,74 @@ fn frames(s: &mut String, boxes: &[Aabb], level: SimdLevel) -> Result<(), String
             let key = u64::from(f) << 32 | k as u64;
             let b = b.translated(Vec2::new(0.5, -0.25));
             handles.push(store.insert_with(b, props(key)).map_err(err)?);
+        }
+    }
+    Ok(())
+}
+
+/// [`DANMAKU_FRAMES`] calls of `Frame::advance` on the danmaku scene, every contact,
+/// wall hit, destroyed box and laser written as bits.
+fn danmaku(s: &mut String, level: SimdLevel) -> Result<(), String> {
+    use hantei::frame::{Danmaku, DanmakuConfig, Level};
+    let err = |e: hantei::Error| e.to_string();
+    let mut scene = Danmaku::new(DanmakuConfig::new(DANMAKU));
+    let mut frame = Frame::with_config(FrameConfig {
+        simd: level,
+        parallel_threshold: 1024,
+        ..FrameConfig::default()
+    });
+    let bits = |v: Vec2| format!("{:08x} {:08x}", v.x.to_bits(), v.y.to_bits());
+    writeln!(s, "danmaku {DANMAKU}").unwrap();
+    for f in 0..DANMAKU_FRAMES {
+        frame
+            .advance(&mut scene.store, &Level::walls(&scene.map))
+            .map_err(err)?;
+        let r = frame.report();
+        writeln!(
+            s,
+            "advance {f} contacts={} wall_hits={} destroyed={}",
+            r.contacts.len(),
+            r.wall_hits.len(),
+            r.destroyed.len()
+        )
+        .unwrap();
+        for c in r.contacts {
+            writeln!(
+                s,
+                "c {} {:?} {:08x} {} {} {} {}",
+                pair(&c.bodies),
+                c.status,
+                c.toi.to_bits(),
+                bits(c.normal),
+                bits(c.point.a),
+                bits(c.point.b),
+                c.point.depth.to_bits()
+            )
+            .unwrap();
+        }
+        for w in r.wall_hits {
+            writeln!(
+                s,
+                "w {} {:?} {:08x} {} {}",
+                handle(w.handle),
+                w.status,
+                w.toi.to_bits(),
+                bits(w.normal),
+                bits(w.point.a)
+            )
+            .unwrap();
+        }
+        for d in r.destroyed {
+            writeln!(s, "d {} {:08x}", handle(d.handle), d.toi.to_bits()).unwrap();
+        }
+        for &l in &scene.lasers {
+            let shape = scene.store.shape(l).map(|sh| format!("{sh:?}"));
+            let turned = match scene.store.shape(l) {
+                Some(hantei::Shape::Obb2(o)) => format!("{} {}", bits(o.center), bits(o.axis)),
+                Some(hantei::Shape::Capsule(k)) => format!("{} {}", bits(k.a), bits(k.b)),
+                _ => format!("{shape:?}"),
+            };
+            writeln!(s, "laser {} {turned}", handle(l)).unwrap();
         }
     }
     Ok(())
