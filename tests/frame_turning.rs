@@ -642,6 +642,76 @@ fn turning_shapes_stop_and_are_destroyed_where_they_hit() -> Result<(), Error> {
     Ok(())
 }
 
+/// A turning shape that slides (`Response::Slide`) slides as the bounds of its whole
+/// turn: it ends turned by its turn and never inside a wall, whatever it hits.
+#[test]
+fn a_turning_slider_never_ends_inside_a_wall() -> Result<(), Error> {
+    let mut rng = Rng::new(0x511d);
+    // A closed room of 16-unit tiles: a border around 14 × 14 open tiles.
+    let mut map = TileMap::new(16, 16, Vec2::splat(16.0), Vec2::ZERO)?;
+    for k in 0..16 {
+        for (x, y) in [(k, 0), (k, 15), (0, k), (15, k)] {
+            map.set(x, y, hantei::tilemap::SOLID)?;
+        }
+    }
+    let walls: Vec<Aabb> = (0..16u32)
+        .flat_map(|y| (0..16u32).map(move |x| (x, y)))
+        .filter(|&(x, y)| x == 0 || y == 0 || x == 15 || y == 15)
+        .map(|(x, y)| {
+            let (x, y) = (x as f32 * 16.0, y as f32 * 16.0);
+            Aabb::from_coords(x, y, x + 16.0, y + 16.0)
+        })
+        .collect();
+    let mut hit_walls = 0;
+    for k in 0..200 {
+        let mut store = BoxStore::new();
+        let c = Vec2::new(rng.range_f32(40.0, 216.0), rng.range_f32(40.0, 216.0));
+        let half = Vec2::from_angle(rng.range_f32(-3.2, 3.2)) * rng.range_f32(2.0, 20.0);
+        let shape = if k % 2 == 0 {
+            Shape::Capsule(Capsule::new(c - half, c + half, rng.range_f32(0.5, 3.0)))
+        } else {
+            Shape::Obb2(Obb2::from_angle(
+                c,
+                Vec2::new(half.length(), rng.range_f32(0.5, 3.0)),
+                rng.range_f32(-3.2, 3.2),
+            ))
+        };
+        let turn = rng.range_f32(-1.5, 1.5);
+        let motion = Vec2::new(rng.range_f32(-60.0, 60.0), rng.range_f32(-60.0, 60.0));
+        let slider = store.insert_shape(
+            shape,
+            BoxProps::new(layers::player())
+                .with_motion(motion)
+                .with_turn(turn)
+                .with_response(Response::Slide),
+        )?;
+        let mut frame = Frame::new();
+        frame.advance(&mut store, &Level::walls(&map))?;
+        hit_walls += usize::from(!frame.report().wall_hits.is_empty());
+        let now = store.shape(slider).unwrap();
+        let core = exact::core(&now);
+        for w in &walls {
+            let cell = exact::core(&Shape::Aabb(*w));
+            let d = exact::distance(&core.points, core.radius, &cell.points, 0.0);
+            assert!(d > -1e-3, "case {k}: {now:?} is {d} inside {w:?}");
+        }
+        // Turned by its whole turn about its centre, wherever the slide took it.
+        let centre = |s: &Shape| exact::core(s).centre;
+        let moved = centre(&now) - centre(&shape);
+        let want = shape
+            .turned(turn)
+            .translated(Vec2::new(moved.x as f32, moved.y as f32));
+        let (a, b) = (exact::core(&now), exact::core(&want));
+        for (p, q) in a.points.iter().zip(&b.points) {
+            assert!(
+                (*p - *q).length() < 1e-2,
+                "case {k}: {now:?} against {want:?}"
+            );
+        }
+    }
+    Ok(())
+}
+
 /// A turning laser meets the static level's boxes as it meets the store's.
 #[test]
 fn turning_shapes_hit_static_boxes() -> Result<(), Error> {
