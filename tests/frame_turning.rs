@@ -709,6 +709,7 @@ fn a_turning_slider_never_ends_inside_a_wall() -> Result<(), Error> {
             );
         }
     }
+    assert!(hit_walls > 40, "{hit_walls} of 200 slid against a wall");
     Ok(())
 }
 
