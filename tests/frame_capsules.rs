@@ -3,15 +3,16 @@
 //! against walls and static boxes; in the store (insert, update, remove, serde) and in
 //! the queries.
 
+use crate::frame_oracle::{all_pairs, bits, frames};
 use glam::{IVec2, Vec2};
-use hantei::frame::{Body, BodyPair, Contact, Frame, FrameConfig, Level, StaticLevel, layers};
+use hantei::frame::{Contact, Frame, Level, StaticLevel, layers};
 use hantei::narrow::SweepStatus;
 use hantei::narrow::scalar::sweep_shapes;
 use hantei::rng::Rng;
 use hantei::tilemap::TileMap;
 use hantei::{
     Aabb, BoxProps, BoxStore, Capsule, Circle, ContactPoint, Error, Filter, Obb2, Owner, Ray,
-    Response, Shape, ShapeKind, SimdLevel,
+    Response, Shape, ShapeKind,
 };
 
 fn props(filter: Filter, owner: Owner, motion: Vec2) -> BoxProps {
@@ -65,75 +66,6 @@ fn scene(n: usize, seed: u64) -> BoxStore {
     store
 }
 
-/// The all-pairs oracle: every pair whose filters agree, owners differ and swept bounds
-/// touch, through `sweep_shapes` in canonical kind order (`aabb`, `circle`, `obb2`,
-/// `capsule`); the earliest per body pair.
-fn oracle(store: &BoxStore) -> Vec<Contact> {
-    let n = store.len();
-    let body = |i: usize| match store.owners()[i] {
-        o if o == Owner::NONE.0 => Body::Box(store.handles()[i]),
-        o => Body::Owner(Owner(o)),
-    };
-    let mut out = Vec::new();
-    for i in 0..n {
-        for j in i + 1..n {
-            let p = |k: usize| store.props(store.handle_at(k).unwrap()).unwrap();
-            let (pi, pj) = (p(i), p(j));
-            if !pi.filter.pairs_with(pj.filter) || (pi.owner != Owner::NONE && pi.owner == pj.owner)
-            {
-                continue;
-            }
-            let (bi, bj) = (store.aabb_at(i).unwrap(), store.aabb_at(j).unwrap());
-            if !bi.swept(pi.motion).overlaps(&bj.swept(pj.motion)) {
-                continue;
-            }
-            let shape = |k: usize| store.shape_at(k).unwrap();
-            let (i, j, pi, pj) = if shape(i).kind() <= shape(j).kind() {
-                (i, j, pi, pj)
-            } else {
-                (j, i, pj, pi)
-            };
-            let s = sweep_shapes(&shape(i), pi.motion, &shape(j), pj.motion);
-            if s.status == SweepStatus::Miss {
-                continue;
-            }
-            let (hi, hj) = (store.handles()[i], store.handles()[j]);
-            out.push(if body(i) <= body(j) {
-                Contact {
-                    bodies: BodyPair {
-                        a: body(i),
-                        b: body(j),
-                    },
-                    boxes: (hi, hj),
-                    status: s.status,
-                    toi: s.t,
-                    normal: s.normal,
-                    user_data: (pi.user_data, pj.user_data),
-                    point: ContactPoint::default(),
-                }
-            } else {
-                Contact {
-                    bodies: BodyPair {
-                        a: body(j),
-                        b: body(i),
-                    },
-                    boxes: (hj, hi),
-                    status: s.status,
-                    toi: s.t,
-                    normal: Vec2::ZERO - s.normal,
-                    user_data: (pj.user_data, pi.user_data),
-                    point: ContactPoint::default(),
-                }
-            });
-        }
-    }
-    out.sort_by(|x, y| {
-        (x.bodies, x.toi.to_bits(), x.boxes).cmp(&(y.bodies, y.toi.to_bits(), y.boxes))
-    });
-    out.dedup_by(|later, first| later.bodies == first.bodies);
-    out
-}
-
 /// `contacts` with their points cleared: the oracle leaves them out
 /// (tests/contact_points.rs checks them).
 fn without_points(contacts: Vec<Contact>) -> Vec<Contact> {
@@ -142,41 +74,6 @@ fn without_points(contacts: Vec<Contact>) -> Vec<Contact> {
         ..c
     };
     contacts.into_iter().map(clear).collect()
-}
-
-fn bits(c: &[Contact]) -> Vec<(BodyPair, u8, u32, u32, u32)> {
-    c.iter()
-        .map(|c| {
-            (
-                c.bodies,
-                c.status as u8,
-                c.toi.to_bits(),
-                c.normal.x.to_bits(),
-                c.normal.y.to_bits(),
-            )
-        })
-        .collect()
-}
-
-/// Every frame configuration the tests compare: each SIMD level on 1, 2 and 4 threads.
-fn frames() -> Vec<(Frame, rayon::ThreadPool, String)> {
-    let mut out = Vec::new();
-    for &simd in SimdLevel::available() {
-        for threads in [1, 2, 4] {
-            let pool = rayon::ThreadPoolBuilder::new()
-                .num_threads(threads)
-                .build()
-                .unwrap();
-            let frame = Frame::with_config(FrameConfig {
-                simd,
-                parallel: threads > 1,
-                parallel_threshold: 0,
-                ..FrameConfig::default()
-            });
-            out.push((frame, pool, format!("{simd:?} x{threads}")));
-        }
-    }
-    out
 }
 
 /// The capsule pairs the oracle's contacts cover.
@@ -198,7 +95,7 @@ fn capsule_pairs(store: &BoxStore, want: &[Contact]) -> std::collections::BTreeS
 fn capsule_pairs_of_every_kind_match_the_oracle_in_step() -> Result<(), Error> {
     for (n, seed) in [(40, 11), (400, 12), (3000, 13)] {
         let store = scene(n, seed);
-        let want = oracle(&store);
+        let want = all_pairs(&store);
         assert!(want.len() > n / 20, "n={n}: {} contacts", want.len());
         if n >= 400 {
             assert_eq!(capsule_pairs(&store, &want).len(), 4, "n={n}");
@@ -222,7 +119,7 @@ fn capsule_pairs_of_every_kind_match_the_oracle_in_advance() -> Result<(), Error
         let mut stores: Vec<BoxStore> = runs.iter().map(|_| start.clone()).collect();
         let mut model = start.clone();
         for step in 0..2 {
-            let want = oracle(&model);
+            let want = all_pairs(&model);
             if n >= 1500 {
                 assert_eq!(capsule_pairs(&model, &want).len(), 4, "n={n}");
             }

@@ -3,14 +3,12 @@
 //! kind against every kind gives the all-pairs scalar oracle's report at every SIMD
 //! level and thread count.
 
+use crate::frame_oracle::{all_pairs, bits, frames};
 use glam::Vec2;
-use hantei::frame::{Body, BodyPair, Contact, Frame, FrameConfig, layers};
+use hantei::frame::{Body, Contact, Frame, layers};
 use hantei::narrow::SweepStatus;
-use hantei::narrow::scalar::sweep_shapes;
 use hantei::rng::Rng;
-use hantei::{
-    Aabb, BoxProps, BoxStore, Circle, ContactPoint, Error, Obb2, Owner, Shape, SimdLevel,
-};
+use hantei::{Aabb, BoxProps, BoxStore, Circle, ContactPoint, Error, Obb2, Owner, Shape};
 
 fn props(filter: hantei::Filter, owner: Owner, motion: Vec2) -> BoxProps {
     BoxProps {
@@ -143,95 +141,11 @@ fn scene(n: usize, seed: u64) -> BoxStore {
     store
 }
 
-/// The all-pairs oracle: every pair whose filters agree, owners differ and swept bounds
-/// touch, through `sweep_shapes` in canonical kind order; the earliest per body pair.
-fn oracle(store: &BoxStore) -> Vec<Contact> {
-    let n = store.len();
-    let body = |i: usize| match store.owners()[i] {
-        o if o == Owner::NONE.0 => Body::Box(store.handles()[i]),
-        o => Body::Owner(Owner(o)),
-    };
-    let mut out = Vec::new();
-    for i in 0..n {
-        for j in i + 1..n {
-            let p = |k: usize| store.props(store.handle_at(k).unwrap()).unwrap();
-            let (pi, pj) = (p(i), p(j));
-            if !pi.filter.pairs_with(pj.filter) || (pi.owner != Owner::NONE && pi.owner == pj.owner)
-            {
-                continue;
-            }
-            let (bi, bj) = (store.aabb_at(i).unwrap(), store.aabb_at(j).unwrap());
-            if !bi.swept(pi.motion).overlaps(&bj.swept(pj.motion)) {
-                continue;
-            }
-            let shape = |k: usize| store.shape_at(k).unwrap();
-            let (i, j, pi, pj) = if shape(i).kind() <= shape(j).kind() {
-                (i, j, pi, pj)
-            } else {
-                (j, i, pj, pi)
-            };
-            let s = sweep_shapes(&shape(i), pi.motion, &shape(j), pj.motion);
-            if s.status == SweepStatus::Miss {
-                continue;
-            }
-            let (hi, hj) = (store.handles()[i], store.handles()[j]);
-            out.push(if body(i) <= body(j) {
-                Contact {
-                    bodies: BodyPair {
-                        a: body(i),
-                        b: body(j),
-                    },
-                    boxes: (hi, hj),
-                    status: s.status,
-                    toi: s.t,
-                    normal: s.normal,
-                    user_data: (pi.user_data, pj.user_data),
-                    // `bits` leaves the point out: tests/contact_points.rs checks it.
-                    point: ContactPoint::default(),
-                }
-            } else {
-                Contact {
-                    bodies: BodyPair {
-                        a: body(j),
-                        b: body(i),
-                    },
-                    boxes: (hj, hi),
-                    status: s.status,
-                    toi: s.t,
-                    normal: Vec2::ZERO - s.normal,
-                    user_data: (pj.user_data, pi.user_data),
-                    // `bits` leaves the point out: tests/contact_points.rs checks it.
-                    point: ContactPoint::default(),
-                }
-            });
-        }
-    }
-    out.sort_by(|x, y| {
-        (x.bodies, x.toi.to_bits(), x.boxes).cmp(&(y.bodies, y.toi.to_bits(), y.boxes))
-    });
-    out.dedup_by(|later, first| later.bodies == first.bodies);
-    out
-}
-
-fn bits(c: &[Contact]) -> Vec<(BodyPair, u8, u32, u32, u32)> {
-    c.iter()
-        .map(|c| {
-            (
-                c.bodies,
-                c.status as u8,
-                c.toi.to_bits(),
-                c.normal.x.to_bits(),
-                c.normal.y.to_bits(),
-            )
-        })
-        .collect()
-}
-
 #[test]
 fn every_kind_against_every_kind_matches_the_oracle_everywhere() -> Result<(), Error> {
     for (n, seed) in [(40, 1), (400, 2), (3000, 3)] {
         let store = scene(n, seed);
-        let want = oracle(&store);
+        let want = all_pairs(&store);
         assert!(want.len() > n / 20, "n={n}: {} contacts", want.len());
         // Every pair of kinds is exercised.
         let mut kinds = std::collections::BTreeSet::new();
@@ -243,27 +157,15 @@ fn every_kind_against_every_kind_matches_the_oracle_everywhere() -> Result<(), E
         if n >= 400 {
             assert_eq!(kinds.len(), 6, "n={n}: {kinds:?}");
         }
-        for &simd in SimdLevel::available() {
-            for threads in [1, 2, 4] {
-                let pool = rayon::ThreadPoolBuilder::new()
-                    .num_threads(threads)
-                    .build()
-                    .unwrap();
-                let mut frame = Frame::with_config(FrameConfig {
-                    simd,
-                    parallel: threads > 1,
-                    parallel_threshold: 0,
-                    ..FrameConfig::default()
-                });
-                let got = pool.install(|| frame.step(&store).map(|r| r.contacts.to_vec()))?;
-                assert_eq!(bits(&got), bits(&want), "n={n} {simd:?} x{threads}");
-                // The oracle leaves the points out (tests/contact_points.rs checks them).
-                let no_point = |c: &Contact| Contact {
-                    point: ContactPoint::default(),
-                    ..*c
-                };
-                assert_eq!(got.iter().map(no_point).collect::<Vec<_>>(), want);
-            }
+        for (frame, pool, what) in &mut frames() {
+            let got = pool.install(|| frame.step(&store).map(|r| r.contacts.to_vec()))?;
+            assert_eq!(bits(&got), bits(&want), "n={n} {what}");
+            // The oracle leaves the points out (tests/contact_points.rs checks them).
+            let no_point = |c: &Contact| Contact {
+                point: ContactPoint::default(),
+                ..*c
+            };
+            assert_eq!(got.iter().map(no_point).collect::<Vec<_>>(), want);
         }
     }
     Ok(())

@@ -5,37 +5,16 @@
 //! turns the shapes, stops and destroys them where they hit, walls and static boxes
 //! included; the store's turn, its errors and its bounds.
 
+use crate::frame_oracle::{all_pairs, bits, frames};
 use glam::Vec2;
-use hantei::frame::{Body, BodyPair, Contact, Frame, FrameConfig, Level, StaticLevel, layers};
+use hantei::frame::{Body, BodyPair, Contact, Frame, Level, StaticLevel, layers};
 use hantei::narrow::SweepStatus;
-use hantei::narrow::scalar::sweep_turning;
 use hantei::rng::Rng;
 use hantei::tilemap::TileMap;
 use hantei::{
-    Aabb, BoxHandle, BoxProps, BoxStore, Capsule, Circle, ContactPoint, Error, Filter, MAX_TURN,
-    Obb2, Owner, Response, Shape, ShapeKind, SimdLevel,
+    Aabb, BoxHandle, BoxProps, BoxStore, Capsule, Circle, Error, Filter, MAX_TURN, Obb2, Owner,
+    Response, Shape, ShapeKind,
 };
-
-/// Every frame configuration the tests compare: each SIMD level on 1, 2 and 4 threads.
-fn frames() -> Vec<(Frame, rayon::ThreadPool, String)> {
-    let mut out = Vec::new();
-    for &simd in SimdLevel::available() {
-        for threads in [1, 2, 4] {
-            let pool = rayon::ThreadPoolBuilder::new()
-                .num_threads(threads)
-                .build()
-                .unwrap();
-            let frame = Frame::with_config(FrameConfig {
-                simd,
-                parallel: threads > 1,
-                parallel_threshold: 0,
-                ..FrameConfig::default()
-            });
-            out.push((frame, pool, format!("{simd:?} x{threads}")));
-        }
-    }
-    out
-}
 
 /// A laser of the given kind, 200 long and 2 wide, centred on the origin along +x.
 fn laser(capsule: bool) -> Shape {
@@ -356,87 +335,6 @@ fn scene(n: usize, seed: u64) -> BoxStore {
     store
 }
 
-/// The all-pairs oracle: every pair whose filters agree, owners differ and swept bounds
-/// touch, through `sweep_turning` in canonical kind order; the earliest per body pair.
-fn oracle(store: &BoxStore) -> Vec<Contact> {
-    let n = store.len();
-    let body = |i: usize| match store.owners()[i] {
-        o if o == Owner::NONE.0 => Body::Box(store.handles()[i]),
-        o => Body::Owner(Owner(o)),
-    };
-    let mut out = Vec::new();
-    for i in 0..n {
-        for j in i + 1..n {
-            let p = |k: usize| store.props(store.handle_at(k).unwrap()).unwrap();
-            let (pi, pj) = (p(i), p(j));
-            if !pi.filter.pairs_with(pj.filter) || (pi.owner != Owner::NONE && pi.owner == pj.owner)
-            {
-                continue;
-            }
-            let (bi, bj) = (store.aabb_at(i).unwrap(), store.aabb_at(j).unwrap());
-            if !bi.swept(pi.motion).overlaps(&bj.swept(pj.motion)) {
-                continue;
-            }
-            let shape = |k: usize| store.shape_at(k).unwrap();
-            let (i, j, pi, pj) = if shape(i).kind() <= shape(j).kind() {
-                (i, j, pi, pj)
-            } else {
-                (j, i, pj, pi)
-            };
-            let s = sweep_turning(&shape(i), pi.motion, pi.turn, &shape(j), pj.motion, pj.turn);
-            if s.status == SweepStatus::Miss {
-                continue;
-            }
-            let (hi, hj) = (store.handles()[i], store.handles()[j]);
-            let (a, b, boxes, normal, user_data) = if body(i) <= body(j) {
-                (
-                    body(i),
-                    body(j),
-                    (hi, hj),
-                    s.normal,
-                    (pi.user_data, pj.user_data),
-                )
-            } else {
-                (
-                    body(j),
-                    body(i),
-                    (hj, hi),
-                    Vec2::ZERO - s.normal,
-                    (pj.user_data, pi.user_data),
-                )
-            };
-            out.push(Contact {
-                bodies: BodyPair { a, b },
-                boxes,
-                status: s.status,
-                toi: s.t,
-                normal,
-                user_data,
-                point: ContactPoint::default(),
-            });
-        }
-    }
-    out.sort_by(|x, y| {
-        (x.bodies, x.toi.to_bits(), x.boxes).cmp(&(y.bodies, y.toi.to_bits(), y.boxes))
-    });
-    out.dedup_by(|later, first| later.bodies == first.bodies);
-    out
-}
-
-fn bits(c: &[Contact]) -> Vec<(BodyPair, u8, u32, u32, u32)> {
-    c.iter()
-        .map(|c| {
-            (
-                c.bodies,
-                c.status as u8,
-                c.toi.to_bits(),
-                c.normal.x.to_bits(),
-                c.normal.y.to_bits(),
-            )
-        })
-        .collect()
-}
-
 /// Each box's shape, motion and turn, by handle.
 fn pose(store: &BoxStore, h: BoxHandle) -> (Shape, Vec2, f32) {
     let p = store.props(h).unwrap();
@@ -450,7 +348,7 @@ fn pose(store: &BoxStore, h: BoxHandle) -> (Shape, Vec2, f32) {
 fn turning_scenes_match_the_oracle_in_step() -> Result<(), Error> {
     for (n, seed) in [(40, 31), (400, 32), (1500, 33)] {
         let store = scene(n, seed);
-        let want = oracle(&store);
+        let want = all_pairs(&store);
         assert!(want.len() > n / 20, "n={n}: {} contacts", want.len());
         let turning = want
             .iter()
@@ -546,7 +444,7 @@ fn advance_turns_every_shape_by_its_turn() -> Result<(), Error> {
         let mut stores: Vec<BoxStore> = runs.iter().map(|_| start.clone()).collect();
         let mut model = start.clone();
         for step in 0..2 {
-            let want = oracle(&model);
+            let want = all_pairs(&model);
             for ((frame, pool, what), store) in runs.iter_mut().zip(&mut stores) {
                 pool.install(|| frame.advance(store, &Level::none()))?;
                 let got = frame.report().contacts.to_vec();

@@ -7,6 +7,7 @@
 //! frame_turning::`.
 
 mod example_cli;
+mod frame_oracle;
 mod narrow_common;
 
 #[path = "../src/check/capsule_oracle.rs"]
