@@ -30,10 +30,9 @@ pub use shape::{Shape, ShapeKind};
 pub(crate) use shape::{down2_finite, grow, up2_finite};
 pub(crate) use touch::{box_enters, enters, outside_normal};
 pub use turn::MAX_TURN;
-#[allow(unused_imports)]
+#[cfg(any(test, feature = "fuzzing"))]
 pub(crate) use turn::turn_centre;
-#[allow(unused_imports)]
-pub(crate) use turn::{reach, rotate, sin_cos, turn_bounds, turn_capsule, turn_obb2, turn_shape};
+pub(crate) use turn::{rotate, sin_cos, turn_bounds, turn_capsule, turn_obb2, turn_shape};
 
 use crate::error::Error;
 use glam::Vec2;

@@ -88,7 +88,7 @@ pub(crate) fn rotate(v: [f64; 2], (s, c): (f64, f64)) -> [f64; 2] {
 /// The centre a shape turns about: a rectangle's centre, a capsule's midpoint, a disc's
 /// centre, a box's centre.
 #[must_use]
-pub fn turn_centre(shape: &Shape) -> Vec2 {
+pub(crate) fn turn_centre(shape: &Shape) -> Vec2 {
     match shape {
         Shape::Aabb(b) => (b.min + b.max) * 0.5,
         Shape::Circle(c) => c.center,
@@ -159,20 +159,20 @@ pub(crate) fn turn_shape(shape: &Shape, angle: f32) -> Shape {
 /// How far the farthest point of `shape` lies from its [`turn_centre`], rounded up: the
 /// radius of the disc it sweeps when it turns a full turn.
 #[must_use]
-pub(crate) fn reach(shape: &Shape) -> f32 {
+fn reach(shape: &Shape) -> f32 {
     let r = match shape {
         Shape::Aabb(b) => {
             let h = (b.max - b.min) * 0.5;
-            f64::from(h.x).hypot_exact(f64::from(h.y))
+            hypot(f64::from(h.x), f64::from(h.y))
         }
         Shape::Circle(c) => f64::from(c.radius),
-        Shape::Obb2(o) => f64::from(o.half_extents.x).hypot_exact(f64::from(o.half_extents.y)),
+        Shape::Obb2(o) => hypot(f64::from(o.half_extents.x), f64::from(o.half_extents.y)),
         Shape::Capsule(c) => {
             let h = [
                 (f64::from(c.b.x) - f64::from(c.a.x)) * 0.5,
                 (f64::from(c.b.y) - f64::from(c.a.y)) * 0.5,
             ];
-            h[0].hypot_exact(h[1]) + f64::from(c.radius)
+            hypot(h[0], h[1]) + f64::from(c.radius)
         }
     };
     up_f32(r)
@@ -185,18 +185,11 @@ fn up_f32(r: f64) -> f32 {
     if f64::from(f) < r { f.next_up() } else { f }
 }
 
-trait HypotExact {
-    fn hypot_exact(self, y: f64) -> f64;
-}
-
-impl HypotExact for f64 {
-    /// `sqrt(x² + y²)` with IEEE operations only (no platform `hypot`). Exact enough
-    /// for the shapes' sizes: both inputs come from `f32`, so the squares cannot
-    /// overflow.
-    #[inline]
-    fn hypot_exact(self, y: f64) -> f64 {
-        (self * self + y * y).sqrt()
-    }
+/// `sqrt(x² + y²)` with IEEE operations only (no platform `hypot`). Both inputs come
+/// from `f32`, so the squares cannot overflow.
+#[inline]
+fn hypot(x: f64, y: f64) -> f64 {
+    (x * x + y * y).sqrt()
 }
 
 /// The shape's exact axis-aligned box, not grown.
