@@ -133,7 +133,7 @@
 //!   capsule may also turn by its turn ([`BoxStore::set_turn`]), counter-clockwise
 //!   about its centre, at an even rate. The swept tests then find the first contact
 //!   anywhere along the turn. The time they report is never after it, and the shapes
-//!   are then within a small tolerance of touching ([`narrow::scalar::sweep_turning`]
+//!   are then within a small tolerance of touching ([`sweep_turning`](fn@narrow::scalar::sweep_turning)
 //!   states it). So a laser that sweeps the screen in a few frames hits what
 //!   it passes over. To turn a laser about one end, turn it and move its centre along
 //!   the chord of the centre's arc.
