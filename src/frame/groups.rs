@@ -439,6 +439,8 @@ impl<'a> Columns<'a> {
 /// compares) are clear; else one lookup each
 /// ([`TileMap::open_mask`]); a box larger than a tile, one lookup at the coarse level
 /// it fits in ([`TileMap::region_clear`]); every box where the map has no `f32` index.
+/// A small box that the lookup does not call clear (its cell is beside a solid tile)
+/// is listed only when its sides reach a solid cell ([`TileMap::small_box_near`]).
 /// Only a shortcut: a listed box gets the exact test, so the answer does not depend on
 /// it.
 struct NearLanes<'a> {
@@ -481,14 +483,22 @@ impl SimdTask for NearLanes<'_> {
                 let j = near.trailing_zeros() as usize;
                 near &= near - 1;
                 let k = g * LANES + j;
-                // Larger than a tile, or centred outside the map: the coarse lookup.
-                if bits & (1 << j) != 0 || !map.region_clear(fast, coords(&self.swept[k])) {
+                // No larger than a tile and centred in the map: each side located. Else
+                // the coarse lookup.
+                let b = coords(&self.swept[k]);
+                let listed = if bits & (1 << j) != 0 {
+                    map.small_box_near(fast, b)
+                } else {
+                    !map.region_clear(fast, b)
+                };
+                if listed {
                     self.near.push(self.dense[k]);
                 }
             }
         }
         for k in full..self.swept.len() {
-            if !map.region_clear(fast, coords(&self.swept[k])) {
+            let b = coords(&self.swept[k]);
+            if !map.region_clear(fast, b) && map.small_box_near(fast, b) {
                 self.near.push(self.dense[k]);
             }
         }

@@ -72,6 +72,10 @@ pub struct TileMap {
     /// the map (see [`TileMap::small_box_clear`]); `None` for maps too large or too far
     /// out.
     pub(crate) fast_index: Option<[f32; 6]>,
+    /// In cells, with `fast_index`: more than the error of a box edge located in `f32`
+    /// through `fast_index`, plus the tile edges' [`TileMap::edge_slack`], plus the
+    /// margin of [`TileMap::open_space`] (see [`TileMap::small_box_near`]).
+    near_margin: f32,
     /// Per axis, in cells: how far a tile edge may lie from `origin + k · tile_size`
     /// computed exactly (edges are rounded to `f32`: two roundings at the map's largest
     /// coordinate). Tiny tiles far from the origin have a large slack.
@@ -202,6 +206,7 @@ impl TileMap {
             coarse: Coarse::default(),
             interior: Interior::default(),
             fast_index: None,
+            near_margin: f32::INFINITY,
             edge_slack: [0.0; 2],
         };
         for a in 0..2 {
@@ -218,11 +223,13 @@ impl TileMap {
             let ulp = f64::from(far.next_up() - far);
             2.0 * ulp * map.inv_tile[a]
         });
-        map.fast_index = if map.edge_slack.iter().all(|&s| s < 0.25) {
-            map.f32_index()
-        } else {
-            None
-        };
+        if map.edge_slack.iter().all(|&s| s < 0.25)
+            && let Some((fast, err)) = map.f32_index()
+        {
+            map.fast_index = Some(fast);
+            let slack = map.edge_slack[0].max(map.edge_slack[1]);
+            map.near_margin = (2.0 * (err + slack) + 2f64.powi(-19)) as f32;
+        }
         // The open-space tables, from one bit per cell (the outside is empty). With no
         // solid cell, every cell is clear and the interior is the whole map.
         let n = map.cells.len();
@@ -252,8 +259,8 @@ impl TileMap {
     /// The `f32` indexing constants, if `f32` is precise enough here: a centre within a
     /// tile of the map (coordinates up to `S` in size) is computed with an error of a few
     /// ulps of `2S`, and scaling to a cell index adds `2⁻²²` of the index; both must stay
-    /// well under a quarter of a cell.
-    fn f32_index(&self) -> Option<[f32; 6]> {
+    /// well under a quarter of a cell. Also that error bound, in cells.
+    fn f32_index(&self) -> Option<([f32; 6], f64)> {
         let b = self.bounds();
         let s = [b.min.x, b.min.y, b.max.x, b.max.y]
             .iter()
@@ -263,14 +270,15 @@ impl TileMap {
         let coord_err = 4.0 * ulp(big) / f64::from(self.tile_size.min_element());
         let index_err = f64::from(self.dims[0].max(self.dims[1])) * 2f64.powi(-22);
         (coord_err + index_err < 0.125).then(|| {
-            [
+            let fast = [
                 self.origin.x,
                 self.origin.y,
                 self.inv_tile[0] as f32,
                 self.inv_tile[1] as f32,
                 self.dims[0] as f32,
                 self.dims[1] as f32,
-            ]
+            ];
+            (fast, coord_err + index_err)
         })
     }
 
@@ -333,6 +341,50 @@ impl TileMap {
         } else {
             self.coarse.is_clear(k, cx, cy)
         }
+    }
+
+    /// Whether the box `[x0, x1] × [y0, y1]` may reach a solid tile, on a map with
+    /// `fast` (its `fast_index`): `false` only when the box is no larger than a tile,
+    /// its centre lies in the map, and no solid tile (or solid outside) lies among the
+    /// cells it reaches. `true` means "not sure".
+    ///
+    /// The finer half of the near-walls listing: [`TileMap::region_clear`] answers
+    /// with the centre's cell and all eight around it, so a box in a cell beside a wall
+    /// is "not sure" even when it keeps clear of the wall. Here each side of the box is
+    /// located in `f32`. A side within [`TileMap::near_margin`] of the centre cell's
+    /// edge counts as reaching the cells beyond that edge. That margin covers the error
+    /// of locating it, the tile edges' slack and the margin of
+    /// [`TileMap::open_space`], so a box that `open_space` does not call clear is never
+    /// called clear here.
+    #[inline]
+    pub(crate) fn small_box_near(&self, fast: [f32; 6], [x0, y0, x1, y1]: [f32; 4]) -> bool {
+        let [ox, oy, ix, iy, w, h] = fast;
+        let fx = ((x0 + x1) * 0.5 - ox) * ix;
+        let fy = ((y0 + y1) * 0.5 - oy) * iy;
+        // `!(a <= b)`: a NaN size is not small.
+        if !(fx >= 0.0
+            && fy >= 0.0
+            && fx < w
+            && fy < h
+            && x1 - x0 <= self.tile_size.x
+            && y1 - y0 <= self.tile_size.y)
+        {
+            return true;
+        }
+        // In range and non-negative: the truncations are exact. The box lies within
+        // the 3 × 3 cells around its centre's (see `region_clear`).
+        let (cx, cy) = (fx as u32, fy as u32);
+        let m = self.near_margin;
+        let reach = |lo: f32, hi: f32, c: f32| {
+            let before = lo <= c + m;
+            let after = hi >= c + 1.0 - m;
+            (-i64::from(before), i64::from(after))
+        };
+        // Cell indices below `2^24` (the condition for `fast`): exact in `f32`.
+        let (c0, c1) = reach((x0 - ox) * ix, (x1 - ox) * ix, cx as f32);
+        let (r0, r1) = reach((y0 - oy) * iy, (y1 - oy) * iy, cy as f32);
+        let (cx, cy) = (i64::from(cx), i64::from(cy));
+        (r0..=r1).any(|r| (c0..=c1).any(|c| self.kind_at(cx + c, cy + r) != EMPTY))
     }
 
     /// [`TileMap::small_box_clear`]'s first half for eight boxes `[x0, x1] × [y0, y1]`
