@@ -728,10 +728,11 @@ impl BoxStore {
 
     /// Sets a box's displacement for this frame.
     ///
-    /// It costs one read of the handle's slot and two writes to the motion columns.
-    /// In a large store these land on random cache lines once removals have moved
-    /// boxes around. To set many motions each frame, [`BoxStore::set_motions`] takes
-    /// them in one call and overlaps those reads.
+    /// It reads the handle's slot and the box's bounds (to check the reach), and writes
+    /// the two motion columns. In a large store these land on random cache lines once
+    /// removals have moved boxes around. To set many motions each frame,
+    /// [`BoxStore::set_motions`] takes them in one call, overlaps those reads and
+    /// mostly skips the bounds.
     ///
     /// # Errors
     /// - [`Error::StaleHandle`] when the box was removed.
@@ -755,6 +756,11 @@ impl BoxStore {
     /// instead of calling [`BoxStore::set_motion`] for each bullet. The call asks for
     /// each handle's slot and motion a few handles ahead, so the random reads of a large
     /// store overlap.
+    ///
+    /// With many handles, an eighth of the store or more, the call first finds how far
+    /// out the store's boxes reach, in one pass over their bounds. A motion too small to
+    /// take any box beyond [`MAX_COORDINATE`] then needs no read of its box's bounds. So
+    /// each handle costs a read of its slot and the write of its motion.
     ///
     /// ```
     /// use hantei::{Aabb, BoxStore};
@@ -781,33 +787,35 @@ impl BoxStore {
     /// changes after an error.
     pub fn set_motions(&mut self, handles: &[BoxHandle], motions: &[Vec2]) -> Result<(), Error> {
         check_len("set_motions motions", handles.len(), motions.len())?;
-        const AHEAD: usize = 16;
-        let ask_slot = |k: usize| {
-            if let Some(h) = handles.get(k) {
-                crate::lanes::prefetch(self.slots.as_ptr().wrapping_add(h.slot as usize));
-            }
+        // A motion no larger than `limit` on each axis keeps every box of the store
+        // within MAX_COORDINATE: its box's bounds need not be read. Worth one pass over
+        // the bounds when the handles are many; `-1` (nothing is that small) otherwise.
+        let limit = if handles.len() >= 64 && handles.len() * 8 >= self.len() {
+            (MAX_COORDINATE - self.extent()).next_down().next_down()
+        } else {
+            -1.0
         };
-        (0..AHEAD).for_each(ask_slot);
-        for (k, (&h, m)) in handles.iter().zip(motions).enumerate() {
-            ask_slot(k + AHEAD);
-            let i = self.dense(h)?;
-            check_motion(*m, k)?;
-            check_reach(self.bounds(i), *m, Some(h), i)?;
-        }
-        // Every handle is alive: their slots were just read, their columns asked for
-        // ahead of the writes.
-        for (k, (&h, m)) in handles.iter().zip(motions).enumerate() {
-            if let Some(ahead) = handles.get(k + AHEAD)
-                && let Ok(j) = self.dense(*ahead)
-            {
-                crate::lanes::prefetch(self.motion_x.as_ptr().wrapping_add(j));
-                crate::lanes::prefetch(self.motion_y.as_ptr().wrapping_add(j));
+        let slots = self.slots.as_slice();
+        let (x0, y0, x1, y1) = (&self.min_x, &self.min_y, &self.max_x, &self.max_y);
+        let bounds = [x0, y0, x1, y1].map(|c| c.as_ptr());
+        let ask: &[*const f32] = if limit >= 0.0 { &[] } else { &bounds };
+        each_dense(slots, handles, ask, |k, i| {
+            let (m, h) = (motions[k], handles[k]);
+            check_motion(m, k)?;
+            if m.x.abs() <= limit && m.y.abs() <= limit {
+                return Ok(());
             }
-            let i = self.dense(h)?;
-            self.motion_x[i] = m.x;
-            self.motion_y[i] = m.y;
-        }
-        Ok(())
+            let b = Aabb::from_coords(x0[i], y0[i], x1[i], y1[i]);
+            check_reach(b, m, Some(h), i)
+        })?;
+        // Every handle is alive and every motion valid: only writes now.
+        let (mx, my) = (&mut self.motion_x, &mut self.motion_y);
+        let cols = [mx.as_ptr(), my.as_ptr()];
+        each_dense(slots, handles, &cols, |k, i| {
+            mx[i] = motions[k].x;
+            my[i] = motions[k].y;
+            Ok(())
+        })
     }
 
     /// Sets every box's displacement, in dense order, all or nothing. `motions[i]` goes
@@ -1013,10 +1021,31 @@ impl BoxStore {
         let parallel = parallel && many && rayon::current_num_threads() > 1;
         debug_assert!(doomed.windows(2).all(|w| w[0] < w[1]));
         debug_assert!(doomed.last().is_none_or(|&i| (i as usize) < self.len()));
-        for &i in doomed {
+        // The doomed are few and far apart. Each loop asks for the lines it will touch
+        // a few boxes ahead: the slot of each doomed box; the shape entry and handle of
+        // each hole, and the slot of the box near the end that will fill it (the one at
+        // the end then, unless boxes near the end are doomed too: only a hint).
+        const AHEAD: usize = 8;
+        let ask = |p: *const u8| crate::lanes::prefetch(p);
+        for (k, &i) in doomed.iter().enumerate() {
+            if let Some(&j) = doomed.get(k + AHEAD) {
+                ask(self.handle.as_ptr().wrapping_add(j as usize).cast());
+            }
+            if let Some(&j) = doomed.get(k + AHEAD / 2) {
+                let slot = self.handle[j as usize].slot as usize;
+                ask(self.slots.as_ptr().wrapping_add(slot).cast());
+            }
             self.free_slot(self.handle[i as usize].slot);
         }
-        for &i in doomed.iter().rev() {
+        for (k, &i) in doomed.iter().enumerate().rev() {
+            if let Some(&j) = k.checked_sub(AHEAD).map(|k| &doomed[k]) {
+                ask(self.shape.as_ptr().wrapping_add(j as usize).cast());
+                ask(self.handle.as_ptr().wrapping_add(j as usize).cast());
+            }
+            let soon = self.handle.len().checked_sub(1 + AHEAD);
+            if let Some(h) = soon.and_then(|e| self.handle.get(e)) {
+                ask(self.slots.as_ptr().wrapping_add(h.slot as usize).cast());
+            }
             let i = i as usize;
             self.detach(i);
             self.shape.swap_remove(i);
@@ -1219,10 +1248,7 @@ impl BoxStore {
     }
 
     fn dense(&self, h: BoxHandle) -> Result<usize, Error> {
-        match self.slots.get(h.slot as usize) {
-            Some(s) if s.alive && s.generation == h.generation => Ok(s.link as usize),
-            _ => Err(Error::StaleHandle),
-        }
+        dense_of(&self.slots, h)
     }
 
     /// [`Error::InvalidShape`] (naming `index`) unless the box at `i` is a plain box.
@@ -1514,6 +1540,25 @@ impl BoxStore {
     }
 
     /// The bounds of the box at dense index `i` (in range).
+    /// The largest absolute value of any box's bounds, `0` for an empty store: every
+    /// box lies within `±extent` on both axes. One pass over the bound columns, eight
+    /// lanes at a time.
+    fn extent(&self) -> f32 {
+        let mut acc = [0.0f32; 8];
+        for col in [&self.min_x, &self.min_y, &self.max_x, &self.max_y] {
+            let chunks = col.chunks_exact(8);
+            for &v in chunks.remainder() {
+                acc[0] = acc[0].max(v.abs());
+            }
+            for chunk in chunks {
+                for (a, &v) in acc.iter_mut().zip(chunk) {
+                    *a = a.max(v.abs());
+                }
+            }
+        }
+        acc.into_iter().fold(0.0, f32::max)
+    }
+
     fn bounds(&self, i: usize) -> Aabb {
         Aabb::from_coords(self.min_x[i], self.min_y[i], self.max_x[i], self.max_y[i])
     }
@@ -1645,6 +1690,55 @@ pub(crate) fn validate_all(boxes: &[Aabb]) -> Result<(), Error> {
 
 /// `Err(OutOfRange)` unless `bounds`, and `bounds` moved by `motion`, lie within
 /// [`MAX_COORDINATE`] (see there).
+/// Calls `each(k, i)` for each handle `handles[k]` in order, with its box's dense index
+/// `i`; stops at the first error (of `each`, or [`Error::StaleHandle`]).
+///
+/// It asks for each handle's slot `2 · AHEAD` handles before it reaches it, and
+/// `AHEAD` handles before, reads that slot (in cache by then) and asks for the box's
+/// lines in `cols`. Handles that do not follow the store's dense order would otherwise
+/// make every read wait on memory.
+#[inline]
+fn each_dense(
+    slots: &[Slot],
+    handles: &[BoxHandle],
+    cols: &[*const f32],
+    mut each: impl FnMut(usize, usize) -> Result<(), Error>,
+) -> Result<(), Error> {
+    const AHEAD: usize = 16;
+    let ask_slot = |k: usize| {
+        if let Some(h) = handles.get(k) {
+            crate::lanes::prefetch(slots.as_ptr().wrapping_add(h.slot as usize));
+        }
+    };
+    let ask_box = |k: usize| {
+        if let Some(&h) = handles.get(k)
+            && let Ok(j) = dense_of(slots, h)
+        {
+            for col in cols {
+                crate::lanes::prefetch(col.wrapping_add(j));
+            }
+        }
+    };
+    (0..2 * AHEAD).for_each(ask_slot);
+    (0..AHEAD).for_each(ask_box);
+    for (k, &h) in handles.iter().enumerate() {
+        ask_slot(k + 2 * AHEAD);
+        ask_box(k + AHEAD);
+        each(k, dense_of(slots, h)?)?;
+    }
+    Ok(())
+}
+
+/// The dense index of the live box `h` names among `slots`, or
+/// [`Error::StaleHandle`].
+#[inline]
+fn dense_of(slots: &[Slot], h: BoxHandle) -> Result<usize, Error> {
+    match slots.get(h.slot as usize) {
+        Some(s) if s.alive && s.generation == h.generation => Ok(s.link as usize),
+        _ => Err(Error::StaleHandle),
+    }
+}
+
 fn check_reach(
     bounds: Aabb,
     motion: Vec2,

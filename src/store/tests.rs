@@ -529,6 +529,71 @@ fn set_motions_equals_set_motion_one_by_one_and_is_all_or_nothing() {
     assert!(before.motion_x() != store.motion_x());
 }
 
+/// `set_motions` on many handles, where it skips the bounds of a motion too small to
+/// take any box out of range, accepts and refuses exactly what `set_motion` one by one
+/// does, with boxes and motions at the edge of `MAX_COORDINATE`; a refused call
+/// changes nothing.
+#[test]
+fn set_motions_checks_the_reach_as_set_motion_does_near_the_limit() {
+    let mut rng = crate::rng::Rng::new(0x11_4e4);
+    let max = crate::MAX_COORDINATE;
+    let mut outcomes = [0; 2];
+    for far in [0.0, 1.0e3, 0.5 * max, max - 8.0, max] {
+        let mut store = BoxStore::new();
+        let handles: Vec<BoxHandle> = (0..200)
+            .map(|k| {
+                let x = match k {
+                    0 => far - 1.0,
+                    1 => -far,
+                    _ => rng.range_f32(-100.0, 100.0),
+                };
+                store.insert(Aabb::from_coords(x, 0.0, x + 1.0, 1.0))
+            })
+            .collect::<Result<_, _>>()
+            .unwrap();
+        // Motions at the limit of the far boxes and of the others, a few ulps either side.
+        let edges = [max - far, max - far + 1.0, max - 101.0, max - 100.0, max];
+        for _ in 0..100 {
+            let motions: Vec<Vec2> = (0..handles.len())
+                .map(|_| {
+                    let mut v = [0.0f32; 2];
+                    for x in &mut v {
+                        *x = if rng.below(400) == 0 {
+                            let mut e = edges[rng.below(edges.len() as u32) as usize];
+                            for _ in 0..rng.below(3) {
+                                e = if rng.below(2) == 0 {
+                                    e.next_up()
+                                } else {
+                                    e.next_down()
+                                };
+                            }
+                            if rng.below(2) == 0 { -e } else { e }
+                        } else {
+                            rng.range_f32(-50.0, 50.0)
+                        };
+                    }
+                    Vec2::from(v)
+                })
+                .collect();
+            let mut one = store.clone();
+            let want = (handles.iter().zip(&motions)).try_for_each(|(&h, &m)| one.set_motion(h, m));
+            let mut many = store.clone();
+            assert_eq!(many.set_motions(&handles, &motions), want, "far {far}");
+            outcomes[usize::from(want.is_ok())] += 1;
+            let (mx, my) = if want.is_ok() {
+                (one.motion_x(), one.motion_y())
+            } else {
+                (store.motion_x(), store.motion_y())
+            };
+            assert_eq!((many.motion_x(), many.motion_y()), (mx, my), "far {far}");
+        }
+    }
+    assert!(
+        outcomes.iter().all(|&n| n > 50),
+        "refused, accepted: {outcomes:?}"
+    );
+}
+
 /// `remove_sorted` on many boxes leaves the same store on rayon's pool (the columns as
 /// tasks) as on the calling thread: every column, bit for bit, and the same shapes and
 /// handles.
