@@ -1693,7 +1693,7 @@ pub(crate) fn validate_all(boxes: &[Aabb]) -> Result<(), Error> {
 /// Calls `each(k, i)` for each handle `handles[k]` in order, with its box's dense index
 /// `i`; stops at the first error (of `each`, or [`Error::StaleHandle`]).
 ///
-/// It asks for each handle's slot `2 · AHEAD` handles before it reaches it, and
+/// It asks for each handle's slot `4 · AHEAD` handles before it reaches it, and
 /// `AHEAD` handles before, reads that slot (in cache by then) and asks for the box's
 /// lines in `cols`. Handles that do not follow the store's dense order would otherwise
 /// make every read wait on memory.
@@ -1719,10 +1719,10 @@ fn each_dense(
             }
         }
     };
-    (0..2 * AHEAD).for_each(ask_slot);
+    (0..4 * AHEAD).for_each(ask_slot);
     (0..AHEAD).for_each(ask_box);
     for (k, &h) in handles.iter().enumerate() {
-        ask_slot(k + 2 * AHEAD);
+        ask_slot(k + 4 * AHEAD);
         ask_box(k + AHEAD);
         each(k, dense_of(slots, h)?)?;
     }
