@@ -536,7 +536,7 @@ fn set_motions_equals_set_motion_one_by_one_and_is_all_or_nothing() {
 #[test]
 fn set_motions_checks_the_reach_as_set_motion_does_near_the_limit() {
     let mut rng = crate::rng::Rng::new(0x11_4e4);
-    let max = crate::MAX_COORDINATE;
+    let max = crate::math::MAX_COORDINATE;
     let mut outcomes = [0; 2];
     for far in [0.0, 1.0e3, 0.5 * max, max - 8.0, max] {
         let mut store = BoxStore::new();
