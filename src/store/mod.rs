@@ -1021,31 +1021,10 @@ impl BoxStore {
         let parallel = parallel && many && rayon::current_num_threads() > 1;
         debug_assert!(doomed.windows(2).all(|w| w[0] < w[1]));
         debug_assert!(doomed.last().is_none_or(|&i| (i as usize) < self.len()));
-        // The doomed are few and far apart. Each loop asks for the lines it will touch
-        // a few boxes ahead: the slot of each doomed box; the shape entry and handle of
-        // each hole, and the slot of the box near the end that will fill it (the one at
-        // the end then, unless boxes near the end are doomed too: only a hint).
-        const AHEAD: usize = 8;
-        let ask = |p: *const u8| crate::lanes::prefetch(p);
-        for (k, &i) in doomed.iter().enumerate() {
-            if let Some(&j) = doomed.get(k + AHEAD) {
-                ask(self.handle.as_ptr().wrapping_add(j as usize).cast());
-            }
-            if let Some(&j) = doomed.get(k + AHEAD / 2) {
-                let slot = self.handle[j as usize].slot as usize;
-                ask(self.slots.as_ptr().wrapping_add(slot).cast());
-            }
+        for &i in doomed {
             self.free_slot(self.handle[i as usize].slot);
         }
-        for (k, &i) in doomed.iter().enumerate().rev() {
-            if let Some(&j) = k.checked_sub(AHEAD).map(|k| &doomed[k]) {
-                ask(self.shape.as_ptr().wrapping_add(j as usize).cast());
-                ask(self.handle.as_ptr().wrapping_add(j as usize).cast());
-            }
-            let soon = self.handle.len().checked_sub(1 + AHEAD);
-            if let Some(h) = soon.and_then(|e| self.handle.get(e)) {
-                ask(self.slots.as_ptr().wrapping_add(h.slot as usize).cast());
-            }
+        for &i in doomed.iter().rev() {
             let i = i as usize;
             self.detach(i);
             self.shape.swap_remove(i);
