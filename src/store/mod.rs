@@ -799,21 +799,20 @@ impl BoxStore {
         let (x0, y0, x1, y1) = (&self.min_x, &self.min_y, &self.max_x, &self.max_y);
         let bounds = [x0, y0, x1, y1].map(|c| c.as_ptr());
         let ask: &[*const f32] = if limit >= 0.0 { &[] } else { &bounds };
-        each_dense(slots, handles, ask, |k, i| {
-            let (m, h) = (motions[k], handles[k]);
+        each_dense(slots, handles, motions, ask, |k, m, i| {
             check_motion(m, k)?;
             if m.x.abs() <= limit && m.y.abs() <= limit {
                 return Ok(());
             }
             let b = Aabb::from_coords(x0[i], y0[i], x1[i], y1[i]);
-            check_reach(b, m, Some(h), i)
+            check_reach(b, m, Some(handles[k]), i)
         })?;
         // Every handle is alive and every motion valid: only writes now.
         let (mx, my) = (&mut self.motion_x, &mut self.motion_y);
         let cols = [mx.as_ptr(), my.as_ptr()];
-        each_dense(slots, handles, &cols, |k, i| {
-            mx[i] = motions[k].x;
-            my[i] = motions[k].y;
+        each_dense(slots, handles, motions, &cols, |_, m, i| {
+            mx[i] = m.x;
+            my[i] = m.y;
             Ok(())
         })
     }
@@ -1526,12 +1525,15 @@ impl BoxStore {
         let mut acc = [0.0f32; 8];
         for col in [&self.min_x, &self.min_y, &self.max_x, &self.max_y] {
             let chunks = col.chunks_exact(8);
+            // A compare and select, not `f32::max`: the form a vector `max` takes (the
+            // bounds are never NaN).
+            let max = |a: f32, v: f32| if v.abs() > a { v.abs() } else { a };
             for &v in chunks.remainder() {
-                acc[0] = acc[0].max(v.abs());
+                acc[0] = max(acc[0], v);
             }
             for chunk in chunks {
                 for (a, &v) in acc.iter_mut().zip(chunk) {
-                    *a = a.max(v.abs());
+                    *a = max(*a, v);
                 }
             }
         }
@@ -1667,43 +1669,47 @@ pub(crate) fn validate_all(boxes: &[Aabb]) -> Result<(), Error> {
     Ok(())
 }
 
-/// `Err(OutOfRange)` unless `bounds`, and `bounds` moved by `motion`, lie within
-/// [`MAX_COORDINATE`] (see there).
-/// Calls `each(k, i)` for each handle `handles[k]` in order, with its box's dense index
-/// `i`; stops at the first error (of `each`, or [`Error::StaleHandle`]).
+/// Calls `each(k, motion, i)` for each handle `handles[k]` in order, with its motion
+/// `motions[k]` and its box's dense index `i`; stops at the first error (of `each`, or
+/// [`Error::StaleHandle`]). The caller has checked that the two have one length.
 ///
-/// It asks for each handle's slot `4 · AHEAD` handles before it reaches it, and
-/// `AHEAD` handles before, reads that slot (in cache by then) and asks for the box's
-/// lines in `cols`. Handles that do not follow the store's dense order would otherwise
-/// make every read wait on memory.
+/// It asks for each handle's slot `4 · AHEAD` handles before it reaches it. With
+/// `cols`, it also reads each slot `AHEAD` handles before (in cache by then) and asks
+/// for the box's lines in `cols`. Handles that do not follow the store's dense order
+/// would otherwise make every read wait on memory.
 #[inline]
 fn each_dense(
     slots: &[Slot],
     handles: &[BoxHandle],
+    motions: &[Vec2],
     cols: &[*const f32],
-    mut each: impl FnMut(usize, usize) -> Result<(), Error>,
+    mut each: impl FnMut(usize, Vec2, usize) -> Result<(), Error>,
 ) -> Result<(), Error> {
     const AHEAD: usize = 16;
-    let ask_slot = |k: usize| {
-        if let Some(h) = handles.get(k) {
-            crate::lanes::prefetch(slots.as_ptr().wrapping_add(h.slot as usize));
-        }
+    let ask_slot = |h: &BoxHandle| {
+        crate::lanes::prefetch(slots.as_ptr().wrapping_add(h.slot as usize));
     };
-    let ask_box = |k: usize| {
-        if let Some(&h) = handles.get(k)
-            && let Ok(j) = dense_of(slots, h)
-        {
+    let ask_box = |&h: &BoxHandle| {
+        if let Ok(j) = dense_of(slots, h) {
             for col in cols {
                 crate::lanes::prefetch(col.wrapping_add(j));
             }
         }
     };
-    (0..4 * AHEAD).for_each(ask_slot);
-    (0..AHEAD).for_each(ask_box);
-    for (k, &h) in handles.iter().enumerate() {
-        ask_slot(k + 4 * AHEAD);
-        ask_box(k + AHEAD);
-        each(k, dense_of(slots, h)?)?;
+    handles.iter().take(4 * AHEAD).for_each(ask_slot);
+    if !cols.is_empty() {
+        handles.iter().take(AHEAD).for_each(ask_box);
+    }
+    for (k, (&h, &m)) in handles.iter().zip(motions).enumerate() {
+        if let Some(h) = handles.get(k + 4 * AHEAD) {
+            ask_slot(h);
+        }
+        if !cols.is_empty()
+            && let Some(h) = handles.get(k + AHEAD)
+        {
+            ask_box(h);
+        }
+        each(k, m, dense_of(slots, h)?)?;
     }
     Ok(())
 }
@@ -1718,6 +1724,8 @@ fn dense_of(slots: &[Slot], h: BoxHandle) -> Result<usize, Error> {
     }
 }
 
+/// `Err(OutOfRange)` unless `bounds`, and `bounds` moved by `motion`, lie within
+/// [`MAX_COORDINATE`] (see there).
 fn check_reach(
     bounds: Aabb,
     motion: Vec2,
