@@ -231,13 +231,19 @@ impl Probe {
             && large.filters.is_none()
         {
             let start = out.len();
-            let done = masks.stream(
-                &self.bounds,
-                &slice[range.clone()],
-                range.start,
+            let task = MaskLanes {
+                masks,
+                small: &self.bounds,
+                large: &slice[range.clone()],
+                start: range.start,
                 large_is_first,
-                out,
-            );
+                out: &mut *out,
+            };
+            let done = if level == SimdLevel::Scalar {
+                task.scalar()
+            } else {
+                dispatch(level, task)
+            };
             // An invalid box stops the fast loop; the general one finds the lowest.
             match done {
                 Ok(()) => return Ok(()),
@@ -354,45 +360,139 @@ impl Masks {
     /// Every pair of `large` (the large set's boxes from index `start`) and `small`
     /// that overlaps, by the large box's index, then the small box's, oriented as
     /// [`Tiny`] orients them; `Err` at the first invalid large box.
-    fn stream(
+    /// The small boxes in slabs `s0..=s1` of `axis`: both ends' masks without a branch
+    /// (a bullet reaches one or two slabs), the slabs between only for a box wider than
+    /// a slab.
+    #[inline(always)]
+    fn reach(&self, axis: usize, s0: usize, s1: usize) -> u64 {
+        let row = &self.rows[axis];
+        let mut m = row[s0] | row[s1];
+        if s1 > s0 + 1 {
+            m = row[s0 + 1..s1].iter().fold(m, |m, r| m | r);
+        }
+        m
+    }
+
+    /// Pushes the pairs of large box `a` (at index `i`) with the small boxes among the
+    /// candidates `c` that it overlaps, closed.
+    #[inline(always)]
+    fn emit(
         &self,
         small: &[[f32; 4]],
-        large: &[Aabb],
-        start: usize,
+        a: &Aabb,
+        mut c: u64,
+        i: usize,
         large_is_first: bool,
         out: &mut Vec<Pair>,
-    ) -> Result<(), ()> {
-        for (i, a) in large.iter().enumerate() {
-            if a.validate().is_err() {
-                return Err(());
-            }
-            // A bullet reaches one or two slabs: both ends' masks without a branch; the
-            // slabs between only for a box wider than a slab.
-            let reach = |axis: usize, lo: f32, hi: f32| {
-                let row = &self.rows[axis];
-                let (s0, s1) = (self.slab(axis, lo), self.slab(axis, hi));
-                let mut m = row[s0] | row[s1];
-                if s1 > s0 + 1 {
-                    m = row[s0 + 1..s1].iter().fold(m, |m, r| m | r);
-                }
-                m
-            };
-            let mut c = reach(0, a.min.x, a.max.x) & reach(1, a.min.y, a.max.y);
-            while c != 0 {
-                let j = c.trailing_zeros() as usize;
-                c &= c - 1;
-                let b = small[j];
-                if a.min.x <= b[2] && b[0] <= a.max.x && a.min.y <= b[3] && b[1] <= a.max.y {
-                    let (i, j) = ((start + i) as u32, j as u32);
-                    out.push(if large_is_first {
-                        Pair::new(i, j)
-                    } else {
-                        Pair::new(j, i)
-                    });
-                }
+    ) {
+        while c != 0 {
+            let j = c.trailing_zeros() as usize;
+            c &= c - 1;
+            let b = small[j];
+            if a.min.x <= b[2] && b[0] <= a.max.x && a.min.y <= b[3] && b[1] <= a.max.y {
+                let (i, j) = (i as u32, j as u32);
+                out.push(if large_is_first {
+                    Pair::new(i, j)
+                } else {
+                    Pair::new(j, i)
+                });
             }
         }
+    }
+}
+
+/// The large set (a slice) against the small set's slab masks ([`Masks`]): pairs by the
+/// large box's index, then the small box's. `Err` at an invalid large box (the general
+/// loop then finds the lowest).
+struct MaskLanes<'a> {
+    masks: &'a Masks,
+    small: &'a [[f32; 4]],
+    large: &'a [Aabb],
+    start: usize,
+    large_is_first: bool,
+    out: &'a mut Vec<Pair>,
+}
+
+impl MaskLanes<'_> {
+    /// One box at a time: the reference for the lanes.
+    fn scalar(self) -> Result<(), ()> {
+        self.boxes(0)
+    }
+
+    /// The boxes from `first` on, one at a time.
+    #[inline(always)]
+    fn boxes(mut self, first: usize) -> Result<(), ()> {
+        (first..self.large.len()).try_for_each(|i| self.one(i))
+    }
+
+    /// Large box `i`, alone: its slabs ([`Masks::slab`]) and pairs; `Err` if invalid.
+    #[inline(always)]
+    fn one(&mut self, i: usize) -> Result<(), ()> {
+        let (m, a) = (self.masks, &self.large[i]);
+        if a.validate().is_err() {
+            return Err(());
+        }
+        let x = m.reach(0, m.slab(0, a.min.x), m.slab(0, a.max.x));
+        let y = m.reach(1, m.slab(1, a.min.y), m.slab(1, a.max.y));
+        m.emit(
+            self.small,
+            a,
+            x & y,
+            self.start + i,
+            self.large_is_first,
+            self.out,
+        );
         Ok(())
+    }
+}
+
+impl SimdTask for MaskLanes<'_> {
+    type Output = Result<(), ()>;
+
+    /// Eight boxes at a time: their validity (`box_defect`'s fast test) and their end
+    /// slabs in lanes, clamped as floats; then each box's masks. Eight boxes of which
+    /// one fails the fast test go one at a time. The same slabs as [`Masks::slab`] for
+    /// every valid box, so the same pairs in the same order.
+    #[inline(always)]
+    fn run<W: F32W>(mut self) -> Result<(), ()> {
+        let m = self.masks;
+        let full = self.large.len() / LANES * LANES;
+        let flat: &[f32] = bytemuck::cast_slice(&self.large[..full]);
+        let (zero, top, inf) = (
+            W::splat(0.0),
+            W::splat((SLABS - 1) as f32),
+            W::splat(f32::INFINITY),
+        );
+        let slab = |v: W, a: usize| {
+            ((v - W::splat(m.lo[a])) * W::splat(m.inv[a]))
+                .max(zero)
+                .min(top)
+                .trunc_i32()
+        };
+        for (c, recs) in flat.chunks_exact(4 * LANES).enumerate() {
+            let [x0, y0, x1, y1] = W::load_transposed4(recs);
+            let ok = x0.le(x1) & y0.le(y1) & (x1 - x0).lt(inf) & (y1 - y0).lt(inf);
+            if ok.bitmask() != (1 << LANES) - 1 {
+                (c * LANES..(c + 1) * LANES).try_for_each(|i| self.one(i))?;
+                continue;
+            }
+            let (sx0, sx1, sy0, sy1) = (slab(x0, 0), slab(x1, 0), slab(y0, 1), slab(y1, 1));
+            for k in 0..LANES {
+                let i = c * LANES + k;
+                let x = m.reach(0, sx0[k] as usize, sx1[k] as usize);
+                let y = m.reach(1, sy0[k] as usize, sy1[k] as usize);
+                let a = &self.large[i];
+                m.emit(
+                    self.small,
+                    a,
+                    x & y,
+                    self.start + i,
+                    self.large_is_first,
+                    self.out,
+                );
+            }
+        }
+        self.boxes(full)
     }
 }
 
