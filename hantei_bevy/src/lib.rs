@@ -99,10 +99,13 @@
 //! moves nothing and writes a [`CollisionError`] with no entity.
 //!
 //! ## Determinism
-//! New colliders enter the store in order of their entity's index
-//! ([`Entity::index_u32`]), and hantei's report is deterministic, so an app that spawns the same entities in the same order gets the
-//! same messages in the same order on every run and thread count. Messages of one step
-//! come in hantei's report order: each kind sorted by body pair or by collider.
+//! New colliders enter the store in the order of Bevy's tables: table by table, each
+//! in row order, which is the order in which the entities came into the table as
+//! despawns left it. Destroyed entities are despawned (or marked) from the last row
+//! up. Bevy's tables and hantei's report are deterministic, so an app that spawns the
+//! same entities in the same order gets the same messages in the same order on every
+//! run and thread count. Messages of one step come in hantei's report order: each kind
+//! sorted by body pair or by collider.
 //!
 //! ## What a message's entities may be
 //! A message can name an entity that is gone by the time it is read: a bullet that its
@@ -110,8 +113,10 @@
 //! skip the ones that fail.
 
 use bevy_app::{App, FixedUpdate, Plugin};
-use bevy_ecs::change_detection::Tick;
-use bevy_ecs::entity::{EntityGeneration, EntityIndex};
+use bevy_ecs::change_detection::{
+    ContiguousComponentTicksRef, ContiguousMut, ContiguousRef, MAX_CHANGE_AGE, Tick,
+};
+use bevy_ecs::entity::{Entities, EntityGeneration, EntityIndex};
 use bevy_ecs::lifecycle::HookContext;
 use bevy_ecs::prelude::*;
 use bevy_ecs::system::SystemChangeTick;
@@ -190,7 +195,7 @@ impl Plugin for HanteiPlugin {
 /// despawning the entity, removes the collider from the store at once.
 /// [`AngularVelocity`] is not added: a collider without one does not turn.
 #[derive(Component, Debug, Clone, Copy, PartialEq)]
-#[component(on_remove = on_collider_remove)]
+#[component(on_remove = on_collider_remove, summary_tick)]
 #[require(Transform, CollisionLayers, CollisionResponse, Velocity, MovingBox)]
 pub enum Collider {
     /// A disc.
@@ -306,6 +311,7 @@ impl Collider {
 /// [`hantei::frame::layers`] has presets for a bullet-hell game. A filter with no solid
 /// layer ([`CollisionLayers::sensor`]) reports its contacts and never responds.
 #[derive(Component, Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[component(summary_tick)]
 pub struct CollisionLayers(pub Filter);
 
 impl CollisionLayers {
@@ -337,11 +343,13 @@ impl From<Filter> for CollisionLayers {
 /// What a collider does at its first solid contact of a step: a hantei [`Response`].
 /// The default is [`Response::Pass`].
 #[derive(Component, Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[component(summary_tick)]
 pub struct CollisionResponse(pub Response);
 
 /// A collider's velocity in units per second. Each fixed step moves it by the velocity
 /// times the timestep, with swept collision (nothing tunnels).
 #[derive(Component, Debug, Clone, Copy, PartialEq, Default)]
+#[component(summary_tick)]
 pub struct Velocity(pub Vec2);
 
 /// How fast a collider turns, in radians per second, counter-clockwise about z. The
@@ -366,6 +374,7 @@ pub struct Velocity(pub Vec2);
 /// radians a step: the collider keeps its last turn and a [`CollisionError`] message
 /// names it.
 #[derive(Component, Debug, Clone, Copy, PartialEq, Default)]
+#[component(summary_tick)]
 pub struct AngularVelocity(pub f32);
 
 /// Marks a collider as level geometry that does not move: a pillar, a fixed turret.
@@ -573,12 +582,12 @@ pub struct CollisionWorld {
     store: BoxStore,
     frame: Frame,
     boxes: Boxes,
-    /// The write-back's tables: each box's centre, and each box's handle and new
-    /// centre, in dense order; the new centre is NaN where the box did not move.
-    centers: Vec<Vec2>,
-    moved: Vec<(BoxHandle, Vec2)>,
-    /// The sync's list of colliders that may have changed (kept for its allocation).
+    /// The step's destroyed entities by table and row (kept for its allocation).
+    doomed: Vec<(u32, u32, Entity)>,
+    /// The sync's list of colliders that may have changed, and its marks of one
+    /// table's rows that changed (kept for their allocations).
     candidates: Vec<Entity>,
+    marks: Vec<bool>,
     statics: StaticLevel,
     /// Static boxes whose collider went, to remove at the next sync.
     statics_removed: Vec<BoxHandle>,
@@ -597,9 +606,9 @@ impl CollisionWorld {
             store: BoxStore::new(),
             frame: Frame::with_config(config),
             boxes: Boxes::default(),
-            centers: Vec::new(),
-            moved: Vec::new(),
+            doomed: Vec::new(),
             candidates: Vec::new(),
+            marks: Vec::new(),
             statics: StaticLevel::default(),
             statics_removed: Vec::new(),
             destroy,
@@ -810,6 +819,41 @@ fn placement(
     }
 }
 
+/// Marks the rows of one table's column that changed since the system last ran. A
+/// column with a summary tick that says nothing in it changed costs one read.
+fn mark_changed(ticks: &ContiguousComponentTicksRef, marks: &mut [bool]) {
+    if ticks.summary_tick_is_changed() == Some(false) {
+        return;
+    }
+    let (this_run, age) = run_age(ticks.this_run(), ticks.last_run());
+    for (m, t) in marks.iter_mut().zip(ticks.changed()) {
+        *m |= this_run.wrapping_sub(t.get()) < age;
+    }
+}
+
+/// Marks the rows of one table whose `Transform` changed since the system last ran,
+/// other than by the write-back (at `write_tick`), which matches the store already.
+fn mark_moved(ticks: &ContiguousComponentTicksRef, write_tick: Tick, marks: &mut [bool]) {
+    if ticks.summary_tick_is_changed() == Some(false) {
+        return;
+    }
+    let (this_run, age) = run_age(ticks.this_run(), ticks.last_run());
+    let write_tick = write_tick.get();
+    for (m, t) in marks.iter_mut().zip(ticks.changed()) {
+        let t = t.get();
+        *m |= (t != write_tick) & (this_run.wrapping_sub(t) < age);
+    }
+}
+
+/// The system's tick and the ticks since its last run, clamped as Bevy clamps them: a
+/// tick `t` is newer than the last run (`Tick::is_newer_than`) exactly when
+/// `this_run - t < age`, in wrapping arithmetic. One subtraction and one comparison a
+/// row, which the compiler can vectorise.
+fn run_age(this_run: Tick, last_run: Tick) -> (u32, u32) {
+    let age = this_run.get().wrapping_sub(last_run.get());
+    (this_run.get(), age.min(MAX_CHANGE_AGE))
+}
+
 /// A static collider's new or changed box, for the level's one rebuild.
 struct StaticEdit {
     entity: Entity,
@@ -839,28 +883,58 @@ fn sync_colliders(
     let mut new = Vec::new();
     let mut static_edits = Vec::new();
     // First the colliders that may have changed, in one tight walk over the change
-    // ticks: the common case, nothing changed, reads nothing else. A transform last
-    // changed by the write-back matches the store. Compound children are always looked
-    // at, as their parent may have moved.
+    // ticks, table by table: the common case, nothing changed, reads nothing else. A
+    // column whose summary tick says that nothing in it changed is not read at all. A
+    // transform last changed by the write-back matches the store. Compound children are
+    // always looked at, as their parent may have moved.
     let mut candidates = std::mem::take(&mut cw.candidates);
     candidates.clear();
     let write_tick = cw.write_tick;
-    changes.iter().for_each(
-        |(entity, collider, transform, layers, response, velocity, spin, child)| {
-            let moved = transform.is_changed() && transform.last_changed() != write_tick;
-            if collider.is_changed()
-                || moved
-                || layers.is_changed()
-                || response.is_changed()
-                || velocity.is_changed()
-                || spin.is_some_and(|s| s.is_changed())
-                || child
-                || dt_changed
-            {
-                candidates.push(entity);
+    match changes.contiguous_iter() {
+        Ok(tables) => {
+            let mut marks = std::mem::take(&mut cw.marks);
+            for (entities, collider, transform, layers, response, velocity, spin, child) in tables {
+                if child || dt_changed {
+                    candidates.extend_from_slice(entities);
+                    continue;
+                }
+                marks.clear();
+                marks.resize(entities.len(), false);
+                mark_changed(&ContiguousRef::split(collider).1, &mut marks);
+                mark_changed(&ContiguousRef::split(layers).1, &mut marks);
+                mark_changed(&ContiguousRef::split(response).1, &mut marks);
+                mark_changed(&ContiguousRef::split(velocity).1, &mut marks);
+                if let Some(spin) = spin {
+                    mark_changed(&ContiguousRef::split(spin).1, &mut marks);
+                }
+                mark_moved(&ContiguousRef::split(transform).1, write_tick, &mut marks);
+                candidates.extend(
+                    entities
+                        .iter()
+                        .zip(&marks)
+                        .filter_map(|(&e, &m)| m.then_some(e)),
+                );
             }
-        },
-    );
+            cw.marks = marks;
+        }
+        // Not reached: every component of the walk is stored in tables.
+        Err(_) => changes.iter().for_each(
+            |(entity, collider, transform, layers, response, velocity, spin, child)| {
+                let moved = transform.is_changed() && transform.last_changed() != write_tick;
+                if collider.is_changed()
+                    || moved
+                    || layers.is_changed()
+                    || response.is_changed()
+                    || velocity.is_changed()
+                    || spin.is_some_and(|s| s.is_changed())
+                    || child
+                    || dt_changed
+                {
+                    candidates.push(entity);
+                }
+            },
+        ),
+    }
     // Colliders that lost their `AngularVelocity` stop turning. Despawned entities
     // are in this list too, and skipped; it is almost always empty.
     let unspun: Vec<Entity> = spin_removed.read().filter(|&e| query.contains(e)).collect();
@@ -969,8 +1043,9 @@ fn sync_colliders(
         }
     }
     cw.candidates = candidates;
-    // Live entities have distinct indices: a total, deterministic order.
-    new.sort_unstable_by_key(|e| e.index_u32());
+    // New colliders go in as the walk met them: table by table, each table in row
+    // order, the order in which its entities came into it. So the store's dense order
+    // follows the tables' order, and the write-back reads the store in sequence.
     for entity in new {
         let Ok((_, collider, transform, layers, response, velocity, spin, is_static, child_of)) =
             query.get(entity)
@@ -1106,10 +1181,137 @@ struct Outbox {
     destroyed: Vec<ColliderDestroyed>,
 }
 
+/// Writes each moved box's centre, and each turning box's angle, to its entity's
+/// `Transform`. Only boxes with a motion can have moved.
+///
+/// It walks Bevy's tables a whole table at a time, each entity's box at the dense
+/// index that its `MovingBox` remembers (checked against the handle there), and marks
+/// a transform changed only when it wrote to it. The sync keeps the store's dense order
+/// close to the tables' order, so the reads of the store's columns go mostly in
+/// sequence.
+fn write_back(
+    store: &BoxStore,
+    transforms: &mut Query<WriteBackItem, (With<Collider>, Without<ChildOf>)>,
+) {
+    let columns = BoxColumns::new(store);
+    match transforms.contiguous_iter_mut() {
+        Ok(tables) => {
+            for (mut boxes, transforms) in tables {
+                let boxes = boxes.bypass_change_detection();
+                let this_run = transforms.this_run_tick();
+                let (values, mut ticks) = ContiguousMut::bypass_change_detection_split(transforms);
+                let changed = ticks.changed_mut();
+                for ((moving, transform), tick) in boxes.iter_mut().zip(values).zip(changed) {
+                    if let Some(i) = columns.index(moving)
+                        && columns.write(i, moving.turns, transform)
+                    {
+                        *tick = this_run;
+                    }
+                }
+            }
+        }
+        // Not reached: `MovingBox` and `Transform` are stored in tables.
+        Err(_) => transforms
+            .iter_mut()
+            .for_each(|(mut moving, mut transform)| {
+                if let Some(i) = columns.index(moving.bypass_change_detection())
+                    && columns.write(i, moving.turns, transform.bypass_change_detection())
+                {
+                    transform.set_changed();
+                }
+            }),
+    }
+}
+
+/// What the write-back reads of the store, each column cut to the store's length.
+struct BoxColumns<'a> {
+    store: &'a BoxStore,
+    handles: &'a [BoxHandle],
+    motion_x: &'a [f32],
+    motion_y: &'a [f32],
+}
+
+impl<'a> BoxColumns<'a> {
+    fn new(store: &'a BoxStore) -> Self {
+        let n = store.len();
+        BoxColumns {
+            store,
+            handles: &store.handles()[..n],
+            motion_x: &store.motion_x()[..n],
+            motion_y: &store.motion_y()[..n],
+        }
+    }
+
+    /// The dense index of the box of `moving`, updated when a removal moved the box;
+    /// `None` when it has no box.
+    #[inline(always)]
+    fn index(&self, moving: &mut MovingBox) -> Option<usize> {
+        let h = moving.handle?;
+        let i = moving.index as usize;
+        if self.handles.get(i) == Some(&h) {
+            return Some(i);
+        }
+        let i = self.store.index_of(h)?;
+        moving.index = i as u32;
+        Some(i)
+    }
+
+    /// Writes the centre of the box at dense index `i` to the transform when the box
+    /// moved, and its turn when it `turns`; returns whether the transform changed.
+    #[inline(always)]
+    fn write(&self, i: usize, turns: bool, transform: &mut Transform) -> bool {
+        let (Some(&x), Some(&y)) = (self.motion_x.get(i), self.motion_y.get(i)) else {
+            return false;
+        };
+        let mut changed = false;
+        // Only a box with a motion can have moved. Its centre is read from its own
+        // columns: no pass over every box first.
+        if (x != 0.0 || y != 0.0)
+            && let Some(c) = self.store.shape_at(i).as_ref().map(center_of)
+            && transform.translation.truncate() != c
+        {
+            transform.translation.x = c.x;
+            transform.translation.y = c.y;
+            changed = true;
+        }
+        if turns {
+            changed |= write_turn(self.store, i, transform);
+        }
+        changed
+    }
+}
+
+/// The centre of a shape: a plain box's middle, a disc's or a rectangle's own centre,
+/// the middle of a capsule's segment. It is where the collider's transform goes.
+#[inline(always)]
+fn center_of(shape: &Shape) -> Vec2 {
+    match shape {
+        Shape::Aabb(a) => a.center(),
+        Shape::Circle(c) => c.center,
+        Shape::Obb2(o) => o.center,
+        Shape::Capsule(c) => c.center(),
+    }
+}
+
+/// Adds the turn that the box at dense index `i` made to the transform's rotation:
+/// the store's shape holds the box's new angle. Returns whether the rotation changed.
+#[cold]
+fn write_turn(store: &BoxStore, i: usize, transform: &mut Transform) -> bool {
+    let Some(angle) = store.shape_at(i).as_ref().and_then(angle_of_shape) else {
+        return false;
+    };
+    let turned = wrap_angle(angle - angle_of(transform));
+    if turned != 0.0 {
+        transform.rotation = Quat::from_rotation_z(turned) * transform.rotation;
+    }
+    turned != 0.0
+}
+
 /// Runs one frame, writes positions back, sends the messages, handles destroyed boxes.
 #[allow(clippy::too_many_arguments)]
 fn step(
     ticks: SystemChangeTick,
+    entities: &Entities,
     mut commands: Commands,
     mut world: ResMut<CollisionWorld>,
     walls: Option<Res<CollisionWalls>>,
@@ -1144,53 +1346,8 @@ fn step(
     cw.steps += 1;
     cw.write_tick = ticks.this_run();
 
-    // Positions back to transforms. First each box's handle and new centre, in the
-    // store's order; then each entity's, in the tables' order, at the dense index its
-    // `MovingBox` remembers (when the handle there is its own: one read). Only boxes
-    // with a motion can have moved.
-    let store = &cw.store;
-    let (mx, my, handles) = (store.motion_x(), store.motion_y(), store.handles());
-    store.centers_into(&mut cw.centers);
-    let moved = &mut cw.moved;
-    moved.clear();
-    moved.extend(
-        handles
-            .iter()
-            .zip(&cw.centers)
-            .zip(mx.iter().zip(my))
-            .map(|((&h, &c), (&x, &y))| (h, if x != 0.0 || y != 0.0 { c } else { Vec2::NAN })),
-    );
-    transforms
-        .iter_mut()
-        .for_each(|(mut moving, mut transform)| {
-            let Some(h) = moving.handle else {
-                return;
-            };
-            let i = match moved.get(moving.index as usize) {
-                Some(&(at, _)) if at == h => moving.index as usize,
-                _ => {
-                    let Some(i) = store.index_of(h) else {
-                        return;
-                    };
-                    moving.bypass_change_detection().index = i as u32;
-                    i
-                }
-            };
-            let pos = moved[i].1;
-            if !pos.x.is_nan() && transform.translation.truncate() != pos {
-                transform.translation.x = pos.x;
-                transform.translation.y = pos.y;
-            }
-            // A turning box's angle: the store's shape holds the turn it made.
-            if moving.turns
-                && let Some(angle) = store.shape_at(i).as_ref().and_then(angle_of_shape)
-            {
-                let turned = wrap_angle(angle - angle_of(&transform));
-                if turned != 0.0 {
-                    transform.rotation = Quat::from_rotation_z(turned) * transform.rotation;
-                }
-            }
-        });
+    // Positions and turns back to transforms.
+    write_back(&cw.store, &mut transforms);
 
     let report = cw.frame.report();
     let ent = |bits: u64| Entity::try_from_bits(bits).unwrap_or(Entity::PLACEHOLDER);
@@ -1253,24 +1410,73 @@ fn step(
             toi: d.toi,
         });
     }
+    // Destroyed entities leave their tables from the last row up, as the frame removed
+    // their boxes from the last dense index down: each table then loses the same rows
+    // as the store, and its order stays the store's dense order.
+    let mut doomed = std::mem::take(&mut cw.doomed);
+    doomed.clear();
     for d in &out.destroyed {
         cw.boxes.remove(d.collider);
+        if let Ok(at) = entities.get_spawned(d.collider) {
+            doomed.push((at.table_id.as_u32(), at.table_row.index_u32(), d.collider));
+        }
+    }
+    doomed.sort_unstable_by(|a, b| b.cmp(a));
+    for &(_, _, entity) in &doomed {
+        let Ok(mut e) = commands.get_entity(entity) else {
+            continue;
+        };
         match cw.destroy {
             DestroyMode::Despawn => {
-                if let Ok(mut e) = commands.get_entity(d.collider) {
-                    e.try_despawn();
-                }
+                e.try_despawn();
             }
             DestroyMode::Mark => {
-                if let Ok(mut e) = commands.get_entity(d.collider) {
-                    e.try_insert(Destroyed).try_remove::<Collider>();
-                }
+                e.try_insert(Destroyed).try_remove::<Collider>();
             }
         }
     }
+    cw.doomed = doomed;
     started.write_batch(out.started);
     ended.write_batch(out.ended);
     wall_hits.write_batch(out.walls);
     static_hits.write_batch(out.statics);
     destroyed.write_batch(out.destroyed);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The sync's test of a change tick agrees with `Tick::is_newer_than`, across
+    /// the wrap of the tick counter.
+    #[test]
+    fn run_age_agrees_with_bevys_change_test() {
+        let ticks = [
+            0,
+            1,
+            2,
+            1000,
+            MAX_CHANGE_AGE - 1,
+            MAX_CHANGE_AGE,
+            MAX_CHANGE_AGE + 1,
+            u32::MAX / 2,
+            u32::MAX - 1,
+            u32::MAX,
+        ];
+        for &this in &ticks {
+            for &last in &ticks {
+                for &t in &ticks {
+                    for d in [0u32, 1, 7] {
+                        let (this, last, t) = (this, last.wrapping_add(d), t.wrapping_sub(d));
+                        let (this_run, age) = run_age(Tick::new(this), Tick::new(last));
+                        assert_eq!(
+                            this_run.wrapping_sub(t) < age,
+                            Tick::new(t).is_newer_than(Tick::new(last), Tick::new(this)),
+                            "this {this}, last {last}, tick {t}"
+                        );
+                    }
+                }
+            }
+        }
+    }
 }

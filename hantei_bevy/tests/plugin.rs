@@ -1203,3 +1203,134 @@ fn parts_take_up_a_turning_parents_rotation_a_step_later() {
     assert_eq!(angle(&app, arm), 0.0);
     assert!(app.world().resource::<Log>().errors.is_empty());
 }
+
+/// Each collider entity's dense index in the store, in the order of the query over
+/// every collider (Bevy's tables, each in row order).
+fn dense_indices(app: &mut App) -> Vec<Option<usize>> {
+    let mut q = app.world_mut().query_filtered::<Entity, With<Collider>>();
+    let world = app.world();
+    let cw = world.resource::<CollisionWorld>();
+    q.iter(world)
+        .map(|e| cw.handle(e).and_then(|h| cw.store().index_of(h)))
+        .collect()
+}
+
+#[test]
+fn the_stores_order_follows_the_tables_order() {
+    // Bullets of one archetype die on a column of enemies (the same archetype), a few
+    // a step and several in one step, and new ones take their places each step. The
+    // store's dense order stays the order of the one table: the write-back reads it
+    // in sequence.
+    let mut app = app();
+    for k in 0..21 {
+        app.world_mut()
+            .spawn(enemy(Vec2::new(60.0, 10.0 * k as f32)));
+    }
+    let mut seed = 7u32;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 17;
+        seed ^= seed << 5;
+        seed
+    };
+    let mut spawn = |app: &mut App| {
+        let (row, speed) = (next() % 21, 1 + next() % 8);
+        let at = Vec2::new((next() % 40) as f32, 10.0 * row as f32);
+        app.world_mut()
+            .spawn(bullet(at, Vec2::new(64.0 * speed as f32, 0.0)));
+    };
+    for _ in 0..60 {
+        spawn(&mut app);
+    }
+    let (mut deaths, mut most) = (0, 0);
+    for n in 1..=40 {
+        run_steps(&mut app, n);
+        let died = app.world().resource::<Log>().destroyed.len() - deaths;
+        deaths += died;
+        most = most.max(died);
+        let order = dense_indices(&mut app);
+        assert_eq!(order.len(), store_len(&app));
+        for (row, &index) in order.iter().enumerate() {
+            assert_eq!(index, Some(row), "step {n}: table row {row}");
+        }
+        for _ in 0..died {
+            spawn(&mut app);
+        }
+    }
+    assert!(
+        deaths > 60 && most > 1,
+        "{deaths} deaths, at most {most} in a step"
+    );
+    assert!(app.world().resource::<Log>().errors.is_empty());
+}
+
+#[test]
+fn a_change_to_one_collider_among_many_reaches_the_store() {
+    // Many colliders in one table, and one of each changed by a system: the sync's
+    // walk over the change ticks finds each.
+    let mut app = app();
+    let rows: Vec<Entity> = (0..200)
+        .map(|k| {
+            let at = Vec2::new(0.0, 10.0 * k as f32);
+            app.world_mut().spawn(loner(at, 1.0)).id()
+        })
+        .collect();
+    let spinner = app
+        .world_mut()
+        .spawn((
+            Collider::rect(Vec2::new(4.0, 1.0)),
+            Transform::from_xyz(0.0, -50.0, 0.0),
+            AngularVelocity(0.0),
+        ))
+        .id();
+    run_steps(&mut app, 3);
+    let world = app.world_mut();
+    world.get_mut::<Velocity>(rows[10]).unwrap().0 = Vec2::new(128.0, 0.0);
+    world.get_mut::<CollisionLayers>(rows[20]).unwrap().0 = layers::enemy();
+    world.get_mut::<CollisionResponse>(rows[30]).unwrap().0 = Response::Stop;
+    *world.get_mut::<Collider>(rows[40]).unwrap() = Collider::circle(2.5);
+    world.get_mut::<Transform>(rows[50]).unwrap().translation.x = 100.0;
+    world.get_mut::<AngularVelocity>(spinner).unwrap().0 = 6.4;
+    run_steps(&mut app, 4);
+    let cw = app.world().resource::<CollisionWorld>();
+    let props = |e: Entity| cw.store().props(cw.handle(e).unwrap()).unwrap();
+    let shape = |e: Entity| cw.store().shape(cw.handle(e).unwrap()).unwrap();
+    assert_eq!(props(rows[10]).motion, Vec2::new(2.0, 0.0));
+    assert_eq!(props(rows[20]).filter, layers::enemy());
+    assert_eq!(props(rows[30]).response, Response::Stop);
+    assert!(matches!(shape(rows[40]), Shape::Circle(c) if c.radius == 2.5));
+    assert_eq!(pos(&app, rows[50]), Vec2::new(101.0, 500.0));
+    assert_eq!(props(spinner).turn, 0.1);
+    // The others kept what they had.
+    for &e in [rows[0], rows[11], rows[199]].iter() {
+        assert_eq!(props(e).motion, Vec2::new(1.0, 0.0));
+        assert_eq!(props(e).filter, CollisionLayers::new(0, 0).0);
+        assert_eq!(props(e).response, Response::Pass);
+    }
+    assert_eq!(pos(&app, rows[11]), Vec2::new(4.0, 110.0));
+    assert!(app.world().resource::<Log>().errors.is_empty());
+}
+
+/// The entities whose `Transform` changed since the last update.
+#[derive(Resource, Default)]
+struct Moved(Vec<Entity>);
+
+fn record_moved(mut moved: ResMut<Moved>, q: Query<Entity, Changed<Transform>>) {
+    moved.0 = q.iter().collect();
+}
+
+#[test]
+fn the_write_back_marks_only_the_transforms_it_moved() {
+    let mut app = app();
+    app.init_resource::<Moved>()
+        .add_systems(Update, record_moved);
+    let mover = app.world_mut().spawn(loner(Vec2::ZERO, 1.0)).id();
+    let still = app.world_mut().spawn(loner(Vec2::new(0.0, 50.0), 0.0)).id();
+    run_steps(&mut app, 1);
+    for n in 2..6 {
+        run_steps(&mut app, n);
+        assert_eq!(app.world().resource::<Moved>().0, [mover], "step {n}");
+    }
+    assert_eq!(pos(&app, mover), Vec2::new(5.0, 0.0));
+    assert_eq!(pos(&app, still), Vec2::new(0.0, 50.0));
+}
