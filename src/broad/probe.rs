@@ -233,11 +233,13 @@ impl Probe {
             let start = out.len();
             let task = MaskLanes {
                 masks,
-                small: &self.bounds,
-                large: &slice[range.clone()],
-                start: range.start,
-                large_is_first,
-                out: &mut *out,
+                pairs: Tiny {
+                    small: &self.bounds,
+                    large: &slice[range.clone()],
+                    start: range.start,
+                    large_is_first,
+                    out: &mut *out,
+                },
             };
             let done = if level == SimdLevel::Scalar {
                 task.scalar()
@@ -357,9 +359,6 @@ impl Masks {
         })
     }
 
-    /// Every pair of `large` (the large set's boxes from index `start`) and `small`
-    /// that overlaps, by the large box's index, then the small box's, oriented as
-    /// [`Tiny`] orients them; `Err` at the first invalid large box.
     /// The small boxes in slabs `s0..=s1` of `axis`: both ends' masks without a branch
     /// (a bullet reaches one or two slabs), the slabs between only for a box wider than
     /// a slab.
@@ -372,33 +371,6 @@ impl Masks {
         }
         m
     }
-
-    /// Pushes the pairs of large box `a` (at index `i`) with the small boxes among the
-    /// candidates `c` that it overlaps, closed.
-    #[inline(always)]
-    fn emit(
-        &self,
-        small: &[[f32; 4]],
-        a: &Aabb,
-        mut c: u64,
-        i: usize,
-        large_is_first: bool,
-        out: &mut Vec<Pair>,
-    ) {
-        while c != 0 {
-            let j = c.trailing_zeros() as usize;
-            c &= c - 1;
-            let b = small[j];
-            if a.min.x <= b[2] && b[0] <= a.max.x && a.min.y <= b[3] && b[1] <= a.max.y {
-                let (i, j) = (i as u32, j as u32);
-                out.push(if large_is_first {
-                    Pair::new(i, j)
-                } else {
-                    Pair::new(j, i)
-                });
-            }
-        }
-    }
 }
 
 /// The large set (a slice) against the small set's slab masks ([`Masks`]): pairs by the
@@ -406,11 +378,8 @@ impl Masks {
 /// loop then finds the lowest).
 struct MaskLanes<'a> {
     masks: &'a Masks,
-    small: &'a [[f32; 4]],
-    large: &'a [Aabb],
-    start: usize,
-    large_is_first: bool,
-    out: &'a mut Vec<Pair>,
+    /// The two sets and where their pairs go, oriented as [`Tiny`] orients them.
+    pairs: Tiny<'a>,
 }
 
 impl MaskLanes<'_> {
@@ -422,27 +391,35 @@ impl MaskLanes<'_> {
     /// The boxes from `first` on, one at a time.
     #[inline(always)]
     fn boxes(mut self, first: usize) -> Result<(), ()> {
-        (first..self.large.len()).try_for_each(|i| self.one(i))
+        (first..self.pairs.large.len()).try_for_each(|i| self.one(i))
     }
 
     /// Large box `i`, alone: its slabs ([`Masks::slab`]) and pairs; `Err` if invalid.
     #[inline(always)]
     fn one(&mut self, i: usize) -> Result<(), ()> {
-        let (m, a) = (self.masks, &self.large[i]);
+        let (m, a) = (self.masks, self.pairs.large[i]);
         if a.validate().is_err() {
             return Err(());
         }
         let x = m.reach(0, m.slab(0, a.min.x), m.slab(0, a.max.x));
         let y = m.reach(1, m.slab(1, a.min.y), m.slab(1, a.max.y));
-        m.emit(
-            self.small,
-            a,
-            x & y,
-            self.start + i,
-            self.large_is_first,
-            self.out,
-        );
+        self.emit(i, x & y);
         Ok(())
+    }
+
+    /// Pushes the pairs of large box `i` with the small boxes among the candidates `c`
+    /// that it overlaps, closed.
+    #[inline(always)]
+    fn emit(&mut self, i: usize, mut c: u64) {
+        let a = self.pairs.large[i];
+        while c != 0 {
+            let j = c.trailing_zeros() as usize;
+            c &= c - 1;
+            let b = self.pairs.small[j];
+            if a.min.x <= b[2] && b[0] <= a.max.x && a.min.y <= b[3] && b[1] <= a.max.y {
+                self.pairs.push(i, j);
+            }
+        }
     }
 }
 
@@ -456,8 +433,8 @@ impl SimdTask for MaskLanes<'_> {
     #[inline(always)]
     fn run<W: F32W>(mut self) -> Result<(), ()> {
         let m = self.masks;
-        let full = self.large.len() / LANES * LANES;
-        let flat: &[f32] = bytemuck::cast_slice(&self.large[..full]);
+        let full = self.pairs.large.len() / LANES * LANES;
+        let flat: &[f32] = bytemuck::cast_slice(&self.pairs.large[..full]);
         let (zero, top, inf) = (
             W::splat(0.0),
             W::splat((SLABS - 1) as f32),
@@ -481,15 +458,7 @@ impl SimdTask for MaskLanes<'_> {
                 let i = c * LANES + k;
                 let x = m.reach(0, sx0[k] as usize, sx1[k] as usize);
                 let y = m.reach(1, sy0[k] as usize, sy1[k] as usize);
-                let a = &self.large[i];
-                m.emit(
-                    self.small,
-                    a,
-                    x & y,
-                    self.start + i,
-                    self.large_is_first,
-                    self.out,
-                );
+                self.emit(i, x & y);
             }
         }
         self.boxes(full)
@@ -497,7 +466,7 @@ impl SimdTask for MaskLanes<'_> {
 }
 
 /// The large set (a slice) against a few small boxes: pairs by the large box's index,
-/// then the small box's.
+/// then the small box's. [`MaskLanes`] pushes its pairs through it too.
 struct Tiny<'a> {
     small: &'a [[f32; 4]],
     large: &'a [Aabb],
