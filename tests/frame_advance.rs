@@ -7,7 +7,7 @@ use hantei::narrow::SweepStatus;
 use hantei::narrow::scalar::sweep_shapes;
 use hantei::rng::Rng;
 use hantei::tilemap::TileMap;
-use hantei::{Aabb, BoxProps, BoxStore, Circle, Filter, Obb2, Owner, Response, Shape, SimdLevel};
+use hantei::{Aabb, BoxProps, BoxStore, Circle, Filter, Obb2, Owner, Response, Shape};
 
 fn props(filter: Filter, motion: Vec2, response: Response, user_data: u64) -> BoxProps {
     BoxProps {
@@ -464,41 +464,29 @@ fn advance_is_the_same_on_every_thread_count_and_simd_level() {
         store
     };
     let mut reference: Option<(String, Vec<Option<Shape>>)> = None;
-    for &simd in SimdLevel::available() {
-        for threads in [1, 2, 4] {
-            let pool = rayon::ThreadPoolBuilder::new()
-                .num_threads(threads)
-                .build()
-                .unwrap();
-            let mut store = scene();
-            let handles = store.handles().to_vec();
-            let mut frame = Frame::with_config(FrameConfig {
-                simd,
-                parallel: threads > 1,
-                parallel_threshold: 0,
-                ..FrameConfig::default()
-            });
-            let mut log = String::new();
-            pool.install(|| {
-                for _ in 0..30 {
-                    frame.advance(&mut store, &Level::walls(&map)).unwrap();
-                    let r = frame.report();
-                    log += &format!(
-                        "{:?}{:?}{:?}{:?}{:?}{:?}{:?}",
-                        r.contacts, r.began, r.stayed, r.ended, r.wall_hits, r.destroyed, r.hits
-                    );
-                }
-            });
-            let shapes: Vec<_> = handles.iter().map(|&h| store.shape(h)).collect();
-            match &reference {
-                None => {
-                    assert!(log.contains("Destroyed"), "nothing destroyed");
-                    reference = Some((log, shapes));
-                }
-                Some((l, s)) => {
-                    assert!(*l == log, "{simd:?} x {threads}: the reports differ");
-                    assert!(*s == shapes, "{simd:?} x {threads}: the stores differ");
-                }
+    for (mut frame, pool, case) in crate::frame_oracle::frames() {
+        let mut store = scene();
+        let handles = store.handles().to_vec();
+        let mut log = String::new();
+        pool.install(|| {
+            for _ in 0..30 {
+                frame.advance(&mut store, &Level::walls(&map)).unwrap();
+                let r = frame.report();
+                log += &format!(
+                    "{:?}{:?}{:?}{:?}{:?}{:?}{:?}",
+                    r.contacts, r.began, r.stayed, r.ended, r.wall_hits, r.destroyed, r.hits
+                );
+            }
+        });
+        let shapes: Vec<_> = handles.iter().map(|&h| store.shape(h)).collect();
+        match &reference {
+            None => {
+                assert!(log.contains("Destroyed"), "nothing destroyed");
+                reference = Some((log, shapes));
+            }
+            Some((l, s)) => {
+                assert!(*l == log, "{case}: the reports differ");
+                assert!(*s == shapes, "{case}: the stores differ");
             }
         }
     }
