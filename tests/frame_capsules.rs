@@ -420,52 +420,6 @@ fn store_round_trips_keep_capsules() -> Result<(), Error> {
     Ok(())
 }
 
-#[cfg(feature = "serde")]
-#[test]
-fn capsules_survive_serde_and_old_stores_still_load() -> Result<(), Error> {
-    let mut store = BoxStore::new();
-    let plain = store.insert(Aabb::from_coords(0.0, 0.0, 1.0, 1.0))?;
-    let laser = Capsule::new(Vec2::new(-3.0, 1.0), Vec2::new(9.0, 4.0), 0.5);
-    let a = store.insert_shape(laser, BoxProps::default())?;
-    let b = store.insert_shape(
-        Capsule::new(Vec2::new(5.0, 5.0), Vec2::new(5.0, 9.0), 0.0),
-        BoxProps::default(),
-    )?;
-    let c = store.insert_shape(Circle::new(Vec2::new(2.0, 2.0), 1.0), BoxProps::default())?;
-    store.remove(a)?; // the last capsule moves into the hole
-    let bytes = postcard::to_allocvec(&store).unwrap();
-    let back: BoxStore = postcard::from_bytes(&bytes).unwrap();
-    for h in [plain, b, c] {
-        assert_eq!(back.shape(h), store.shape(h));
-        assert_eq!(back.get(h), store.get(h));
-    }
-    assert_eq!(postcard::to_allocvec(&back).unwrap(), bytes);
-    let json = serde_json::to_value(&store).unwrap();
-    let back: BoxStore = serde_json::from_value(json.clone()).unwrap();
-    assert_eq!(back.shape(b), store.shape(b));
-    // A capsule whose bounds are not its box's is refused.
-    let mut bad = json.clone();
-    bad["capsules"][0]["radius"] = 3.0.into();
-    let err = serde_json::from_value::<BoxStore>(bad).unwrap_err();
-    assert!(err.to_string().contains("capsule"), "{err}");
-    // A store written before capsules existed (no capsule fields) still loads.
-    let mut old = BoxStore::new();
-    let o = old.insert_shape(Circle::new(Vec2::ZERO, 2.0), BoxProps::default())?;
-    let mut json = serde_json::to_value(&old).unwrap();
-    let fields = json.as_object_mut().unwrap();
-    fields.remove("capsules");
-    fields.remove("capsule_boxes");
-    let back: BoxStore = serde_json::from_value(json).unwrap();
-    assert_eq!(back.shape(o), old.shape(o));
-    // The shape itself, and its kind.
-    let shape = Shape::Capsule(laser);
-    let text = serde_json::to_string(&shape).unwrap();
-    assert_eq!(serde_json::from_str::<Shape>(&text).unwrap(), shape);
-    let old_shape = serde_json::to_string(&Shape::Circle(Circle::new(Vec2::ONE, 1.0))).unwrap();
-    assert!(serde_json::from_str::<Shape>(&old_shape).is_ok());
-    Ok(())
-}
-
 /// Region, point, ray and shape queries answer by the capsule, not its bounds.
 #[test]
 fn queries_answer_by_the_capsule() -> Result<(), Error> {

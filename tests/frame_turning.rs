@@ -746,36 +746,6 @@ fn the_store_keeps_turns_and_refuses_bad_ones() -> Result<(), Error> {
     Ok(())
 }
 
-/// A turning store survives serde with its turns, and an old store (no turns) loads
-/// with none.
-#[cfg(feature = "serde")]
-#[test]
-fn turns_survive_serde() -> Result<(), Error> {
-    let store = scene(200, 51);
-    let json = serde_json::to_string(&store).unwrap();
-    let back: BoxStore = serde_json::from_str(&json).unwrap();
-    for &h in store.handles() {
-        assert_eq!(back.turn(h), store.turn(h));
-        assert_eq!(back.get(h), store.get(h));
-    }
-    let bytes = postcard::to_allocvec(&store).unwrap();
-    let back: BoxStore = postcard::from_bytes(&bytes).unwrap();
-    for &h in store.handles() {
-        assert_eq!(back.turn(h), store.turn(h));
-    }
-    // Without the turn lists: the bounds no longer fit the shapes, so it is refused.
-    let mut value = serde_json::to_value(&store).unwrap();
-    value.as_object_mut().unwrap().remove("obb_turns");
-    value.as_object_mut().unwrap().remove("capsule_turns");
-    assert!(serde_json::from_value::<BoxStore>(value).is_err());
-    // A bad turn is refused by name.
-    let mut value = serde_json::to_value(&store).unwrap();
-    value["capsule_turns"][0] = (1.0e9).into();
-    let err = serde_json::from_value::<BoxStore>(value).unwrap_err();
-    assert!(err.to_string().contains("turn"), "{err}");
-    Ok(())
-}
-
 /// Many frames of turning: a rectangle's axis stays a unit vector and a capsule keeps
 /// its length, to rounding.
 #[test]

@@ -465,28 +465,3 @@ fn slide_stops_on_statics_and_on_solid_boxes() {
         HitOther::Static { user_data: 7, .. }
     ));
 }
-
-/// A filter written before `solid` existed reads back with every paired layer solid.
-#[cfg(feature = "serde")]
-#[test]
-fn a_store_written_without_solid_layers_reads_back_all_solid() {
-    let mut store = BoxStore::new();
-    let h = store
-        .insert_with(
-            Aabb::from_coords(0.0, 0.0, 1.0, 1.0),
-            BoxProps::new(Filter::new(1, 6)),
-        )
-        .unwrap();
-    let mut json: serde_json::Value = serde_json::to_value(&store).unwrap();
-    json.as_object_mut().unwrap().remove("solid").unwrap();
-    let back: BoxStore = serde_json::from_value(json).unwrap();
-    assert_eq!(back.props(h).unwrap().filter, Filter::new(1, 6));
-    let filter: Filter = serde_json::from_str(r#"{"layers":1,"mask":6}"#).unwrap();
-    for layer in 0..32 {
-        let l = 1 << layer;
-        assert_eq!(
-            filter.responds_to(l & filter.mask),
-            Filter::new(1, 6).responds_to(l)
-        );
-    }
-}

@@ -41,6 +41,5 @@ mod platformer_example;
 mod query_shapes;
 mod reliability_review;
 mod responses;
-mod serde_snapshot;
 mod store_shapes;
 mod tilemap;

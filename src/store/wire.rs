@@ -149,7 +149,10 @@ impl Serialize for FreeList<'_> {
 /// For a bit-exact restore, use a format that writes an `f32` as its bits. Postcard,
 /// bincode and other binary formats do.
 ///
-/// ```
+/// The example runs in the repository's serde tests (`serde_tests/`), where postcard and
+/// serde_json are dependencies:
+///
+/// ```ignore
 /// use hantei::{Aabb, BoxStore};
 /// let mut store = BoxStore::new();
 /// let a = store.insert(Aabb::from_coords(0.0, 0.0, 1.0, 1.0))?;
@@ -224,7 +227,10 @@ impl Serialize for BoxStore {
 /// - a free-list entry that is out of range, alive, retired or repeated, or
 /// - a free slot missing from the free list.
 ///
-/// ```
+/// The example runs in the repository's serde tests (`serde_tests/`), where postcard and
+/// serde_json are dependencies:
+///
+/// ```ignore
 /// use hantei::{Aabb, BoxStore};
 /// let mut store = BoxStore::new();
 /// store.insert(Aabb::from_coords(0.0, 0.0, 1.0, 1.0))?;

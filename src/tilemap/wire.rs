@@ -37,7 +37,10 @@ struct MapFields {
 ///
 /// The cells are row-major, one byte each.
 ///
-/// ```
+/// The example runs in the repository's serde tests (`serde_tests/`), where postcard and
+/// serde_json are dependencies:
+///
+/// ```ignore
 /// use hantei::TileMap;
 /// use glam::Vec2;
 /// let map = TileMap::from_ascii("#..#\n####", Vec2::splat(16.0), Vec2::ZERO)?.with_outside(1);
@@ -69,7 +72,10 @@ impl Serialize for TileMap {
 /// - an origin that is not finite,
 /// - tiles too small for their coordinates.
 ///
-/// ```
+/// The example runs in the repository's serde tests (`serde_tests/`), where postcard and
+/// serde_json are dependencies:
+///
+/// ```ignore
 /// use hantei::TileMap;
 /// let json = r#"{"width": 2, "height": 2, "tile_size": [16.0, 16.0],
 ///                "origin": [0.0, 0.0], "outside": 0, "cells": [0, 1, 0]}"#;

@@ -7,12 +7,11 @@
 //! The wire format is postcard (compact, serde-native, a documented stable format);
 //! corrupted snapshots are written through a mirror of the store's serialized form, so
 //! that each defect is exactly the one named.
-#![cfg(feature = "serde")]
 
-use glam::{Vec2, Vec3};
 use hantei::frame::{
     Body, BodyPair, Frame, FrameConfig, FrameEvents, FrameReport, PairEvent, layers,
 };
+use hantei::glam::{Vec2, Vec3};
 use hantei::narrow::{Sweep, SweepStatus};
 use hantei::{
     Aabb, BoxHandle, BoxProps, BoxStore, Circle, Filter, Obb2, Obb3, Owner, Pair, Ray, SimdLevel,
