@@ -34,7 +34,7 @@ fn blocks(text: &str, prefix: &str, open: &str) -> Vec<String> {
 fn every_serde_example_in_hantei_docs_runs_here() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let ours = std::fs::read_to_string(root.join("src/lib.rs")).unwrap();
-    let run_here = blocks(&ours, "//!", "```");
+    let run_here = blocks(&ours, "///", "```");
     let mut seen = 0;
     let mut files = vec![root.join("../src")];
     while let Some(path) = files.pop() {
