@@ -272,6 +272,7 @@ mod lanes;
 mod math;
 pub mod narrow;
 mod pair;
+mod pool;
 mod query;
 #[doc(hidden)]
 pub mod rng;

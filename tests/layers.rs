@@ -37,7 +37,7 @@ const LAYERS: &[&[&str]] = &[
 
 /// Modules every module may use. A leaf uses no other module of the crate, except the
 /// leaves listed before it (`error` names a `BoxHandle` from `handle`).
-const LEAVES: &[&str] = &["rng", "handle", "error"];
+const LEAVES: &[&str] = &["rng", "handle", "error", "pool"];
 
 /// The top module (`check`: the property checks shared with the fuzz targets). Test
 /// code may use it whatever its layer; and like the fuzz targets it may name the public

@@ -164,15 +164,11 @@ impl Join {
                 rest = r;
                 parts.push((dst, list));
             }
-            let lists: Vec<Vec<Pair>> = parts
-                .into_par_iter()
-                .map(|(dst, mut list)| {
-                    dst.copy_from_slice(&list);
-                    list.clear();
-                    list
-                })
-                .collect();
-            for (slot, list) in tail.iter_mut().zip(lists) {
+            crate::pool::for_each_part(&mut parts, &|_, (dst, list)| {
+                dst.copy_from_slice(list);
+                list.clear();
+            });
+            for (slot, (_, list)) in tail.iter_mut().zip(parts) {
                 *slot = Slot::Joined(list);
             }
         }

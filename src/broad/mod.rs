@@ -328,10 +328,10 @@ impl BroadPhase {
             )
         };
         let large_err = if threads > 1 {
-            use rayon::prelude::*;
-            outs.par_iter_mut()
-                .enumerate()
-                .map(work)
+            let mut results = Vec::new();
+            crate::pool::map_parts(&mut outs, &|c, out| work((c, out)), &mut results);
+            results
+                .into_iter()
                 .filter_map(Result::err)
                 .min_by_key(|(i, _)| *i)
         } else {
@@ -426,10 +426,10 @@ impl BroadPhase {
             let level = self.config.simd;
             let scatter = |c: &mut Chunk| c.scatter(set, &layout, filtered, level);
             let first_error = if parallel {
-                use rayon::prelude::*;
-                chunks
-                    .par_iter_mut()
-                    .map(scatter)
+                let mut results = Vec::new();
+                crate::pool::map_parts(chunks, &|_, c| scatter(c), &mut results);
+                results
+                    .into_iter()
                     .filter_map(Result::err)
                     .min_by_key(|(i, _)| *i)
             } else {
@@ -488,10 +488,9 @@ impl BroadPhase {
         };
         let items = &mut self.items[..n_items];
         if parallel {
-            use rayon::prelude::*;
             // Step 6 as the items finish (see `join`).
             let join = join::Join::new(n_items, core::mem::take(&mut self.pairs));
-            items.par_iter_mut().enumerate().for_each(|(k, it)| {
+            crate::pool::for_each_part(items, &|k, it| {
                 if let Some(mut out) = join.claim(k) {
                     it.run(&ctx, &mut out);
                     join.finish_claimed(k, out);

@@ -451,14 +451,17 @@ impl StaticGrid {
             .map(|mut s| core::mem::take(&mut *s))
             .unwrap_or_default();
         lists.resize_with(chunks, Vec::new);
-        use rayon::prelude::*;
-        let first_error = lists
-            .par_iter_mut()
-            .enumerate()
-            .map(|(c, list)| {
+        let mut results = Vec::new();
+        crate::pool::map_parts(
+            &mut lists,
+            &|c, list| {
                 list.clear();
                 self.stream(&movers, n * c / chunks..n * (c + 1) / chunks, level, list)
-            })
+            },
+            &mut results,
+        );
+        let first_error = results
+            .into_iter()
             .filter_map(Result::err)
             .min_by_key(|(i, _)| *i);
         let r = match first_error {

@@ -34,10 +34,10 @@ use crate::math::{Aabb, ContactPoint, Shape, box_enters, enters, outside_normal}
 use crate::narrow::scalar::sweep_turning;
 use crate::narrow::{Sweep, SweepStatus};
 use crate::pair::Pair;
+use crate::pool;
 use crate::store::{BoxHandle, BoxStore, Filter, PLAIN, Response};
 use crate::tilemap::{EMPTY, TileMap, free_target, place_axis};
 use glam::{IVec2, Vec2};
-use rayon::prelude::*;
 
 /// What [`Frame::advance`] collides the moving boxes with, besides each other.
 ///
@@ -1159,10 +1159,11 @@ impl Moves {
         if self.doomed.len() > BLOCK {
             let start = Stamp::now();
             if parallel {
-                self.destroyed
-                    .par_chunks_mut(BLOCK)
-                    .zip(self.doomed.par_chunks(BLOCK))
-                    .for_each(|(out, doomed)| record(doomed, out));
+                let doomed = &self.doomed;
+                let mut parts: Vec<&mut [Destroyed]> = self.destroyed.chunks_mut(BLOCK).collect();
+                pool::for_each_part(&mut parts, &|k, out| {
+                    record(&doomed[k * BLOCK..doomed.len().min((k + 1) * BLOCK)], out);
+                });
             } else {
                 record(&self.doomed, &mut self.destroyed);
             }

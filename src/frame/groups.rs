@@ -22,9 +22,9 @@
 use crate::broad::BoxSet;
 use crate::lanes::{F32W, LANES, MaskW, SimdLevel, SimdTask, dispatch};
 use crate::math::{Aabb, ContactPoint};
+use crate::pool;
 use crate::store::{BoxStore, Filter};
 use crate::tilemap::TileMap;
-use rayon::prelude::*;
 
 use super::MAX_COORDINATE;
 use super::advance::{WallRaw, wall_contacts};
@@ -557,7 +557,7 @@ impl Grouping {
             chunk.scan(&layers[r.clone()], &masks[r.clone()], r.start, max);
         };
         if parallel {
-            chunks.par_iter_mut().enumerate().for_each(scan);
+            pool::for_each_part(chunks, &|c, chunk| scan((c, chunk)));
         } else {
             chunks.iter_mut().enumerate().for_each(scan);
         }
@@ -684,12 +684,14 @@ impl Grouping {
                     }
                 }
             }
-            slots
-                .par_chunks_mut(used)
-                .zip(chunks.par_iter_mut())
-                .enumerate()
-                .map(|(c, (slots, chunk))| fill(chunk, c, slots))
-                .reduce(|| true, |a, b| a & b)
+            let mut parts: Vec<_> = slots.chunks_mut(used).zip(chunks.iter_mut()).collect();
+            let mut oks = Vec::new();
+            pool::map_parts(
+                &mut parts,
+                &|c, (slots, chunk)| fill(chunk, c, slots),
+                &mut oks,
+            );
+            oks.iter().all(|&ok| ok)
         } else {
             // One chunk after the other, each group's slots from its cursor.
             self.cursor.iter_mut().for_each(|x| *x = 0);

@@ -36,6 +36,7 @@ use crate::narrow::columns::{AabbColumns, CircleColumns, MotionColumns};
 use crate::narrow::scalar::sweep_turning;
 use crate::narrow::{NarrowPhase, PairSweep, Sweep};
 use crate::pair::Pair;
+use crate::pool;
 use crate::store::{BoxStore, SHAPE_INDEX, kind_of};
 use glam::Vec2;
 
@@ -204,12 +205,15 @@ impl KindBatches {
         };
         self.turning_sweeps.clear();
         if parallel && self.turning.len() > TURNING_CHUNK && rayon::current_num_threads() > 1 {
-            use rayon::prelude::*;
-            self.turning
-                .par_iter()
-                .with_min_len(TURNING_CHUNK)
-                .map(one)
-                .collect_into_vec(&mut self.turning_sweeps);
+            let turning = &self.turning;
+            self.turning_sweeps.resize(turning.len(), Sweep::default());
+            let mut parts: Vec<&mut [Sweep]> =
+                self.turning_sweeps.chunks_mut(TURNING_CHUNK).collect();
+            pool::for_each_part(&mut parts, &|k, out| {
+                for (o, t) in out.iter_mut().zip(&turning[k * TURNING_CHUNK..]) {
+                    *o = one(t);
+                }
+            });
         } else {
             self.turning_sweeps.extend(self.turning.iter().map(one));
         }

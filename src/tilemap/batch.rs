@@ -7,8 +7,8 @@ use super::slide::{SlideOptions, SlideResult, TileHit, check_input, leaves_f32};
 use crate::error::{Error, check_len};
 use crate::lanes::{F32W, LANES, SimdLevel, SimdTask, dispatch};
 use crate::math::Aabb;
+use crate::pool;
 use glam::Vec2;
-use rayon::prelude::*;
 
 /// Bodies per rayon task: small enough to balance, large enough to amortise.
 const CHUNK: usize = 2048;
@@ -71,12 +71,18 @@ impl TileMap {
         out: &mut Vec<SlideResult>,
     ) -> Result<(), Error> {
         check_all(bodies, motions)?;
-        bodies
-            .par_iter()
-            .zip(motions.par_iter())
-            .with_min_len(CHUNK / 4)
-            .map(|(&b, &m)| self.slide_unchecked(b, m, options))
-            .collect_into_vec(out);
+        // Blocks of bodies on the pool, each into a list of its own, then in order.
+        let block = CHUNK / 4;
+        let slide = |k: usize| -> Vec<SlideResult> {
+            let r = k * block..bodies.len().min((k + 1) * block);
+            (bodies[r.clone()].iter().zip(&motions[r]))
+                .map(|(&b, &m)| self.slide_unchecked(b, m, options))
+                .collect()
+        };
+        let mut blocks = Vec::new();
+        pool::map_indices(bodies.len().div_ceil(block), &slide, &mut blocks);
+        out.clear();
+        out.extend(blocks.into_iter().flatten());
         Ok(())
     }
 
@@ -215,16 +221,15 @@ impl TileMap {
             }
             return Ok(());
         }
-        let parts: Vec<Vec<BulletHit>> = bullets
-            .par_chunks_mut(CHUNK)
-            .zip(motions.par_chunks(CHUNK))
-            .enumerate()
-            .map(|(c, (bs, ms))| {
-                let mut local = Vec::new();
-                step(c, bs, ms, &mut local);
-                local
-            })
-            .collect();
+        let mut chunks: Vec<&mut [Aabb]> = bullets.chunks_mut(CHUNK).collect();
+        let mut parts: Vec<Vec<BulletHit>> = Vec::new();
+        let work = |c: usize, bs: &mut &mut [Aabb]| {
+            let mut local = Vec::new();
+            let ms = &motions[c * CHUNK..motions.len().min((c + 1) * CHUNK)];
+            step(c, bs, ms, &mut local);
+            local
+        };
+        pool::map_parts(&mut chunks, &work, &mut parts);
         for p in parts {
             hits.extend(p);
         }
@@ -347,10 +352,14 @@ fn check_all(bodies: &[Aabb], motions: &[Vec2]) -> Result<(), Error> {
         |bs: &[Aabb], ms: &[Vec2]| bs.iter().zip(ms).fold(true, |ok, (b, m)| ok & plain(b, m));
     let all_plain = if bodies.len() > CHECK_CHUNK && rayon::current_num_threads() > 1 {
         // In parallel: at a million bullets this pass was a fifth of a two-thread frame.
-        bodies
-            .par_chunks(CHECK_CHUNK)
-            .zip(motions.par_chunks(CHECK_CHUNK))
-            .all(|(bs, ms)| all(bs, ms))
+        let mut oks = Vec::new();
+        let block = |k: usize| k * CHECK_CHUNK..bodies.len().min((k + 1) * CHECK_CHUNK);
+        pool::map_indices(
+            bodies.len().div_ceil(CHECK_CHUNK),
+            &|k| all(&bodies[block(k)], &motions[block(k)]),
+            &mut oks,
+        );
+        oks.iter().all(|&ok| ok)
     } else {
         all(bodies, motions)
     };

@@ -293,13 +293,17 @@ impl Interior {
 
     /// [`Interior::from_solid`] in `bands` bands of rows.
     pub(crate) fn from_solid_in(solid: &[u64], w: u32, h: u32, bands: u32) -> Self {
-        use rayon::prelude::*;
         let bands = bands.clamp(1, h.max(1));
         let cut = |k: u32| (u64::from(h) * u64::from(k) / u64::from(bands)) as u32;
-        let found: Vec<(u64, [u32; 4])> = (0..bands)
-            .into_par_iter()
-            .map(|k| search_rows(solid, w, h, cut(k)..cut(k + 1)))
-            .collect();
+        let mut found: Vec<(u64, [u32; 4])> = Vec::new();
+        crate::pool::map_indices(
+            bands as usize,
+            &|k| {
+                let k = k as u32;
+                search_rows(solid, w, h, cut(k)..cut(k + 1))
+            },
+            &mut found,
+        );
         // The first band's rectangle of the largest area (strictly larger replaces).
         let (best, tiles) = found
             .into_iter()

@@ -6,7 +6,7 @@ use super::{CHUNK, NarrowConfig};
 use crate::error::Error;
 use crate::lanes::{F32W, LANES, SimdLevel, SimdTask, dispatch, max_indices};
 use crate::pair::Pair;
-use rayon::prelude::*;
+use crate::pool;
 
 /// One kernel over pairs: its scalar and lane forms and what a hit records.
 pub(super) trait PairKernel: Sync {
@@ -342,15 +342,16 @@ pub(super) fn run_batch<K: PairKernel>(
         };
         return append_runs((0, pairs), CHUNK, out, run);
     }
-    let work = |(k, (p, o)): (usize, (&[Pair], &mut [K::Hit]))| {
+    // Each chunk's part of `out` to one job, through `pool`: one copy of rayon's
+    // machinery for every kernel kind.
+    let mut parts: Vec<&mut [K::Hit]> = out[..pairs.len()].chunks_mut(CHUNK).collect();
+    let work = |k: usize, o: &mut &mut [K::Hit]| {
+        let p = &pairs[k * CHUNK..pairs.len().min((k + 1) * CHUNK)];
         run_chunk(level, is_streaming, kernel, (k * CHUNK, p), o)
     };
-    let counts: Vec<Result<usize, Error>> = pairs
-        .par_chunks(CHUNK)
-        .zip(out[..pairs.len()].par_chunks_mut(CHUNK))
-        .enumerate()
-        .map(work)
-        .collect();
+    let mut counts = Vec::new();
+    pool::map_parts(&mut parts, &work, &mut counts);
+    drop(parts);
     // Ordered merge: slide each chunk's hits down behind the previous ones.
     let mut n = 0;
     for (k, count) in counts.into_iter().enumerate() {
