@@ -205,9 +205,12 @@ fn random_motion(rng: &mut Rng, speed: f32) -> Vec2 {
 }
 
 /// Runs `n` cases of each of the 16 kind pairs around `origin`, and counts the statuses.
+/// The cases are drawn in order from the seed, then judged on rayon's pool (the oracle is
+/// slow, and this test was the longest of the suite).
 fn random_cases(seed: u64, n: usize, origin: Vec2) -> [usize; 3] {
+    use rayon::prelude::*;
     let mut rng = Rng::new(seed);
-    let mut count = [0; 3];
+    let mut cases = Vec::with_capacity(16 * n);
     for ka in 0..4 {
         for kb in 0..4 {
             for _ in 0..n {
@@ -221,10 +224,17 @@ fn random_cases(seed: u64, n: usize, origin: Vec2) -> [usize; 3] {
                     _ => random_turn(&mut rng),
                 };
                 let (ma, mb) = (random_motion(&mut rng, 60.0), random_motion(&mut rng, 60.0));
-                let s = judge((a, ma, turn_a), (b, mb, turn_b));
-                count[s.status as usize] += 1;
+                cases.push(((a, ma, turn_a), (b, mb, turn_b)));
             }
         }
+    }
+    let statuses: Vec<usize> = cases
+        .into_par_iter()
+        .map(|(a, b)| judge(a, b).status as usize)
+        .collect();
+    let mut count = [0; 3];
+    for s in statuses {
+        count[s] += 1;
     }
     count
 }
