@@ -3,51 +3,26 @@
 
 use hantei::frame::layers;
 use hantei::glam::Vec2;
-use hantei::rng::Rng;
 use hantei::{Aabb, BoxProps, BoxStore, Capsule, Circle, Error, Filter, Obb2, Owner, Shape};
 
-/// `n` shapes of every kind, most rectangles and capsules turning, mixed layers and
-/// owners: a store that uses every field of the wire format.
-fn turning_store(n: usize, seed: u64) -> BoxStore {
-    let mut rng = Rng::new(seed);
+/// A shape of every kind, rectangles and capsules turning, under mixed layers, owners
+/// and motions: a store that uses every field of the wire format.
+fn turning_store() -> BoxStore {
+    let v = Vec2::new;
+    let shapes = [
+        Shape::Aabb(Aabb::from_coords(0.0, 0.0, 2.0, 1.0)),
+        Shape::Circle(Circle::new(v(5.0, 1.0), 1.5)),
+        Shape::Obb2(Obb2::from_angle(v(10.0, 3.0), v(4.0, 0.5), 0.3)),
+        Shape::Obb2(Obb2::from_angle(v(20.0, 3.0), v(1.0, 2.0), -1.0)),
+        Shape::Capsule(Capsule::new(v(30.0, 0.0), v(36.0, 2.0), 0.5)),
+        Shape::Capsule(Capsule::new(v(40.0, 0.0), v(40.0, 5.0), 0.0)),
+    ];
+    let turns = [0.0, 0.0, 0.8, 0.0, -1.2, 0.4];
     let mut store = BoxStore::new();
-    let filters = layers::PRESETS;
-    let side = (n as f32).sqrt() * 10.0;
-    for _ in 0..n {
-        let c = Vec2::new(rng.range_f32(0.0, 1.5 * side), rng.range_f32(0.0, side));
-        let size = Vec2::new(rng.range_f32(0.5, 6.0), rng.range_f32(0.5, 6.0));
-        let (shape, turns) = match rng.below(4) {
-            0 => (Shape::Aabb(Aabb::from_center_half_extents(c, size)), false),
-            1 => (Shape::Circle(Circle::new(c, size.x)), false),
-            2 => (
-                Shape::Obb2(Obb2::from_angle(c, size, rng.range_f32(-3.2, 3.2))),
-                true,
-            ),
-            _ => {
-                let half = Vec2::from_angle(rng.range_f32(-3.2, 3.2)) * rng.range_f32(0.0, 6.0);
-                (
-                    Shape::Capsule(Capsule::new(c - half, c + half, rng.range_f32(0.0, 2.0))),
-                    true,
-                )
-            }
-        };
-        let turn = if turns && rng.below(3) > 0 {
-            rng.range_f32(-1.5, 1.5)
-        } else {
-            0.0
-        };
-        let owner = if rng.below(4) == 0 {
-            Owner(u64::from(rng.below(20)))
-        } else {
-            Owner::NONE
-        };
-        let filter = filters[rng.below(filters.len() as u32) as usize];
-        let props = BoxProps::new(filter)
-            .with_owner(owner)
-            .with_motion(Vec2::new(
-                rng.range_f32(-20.0, 20.0),
-                rng.range_f32(-20.0, 20.0),
-            ))
+    for (k, (shape, turn)) in shapes.into_iter().zip(turns).enumerate() {
+        let props = BoxProps::new(layers::PRESETS[k % layers::PRESETS.len()])
+            .with_owner(Owner(k as u64 % 3))
+            .with_motion(v(k as f32, -2.0))
             .with_turn(turn);
         store.insert_shape(shape, props).expect("a valid shape");
     }
@@ -105,7 +80,7 @@ fn capsules_survive_serde_and_old_stores_still_load() -> Result<(), Error> {
 /// refused, as its bounds no longer fit its shapes; so is a turn out of range.
 #[test]
 fn turns_survive_serde() -> Result<(), Error> {
-    let store = turning_store(200, 51);
+    let store = turning_store();
     assert!(store.handles().iter().any(|&h| store.turn(h) != Some(0.0)));
     let json = serde_json::to_string(&store).unwrap();
     let back: BoxStore = serde_json::from_str(&json).unwrap();
