@@ -13,6 +13,12 @@
 use rayon::prelude::*;
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
+/// The range of chunk `k` when `0..len` is cut into chunks of `size`: the last one may
+/// be shorter. It is how a job finds its part of the slices it did not get as a part.
+pub(crate) fn chunk(k: usize, size: usize, len: usize) -> core::ops::Range<usize> {
+    k * size..len.min((k + 1) * size)
+}
+
 /// `work(k)` for every `k` in `0..n` on rayon's pool, one job per index.
 pub(crate) fn for_each_index(n: usize, work: &(dyn Fn(usize) + Sync)) {
     (0..n).into_par_iter().with_max_len(1).for_each(work);

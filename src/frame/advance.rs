@@ -1162,7 +1162,7 @@ impl Moves {
                 let doomed = &self.doomed;
                 let mut parts: Vec<&mut [Destroyed]> = self.destroyed.chunks_mut(BLOCK).collect();
                 pool::for_each_part(&mut parts, &|k, out| {
-                    record(&doomed[k * BLOCK..doomed.len().min((k + 1) * BLOCK)], out);
+                    record(&doomed[pool::chunk(k, BLOCK, doomed.len())], out);
                 });
             } else {
                 record(&self.doomed, &mut self.destroyed);

@@ -1360,7 +1360,7 @@ impl BoxStore {
         if parallel {
             // Block `k` of every column to one job.
             let b = MOTION_BLOCK;
-            let block = |k: usize| k * b..n.min((k + 1) * b);
+            let block = |k: usize| crate::pool::chunk(k, b, n);
             let mut bounds: Vec<_> = x0
                 .chunks_mut(b)
                 .zip(x1.chunks_mut(b))

@@ -74,7 +74,7 @@ impl TileMap {
         // Blocks of bodies on the pool, each into a list of its own, then in order.
         let block = CHUNK / 4;
         let slide = |k: usize| -> Vec<SlideResult> {
-            let r = k * block..bodies.len().min((k + 1) * block);
+            let r = pool::chunk(k, block, bodies.len());
             (bodies[r.clone()].iter().zip(&motions[r]))
                 .map(|(&b, &m)| self.slide_unchecked(b, m, options))
                 .collect()
@@ -225,7 +225,7 @@ impl TileMap {
         let mut parts: Vec<Vec<BulletHit>> = Vec::new();
         let work = |c: usize, bs: &mut &mut [Aabb]| {
             let mut local = Vec::new();
-            let ms = &motions[c * CHUNK..motions.len().min((c + 1) * CHUNK)];
+            let ms = &motions[pool::chunk(c, CHUNK, motions.len())];
             step(c, bs, ms, &mut local);
             local
         };
@@ -353,7 +353,7 @@ fn check_all(bodies: &[Aabb], motions: &[Vec2]) -> Result<(), Error> {
     let all_plain = if bodies.len() > CHECK_CHUNK && rayon::current_num_threads() > 1 {
         // In parallel: at a million bullets this pass was a fifth of a two-thread frame.
         let mut oks = Vec::new();
-        let block = |k: usize| k * CHECK_CHUNK..bodies.len().min((k + 1) * CHECK_CHUNK);
+        let block = |k: usize| pool::chunk(k, CHECK_CHUNK, bodies.len());
         pool::map_indices(
             bodies.len().div_ceil(CHECK_CHUNK),
             &|k| all(&bodies[block(k)], &motions[block(k)]),

@@ -346,7 +346,7 @@ pub(super) fn run_batch<K: PairKernel>(
     // machinery for every kernel kind.
     let mut parts: Vec<&mut [K::Hit]> = out[..pairs.len()].chunks_mut(CHUNK).collect();
     let work = |k: usize, o: &mut &mut [K::Hit]| {
-        let p = &pairs[k * CHUNK..pairs.len().min((k + 1) * CHUNK)];
+        let p = &pairs[pool::chunk(k, CHUNK, pairs.len())];
         run_chunk(level, is_streaming, kernel, (k * CHUNK, p), o)
     };
     let mut counts = Vec::new();
