@@ -188,6 +188,64 @@ fn a_tie_between_two_rotated_points_follows_the_dense_order() {
     }
 }
 
+/// frame_advance, CI's 30-second run: the check's slide oracle placed a box's trailing
+/// face by `coord + size` when another box stopped it, while `Frame::advance` (rightly)
+/// uses the tile map's size rule. The stop was at a subnormal `2.8e-45`, where
+/// `2.8e-45 + 1` rounds to `1` and the box would shrink; the rule gives `1.0000001`.
+/// The wall hit's contact point then differed by an ulp. The frame was right, the
+/// oracle now follows the rule, and its tolerance for box stops is gone.
+///
+/// ```text
+///   row 1   . . . . .[player]   moving (-128, -110), slides
+///   row 0  #. . . . .           tile (0, 0) solid, 4 units
+///   obstacle: a wall-layer box from x = -7.5 to 2.8e-45, y = 0.625 to 8.125
+/// ```
+#[test]
+fn a_box_stopped_at_a_subnormal_face_keeps_its_size() {
+    use glam::IVec2;
+    use hantei::frame::{Frame, Level, layers};
+    use hantei::{BoxProps, BoxStore, Response};
+    let map = TileMap::from_ascii(
+        "
+        #.......
+        ........",
+        Vec2::splat(4.0),
+        Vec2::ZERO,
+    )
+    .unwrap();
+    let face = f32::from_bits(2);
+    let mut store = BoxStore::new();
+    let player = store
+        .insert_with(
+            Aabb::from_coords(20.0, 4.0, 21.0, 5.0),
+            BoxProps::new(layers::player())
+                .with_motion(Vec2::new(-128.0, -110.0))
+                .with_response(Response::Slide),
+        )
+        .unwrap();
+    store
+        .insert_with(
+            Aabb::from_coords(-7.5, 0.625, face, 8.125),
+            BoxProps::new(layers::wall()),
+        )
+        .unwrap();
+    let mut frame = Frame::new();
+    frame.advance(&mut store, &Level::walls(&map)).unwrap();
+    // The leading face stops on the obstacle's; the trailing face follows by the
+    // size rule and rounds outward, so the box is never smaller than it was.
+    let end = Aabb::from_coords(face, 4.0, 1.0f32.next_up(), 5.0);
+    assert_eq!(store.get(player).unwrap(), end);
+    // Then the y move meets the top of tile (0, 0) at once. The contact point lies on
+    // the box where it stopped: the middle of its bottom face.
+    let w = frame.report().wall_hits;
+    assert_eq!(w.len(), 1);
+    assert_eq!(
+        (w[0].tile, w[0].toi, w[0].normal),
+        (IVec2::ZERO, 0.0, Vec2::Y)
+    );
+    assert_eq!(w[0].point.a, Vec2::new((face + end.max.x) / 2.0, 4.0));
+}
+
 /// The minimised fuzz inputs, through the checks the fuzz targets call.
 #[cfg(feature = "fuzzing")]
 mod checks {
@@ -198,6 +256,15 @@ mod checks {
     fn frame_step_tied_rotated_points() {
         check::frame::frame_vs_oracle(include_bytes!(
             "../fuzz/corpus/frame_step/regression-ci-tied-rotated-points"
+        ));
+    }
+
+    /// The box stopped at a subnormal face (see above), the input as CI's fuzzer found
+    /// it.
+    #[test]
+    fn frame_advance_slide_stopped_at_a_subnormal_face() {
+        check::advance::advance_vs_oracle(include_bytes!(
+            "../fuzz/corpus/frame_advance/regression-ci-slide-stopped-at-a-subnormal-face"
         ));
     }
 
