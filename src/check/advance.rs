@@ -1217,8 +1217,7 @@ fn compare(
             Shape::Aabb(_) => Shape::Aabb(want_box),
             s => s.translated(Vec2::new(moved(0), moved(1))),
         };
-        let ok = bits(&want_shape) == bits(&got);
-        if !ok {
+        if bits(&want_shape) != bits(&got) {
             return Err(format!(
                 "sliding box {data:#x} {b0:?} moving {m:?} at {got:?}, oracle {want_shape:?}"
             ));
