@@ -16,6 +16,13 @@
 //! `FrameTimings::total`): the median ratio and its quartiles. On a shared machine this
 //! ratio is steadier than the ratio of two rows that ran a minute apart.
 //!
+//! Beside it, each size prints a floor: what any plugin must pay on top of `advance`,
+//! measured step by step as well. It is the step's own `advance`, plus one pass that
+//! reads and writes every collider's `Transform` right after an `advance` (so the
+//! transforms are as cold as in the step), plus Bevy's own despawn of as many bullets
+//! as the step destroyed, in a world of the same bullets without the plugin. The floor
+//! leaves out the sync, the messages and the change ticks, so it is a lower bound.
+//!
 //! Everything runs on one thread: a one-thread rayon pool whose thread is the bench's
 //! own, Bevy's single-threaded executor for every schedule and a task pool of one
 //! thread. A system between the plugin's sync and step checks it.
@@ -25,12 +32,14 @@
 //! PLUGIN_SIZES=100000 cargo bench -p hantei_bevy --bench plugin
 //! ```
 //!
-//! `cargo test -p hantei_bevy --benches` runs each row once on 1000 bullets, untimed.
+//! `cargo test -p hantei_bevy --benches` runs each row once on 1000 bullets, untimed,
+//! and prints the interleaved line and the floor over three steps.
 
 use bevy_app::{App, FixedUpdate, TaskPoolOptions, TaskPoolPlugin};
 use bevy_ecs::prelude::*;
 use bevy_ecs::schedule::{Schedules, SingleThreadedExecutor};
 use bevy_time::{TimePlugin, TimeUpdateStrategy};
+use bevy_transform::components::Transform;
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use hantei_bevy::hantei::BoxStore;
 use hantei_bevy::hantei::frame::{Frame, FrameConfig, Level, layers};
@@ -148,24 +157,98 @@ fn median(v: &mut [f64]) -> f64 {
     v[v.len() / 2]
 }
 
-/// The whole step over its own `advance`, step after step: prints the medians.
-fn interleaved(app: &mut App, bullets: usize, rounds: usize) {
+/// The quartiles of `v`, sorted already.
+fn quartiles(v: &[f64]) -> (f64, f64) {
+    let q = |f: f64| v[((v.len() - 1) as f64 * f) as usize];
+    (q(0.25), q(0.75))
+}
+
+/// One pass over every collider's `Transform` that reads and writes its translation,
+/// as the least a write-back must do. It writes the value it read and leaves the
+/// change ticks alone, so the plugin's next sync sees nothing new. Returns its time.
+fn transform_pass(app: &mut App) -> Duration {
+    let world = app.world_mut();
+    let mut query = world.query_filtered::<&mut Transform, (With<Collider>, Without<ChildOf>)>();
+    let start = Instant::now();
+    for mut t in query.iter_mut(world) {
+        let t = t.bypass_change_detection();
+        t.translation = black_box(t.translation);
+    }
+    start.elapsed()
+}
+
+/// `bullets` bullets in a world without the plugin: Bevy's own despawns, measured.
+struct Ghosts {
+    world: World,
+    rng: Rng,
+}
+
+impl Ghosts {
+    fn new(bullets: usize) -> Self {
+        let mut world = World::new();
+        let mut rng = Rng::new();
+        for _ in 0..bullets {
+            spawn_bullet(&mut world, &mut rng);
+        }
+        Ghosts { world, rng }
+    }
+
+    /// Despawns `n` bullets spread over the table, from the last row up as the plugin
+    /// does, and spawns `n` new ones (not timed). Returns the despawns' time.
+    fn despawn(&mut self, n: usize) -> Duration {
+        let rows: Vec<Entity> = self
+            .world
+            .query_filtered::<Entity, With<Collider>>()
+            .iter(&self.world)
+            .collect();
+        let every = (rows.len() / n.max(1)).max(1);
+        let doomed: Vec<Entity> = rows.iter().step_by(every).take(n).rev().copied().collect();
+        let start = Instant::now();
+        for &e in &doomed {
+            self.world.despawn(e);
+        }
+        let time = start.elapsed();
+        for _ in 0..doomed.len() {
+            spawn_bullet(&mut self.world, &mut self.rng);
+        }
+        time
+    }
+}
+
+/// The whole step over its own `advance`, step after step, and the floor beside it:
+/// prints the medians. `evict` runs an `advance` of the same size (not timed), so that
+/// each part of the floor starts from caches as an `advance` leaves them.
+fn interleaved(app: &mut App, bullets: usize, rounds: usize, evict: &mut dyn FnMut()) {
+    let mut ghosts = Ghosts::new(bullets);
     let (mut whole, mut adv, mut ratio) = (Vec::new(), Vec::new(), Vec::new());
+    let (mut pass, mut despawn, mut floor) = (Vec::new(), Vec::new(), Vec::new());
     for _ in 0..rounds {
         let t = step(app, bullets).as_secs_f64() * 1e3;
-        let cw = app.world().resource::<CollisionWorld>();
-        let a = cw.frame().report().timings.total.as_secs_f64() * 1e3;
+        let report = app.world().resource::<CollisionWorld>().frame().report();
+        let a = report.timings.total.as_secs_f64() * 1e3;
+        let destroyed = report.destroyed.len();
+        evict();
+        let p = transform_pass(app).as_secs_f64() * 1e3;
+        evict();
+        let d = ghosts.despawn(destroyed).as_secs_f64() * 1e3;
         whole.push(t);
         adv.push(a);
         ratio.push(t / a);
+        pass.push(p);
+        despawn.push(d);
+        floor.push((a + p + d) / a);
     }
     let (w, a, r) = (median(&mut whole), median(&mut adv), median(&mut ratio));
-    let q = |f: f64| ratio[((ratio.len() - 1) as f64 * f) as usize];
+    let (p, d, f) = (median(&mut pass), median(&mut despawn), median(&mut floor));
+    let (r0, r1) = quartiles(&ratio);
+    let (f0, f1) = quartiles(&floor);
     println!(
         "plugin_step/{bullets}: interleaved over {rounds} steps: whole step {w:.3} ms, \
-         its advance {a:.3} ms, ratio {r:.2}x (quartiles {:.2}-{:.2})",
-        q(0.25),
-        q(0.75)
+         its advance {a:.3} ms, ratio {r:.2}x (quartiles {r0:.2}-{r1:.2})"
+    );
+    println!(
+        "plugin_step/{bullets}: floor: transform pass {p:.3} ms, Bevy's despawns {d:.3} ms, \
+         floor {f:.2}x its advance (quartiles {f0:.2}-{f1:.2})"
     );
 }
 
@@ -216,10 +299,17 @@ fn bench(c: &mut Criterion) {
                 });
             });
             group.finish();
-            if timed() {
-                let rounds = if bullets >= 50_000 { 100 } else { 400 };
-                interleaved(&mut app, bullets, rounds);
-            }
+            // A test run goes through the interleaved line and the floor once, briefly.
+            let rounds = match (timed(), bullets >= 50_000) {
+                (false, _) => 3,
+                (true, true) => 100,
+                (true, false) => 400,
+            };
+            let mut evict = || {
+                let summary = frame.advance(&mut snap.clone(), &level);
+                black_box(summary.expect("the scene is valid"));
+            };
+            interleaved(&mut app, bullets, rounds, &mut evict);
             // Every collider is in the store: the dead were despawned, the new inserted.
             let colliders = app
                 .world_mut()
