@@ -39,6 +39,9 @@ fn main() {
     if set("OPEN") {
         config = config.with_open_arena();
     }
+    if set("STILL") {
+        config = config.with_still_lasers();
+    }
     if set("GROUPED") {
         config = config.with_sides_grouped();
     }

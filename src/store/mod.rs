@@ -61,7 +61,7 @@ use crate::error::{Error, check_len};
 use crate::lanes::{F32W, SimdLevel, SimdTask, dispatch};
 use crate::math::{
     Aabb, AabbColumns, Capsule, Circle, MAX_COORDINATE, MAX_TURN, MotionColumns, Obb2, Shape,
-    ShapeKind, down2_finite, grow, turn_capsule, turn_obb2, up2_finite, within_limit,
+    ShapeKind, down2_finite, grow, grow_finite, turn_capsule, turn_obb2, up2_finite, within_limit,
 };
 use glam::Vec2;
 
@@ -1424,7 +1424,8 @@ impl BoxStore {
             let b = if turn != 0.0 {
                 Shape::Obb2(*o).turn_bounds(turn)
             } else {
-                grow(o.aabb())
+                // The store's shapes are finite: no NaN check, no branch.
+                grow_finite(o.aabb())
             };
             self.min_x[i] = b.min.x;
             self.min_y[i] = b.min.y;
@@ -1447,7 +1448,8 @@ impl BoxStore {
             let b = if turn != 0.0 {
                 Shape::Capsule(*c).turn_bounds(turn)
             } else {
-                grow(c.aabb())
+                // The store's shapes are finite: no NaN check, no branch.
+                grow_finite(c.aabb())
             };
             self.min_x[i] = b.min.x;
             self.min_y[i] = b.min.y;
