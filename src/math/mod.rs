@@ -27,7 +27,7 @@ pub use obb2::Obb2;
 pub use obb3::Obb3;
 pub use ray::Ray;
 pub use shape::{Shape, ShapeKind};
-pub(crate) use shape::{down2_finite, grow, grow_finite, up2_finite};
+pub(crate) use shape::{down2_finite, grow_finite, up2_finite};
 pub(crate) use touch::{box_enters, enters, outside_normal};
 pub use turn::MAX_TURN;
 #[cfg(any(test, feature = "fuzzing"))]

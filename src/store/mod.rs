@@ -61,7 +61,7 @@ use crate::error::{Error, check_len};
 use crate::lanes::{F32W, SimdLevel, SimdTask, dispatch};
 use crate::math::{
     Aabb, AabbColumns, Capsule, Circle, MAX_COORDINATE, MAX_TURN, MotionColumns, Obb2, Shape,
-    ShapeKind, down2_finite, grow, grow_finite, turn_capsule, turn_obb2, up2_finite, within_limit,
+    ShapeKind, down2_finite, grow_finite, turn_capsule, turn_obb2, up2_finite, within_limit,
 };
 use glam::Vec2;
 

@@ -357,7 +357,23 @@ impl TileMap {
     /// [`TileMap::open_space`], so a box that `open_space` does not call clear is never
     /// called clear here.
     #[inline]
-    pub(crate) fn small_box_near(&self, fast: [f32; 6], [x0, y0, x1, y1]: [f32; 4]) -> bool {
+    pub(crate) fn small_box_near(&self, fast: [f32; 6], b: [f32; 4]) -> bool {
+        match self.near_reach(fast, b) {
+            None => true,
+            Some((cell, cols, rows)) => self.reaches_solid(cell, cols, rows),
+        }
+    }
+
+    /// [`TileMap::small_box_near`]'s box located: `None` when it is larger than a tile
+    /// or its centre lies outside the map, else its centre's cell and the offsets from
+    /// it that the box reaches, `c0..=c1` across and `r0..=r1` down (each `-1..=0` and
+    /// `0..=1`).
+    #[inline(always)]
+    pub(super) fn near_reach(
+        &self,
+        fast: [f32; 6],
+        [x0, y0, x1, y1]: [f32; 4],
+    ) -> Option<([u32; 2], [i64; 2], [i64; 2])> {
         let [ox, oy, ix, iy, w, h] = fast;
         let fx = ((x0 + x1) * 0.5 - ox) * ix;
         let fy = ((y0 + y1) * 0.5 - oy) * iy;
@@ -369,7 +385,7 @@ impl TileMap {
             && x1 - x0 <= self.tile_size.x
             && y1 - y0 <= self.tile_size.y)
         {
-            return true;
+            return None;
         }
         // In range and non-negative: the truncations are exact. The box lies within
         // the 3 × 3 cells around its centre's (see `region_clear`).
@@ -378,11 +394,52 @@ impl TileMap {
         let reach = |lo: f32, hi: f32, c: f32| {
             let before = lo <= c + m;
             let after = hi >= c + 1.0 - m;
-            (-i64::from(before), i64::from(after))
+            [-i64::from(before), i64::from(after)]
         };
         // Cell indices below `2^24` (the condition for `fast`): exact in `f32`.
-        let (c0, c1) = reach((x0 - ox) * ix, (x1 - ox) * ix, cx as f32);
-        let (r0, r1) = reach((y0 - oy) * iy, (y1 - oy) * iy, cy as f32);
+        let cols = reach((x0 - ox) * ix, (x1 - ox) * ix, cx as f32);
+        let rows = reach((y0 - oy) * iy, (y1 - oy) * iy, cy as f32);
+        Some(([cx, cy], cols, rows))
+    }
+
+    /// Whether any cell `(cx + c, cy + r)` for `c` in `c0..=c1` and `r` in `r0..=r1` is
+    /// solid (or outside the map, counted as [`TileMap::outside`]). Offsets are `-1`,
+    /// `0` or `1`. Away from the map's edge: the nine cells around `(cx, cy)` as bits,
+    /// and the ones reached as a mask, with no branch on the cells.
+    #[inline(always)]
+    pub(super) fn reaches_solid(
+        &self,
+        [cx, cy]: [u32; 2],
+        [c0, c1]: [i64; 2],
+        [r0, r1]: [i64; 2],
+    ) -> bool {
+        let [w, h] = self.dims;
+        if cx == 0 || cy == 0 || cx + 1 >= w || cy + 1 >= h {
+            return self.reaches_solid_by_cells([cx, cy], [c0, c1], [r0, r1]);
+        }
+        let w = w as usize;
+        let mut solid = 0u32;
+        for r in 0..3 {
+            let at = (cy as usize + r - 1) * w + cx as usize - 1;
+            for (c, &kind) in self.cells[at..at + 3].iter().enumerate() {
+                solid |= u32::from(kind != EMPTY) << (3 * r + c);
+            }
+        }
+        // Bit `k` of each: offset `k - 1` is reached (the centre's always is).
+        let (cols, rows) = (((c1 << 2) | 2 | -c0) as u32, ((r1 << 2) | 2 | -r0) as u32);
+        let rows =
+            ((rows & 1) * 0b111) | (((rows >> 1) & 1) * 0b111_000) | ((rows >> 2) * 0b111_000_000);
+        (solid & (cols * 0b001_001_001) & rows) != 0
+    }
+
+    /// [`TileMap::reaches_solid`] cell by cell: the answer at the map's edge, and the
+    /// reference for the tests.
+    pub(super) fn reaches_solid_by_cells(
+        &self,
+        [cx, cy]: [u32; 2],
+        [c0, c1]: [i64; 2],
+        [r0, r1]: [i64; 2],
+    ) -> bool {
         let (cx, cy) = (i64::from(cx), i64::from(cy));
         (r0..=r1).any(|r| (c0..=c1).any(|c| self.kind_at(cx + c, cy + r) != EMPTY))
     }

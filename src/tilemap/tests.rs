@@ -1104,3 +1104,62 @@ fn interior_needs_a_precise_map() {
     assert!(far.fast_index.is_none());
     assert_eq!(far.interior.world[0], f32::INFINITY);
 }
+
+// ----- the near-walls listing -----------------------------------------------------------
+
+/// `reaches_solid`'s nine-bit mask gives the cell-by-cell answer for every centre cell,
+/// at the edge and away from it, and every set of reached offsets; and `small_box_near`
+/// on random small boxes agrees with locating the box and reading cell by cell.
+#[test]
+fn near_walls_mask_matches_the_cells() {
+    let mut rng = Rng::new(0x9a11);
+    for (k, density) in [0.05, 0.3, 0.7].into_iter().enumerate() {
+        let map = random_map(
+            9,
+            7,
+            Vec2::new(8.0, 6.0),
+            Vec2::new(-20.0, 13.0),
+            density,
+            k as u64,
+        );
+        for map in [map.clone(), map.with_outside(2)] {
+            let (w, h) = (map.width(), map.height());
+            let (mut near, mut clear) = (0, 0);
+            for cy in 0..h {
+                for cx in 0..w {
+                    for offsets in 0..16 {
+                        let cols = [-(offsets & 1), (offsets >> 1) & 1];
+                        let rows = [-((offsets >> 2) & 1), offsets >> 3];
+                        let want = map.reaches_solid_by_cells([cx, cy], cols, rows);
+                        assert_eq!(
+                            map.reaches_solid([cx, cy], cols, rows),
+                            want,
+                            "cell ({cx}, {cy}), columns {cols:?}, rows {rows:?}"
+                        );
+                        if want {
+                            near += 1;
+                        } else {
+                            clear += 1;
+                        }
+                    }
+                }
+            }
+            assert!(
+                near > 0 && clear > 0,
+                "density {density}: both answers occur"
+            );
+            let fast = map.fast_index.expect("a small map near the origin");
+            let b = map.bounds();
+            for _ in 0..2000 {
+                let (sx, sy) = (rng.unit_f32() * 9.0, rng.unit_f32() * 7.0);
+                let x0 = b.min.x - 8.0 + rng.unit_f32() * (b.max.x - b.min.x + 16.0);
+                let y0 = b.min.y - 6.0 + rng.unit_f32() * (b.max.y - b.min.y + 12.0);
+                let boxed = [x0, y0, x0 + sx, y0 + sy];
+                let want = map
+                    .near_reach(fast, boxed)
+                    .is_none_or(|(c, cols, rows)| map.reaches_solid_by_cells(c, cols, rows));
+                assert_eq!(map.small_box_near(fast, boxed), want, "box {boxed:?}");
+            }
+        }
+    }
+}
