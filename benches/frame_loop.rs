@@ -13,9 +13,10 @@
 //! Arguments: bullets (default 100,000), `step`, `advance` or `nowalls` (`advance`
 //! with `Level::none()`; default `advance`), rounds (default 150). The environment:
 //! `THREADS` (default 1: a serial frame; more: a parallel frame on a pool of that many),
-//! and the scene's variants `SQUARES=1`, `OPEN=1`, `GROUPED=1`. Prints the mean time
-//! of a call and of its `FrameTimings` parts (broad and walls, narrow and statics, the
-//! rest), in ms, and the last call's contacts, wall hits and destroyed boxes. Each call
+//! and the scene's variants `SQUARES=1`, `OPEN=1`, `GROUPED=1`, `STILL=1` (still lasers,
+//! no needles). Prints the mean time of a call and of its `FrameTimings` parts (broad
+//! and walls, narrow and statics, the rest) and its serial part, in ms, and the last
+//! call's contacts, wall hits and destroyed boxes. Each call
 //! runs on a fresh copy of the store (the copy not timed). Run without `--bench` (as
 //! `cargo test --benches` does), it does nothing.
 
@@ -61,7 +62,7 @@ fn main() {
         ..FrameConfig::default()
     });
     let mut store = scene.store.clone();
-    let mut sums = [0.0f64; 4];
+    let mut sums = [0.0f64; 5];
     let mut counts = (0, 0, 0);
     pool.install(|| {
         for _ in 0..rounds {
@@ -80,6 +81,7 @@ fn main() {
             sums[1] += timings.broad.as_secs_f64();
             sums[2] += timings.narrow.as_secs_f64();
             sums[3] += timings.events.as_secs_f64();
+            sums[4] += timings.serial.as_secs_f64();
         }
     });
     let ms = |s: f64| s * 1e3 / rounds as f64;
@@ -89,6 +91,10 @@ fn main() {
         ms(sums[1]),
         ms(sums[2]),
         ms(sums[3])
+    );
+    println!(
+        "  of which serial (FrameTimings::serial): {:.3} ms",
+        ms(sums[4])
     );
     println!(
         "  a call's contacts, wall hits, destroyed: {} / {} / {}",
