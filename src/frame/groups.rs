@@ -434,9 +434,9 @@ impl<'a> Columns<'a> {
 
 /// Pass 3's wall test on one group's part of a chunk, just written (`swept`, `dense`):
 /// pushes on `near` the dense index of each box whose swept bounds are not certainly
-/// clear of `map`'s solid tiles. Eight boxes at a time: all eight inside the map's open
+/// clear of `map`'s solid tiles. Eight boxes at a time: a box inside the map's open
 /// interior (one large empty rectangle, `Interior` in `tilemap/open.rs`: four lane
-/// compares) are clear; else one lookup each
+/// compares) is clear, and eight of them need nothing more; else one lookup each
 /// ([`TileMap::open_mask`]); a box larger than a tile, one lookup at the coarse level
 /// it fits in ([`TileMap::region_clear`]); every box where the map has no `f32` index.
 /// A small box that the lookup does not call clear (its cell is beside a solid tile)
@@ -463,22 +463,19 @@ impl SimdTask for NearLanes<'_> {
         let coords = |b: &Aabb| [b.min.x, b.min.y, b.max.x, b.max.y];
         let full = self.swept.len() / LANES * LANES;
         let flat: &[f32] = bytemuck::cast_slice(&self.swept[..full]);
-        // The map's open interior (TileMap::interior) as two boxes' records compare
-        // with it: `(x0, y0, -x1, -y1) >= (ix0, iy0, -ix1, -iy1)` lane by lane.
-        let [ix0, iy0, ix1, iy1] = map.interior.world;
-        let sign = W::from_array([1.0, 1.0, -1.0, -1.0, 1.0, 1.0, -1.0, -1.0]);
-        let inner = W::from_array([ix0, iy0, -ix1, -iy1, ix0, iy0, -ix1, -iy1]);
-        let inside = |r: &[f32]| (W::load(r) * sign).ge(inner);
+        let interior = map.interior.world;
+        let [ix0, iy0, ix1, iy1] = interior.map(W::splat);
         for (g, recs) in flat.chunks_exact(4 * LANES).enumerate() {
-            // Eight boxes inside the interior: clear, without a lookup.
-            let (a, b) = recs.split_at(2 * LANES);
-            let (a, c) = a.split_at(LANES);
-            let (b, d) = b.split_at(LANES);
-            if (inside(a) & inside(c) & inside(b) & inside(d)).all() {
+            let swept = W::load_transposed4(recs);
+            // A box inside the map's open interior (TileMap::interior) is clear. Eight
+            // of them: no lookup.
+            let [x0, y0, x1, y1] = swept;
+            let inside = (x0.ge(ix0) & y0.ge(iy0) & x1.le(ix1) & y1.le(iy1)).bitmask();
+            if inside == 0xff {
                 continue;
             }
-            let (bits, open) = map.open_mask::<W>(fast, W::load_transposed4(recs));
-            let mut near = !open & 0xff;
+            let (bits, open) = map.open_mask::<W>(fast, swept);
+            let mut near = !(open | inside) & 0xff;
             while near != 0 {
                 let j = near.trailing_zeros() as usize;
                 near &= near - 1;
@@ -496,9 +493,13 @@ impl SimdTask for NearLanes<'_> {
                 }
             }
         }
+        // The last boxes one at a time, by the same tests: the list does not depend on
+        // where the eights begin.
+        let [ix0, iy0, ix1, iy1] = interior;
         for k in full..self.swept.len() {
-            let b = coords(&self.swept[k]);
-            if !map.region_clear(fast, b) && map.small_box_near(fast, b) {
+            let b @ [x0, y0, x1, y1] = coords(&self.swept[k]);
+            let inside = x0 >= ix0 && y0 >= iy0 && x1 <= ix1 && y1 <= iy1;
+            if !inside && !map.region_clear(fast, b) && map.small_box_near(fast, b) {
                 self.near.push(self.dense[k]);
             }
         }
