@@ -16,9 +16,9 @@
 //! and the scene's variants `SQUARES=1`, `OPEN=1`, `GROUPED=1`, `STILL=1` (still lasers,
 //! no needles). Prints the mean time of a call and of its `FrameTimings` parts (broad
 //! and walls, narrow and statics, the rest) and its serial part, in ms, and the last
-//! call's contacts, wall hits and destroyed boxes. Each call
-//! runs on a fresh copy of the store (the copy not timed). Run without `--bench` (as
-//! `cargo test --benches` does), it does nothing.
+//! call's contacts, wall hits and destroyed boxes. Each call runs on a fresh copy of the
+//! store (the copy not timed). Run without `--bench` (as `cargo test --benches` does),
+//! it does nothing.
 
 use hantei::frame::{Danmaku, DanmakuConfig, Frame, FrameConfig, Level};
 use std::time::Instant;

@@ -463,8 +463,7 @@ impl SimdTask for NearLanes<'_> {
         let coords = |b: &Aabb| [b.min.x, b.min.y, b.max.x, b.max.y];
         let full = self.swept.len() / LANES * LANES;
         let flat: &[f32] = bytemuck::cast_slice(&self.swept[..full]);
-        let interior = map.interior.world;
-        let [ix0, iy0, ix1, iy1] = interior.map(W::splat);
+        let [ix0, iy0, ix1, iy1] = map.interior.world.map(W::splat);
         for (g, recs) in flat.chunks_exact(4 * LANES).enumerate() {
             let swept = W::load_transposed4(recs);
             // A box inside the map's open interior (TileMap::interior) is clear. Eight
@@ -495,11 +494,12 @@ impl SimdTask for NearLanes<'_> {
         }
         // The last boxes one at a time, by the same tests: the list does not depend on
         // where the eights begin.
-        let [ix0, iy0, ix1, iy1] = interior;
         for k in full..self.swept.len() {
-            let b @ [x0, y0, x1, y1] = coords(&self.swept[k]);
-            let inside = x0 >= ix0 && y0 >= iy0 && x1 <= ix1 && y1 <= iy1;
-            if !inside && !map.region_clear(fast, b) && map.small_box_near(fast, b) {
+            let b = coords(&self.swept[k]);
+            if !map.interior.contains(b)
+                && !map.region_clear(fast, b)
+                && map.small_box_near(fast, b)
+            {
                 self.near.push(self.dense[k]);
             }
         }
