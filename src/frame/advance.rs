@@ -601,7 +601,6 @@ impl Frame {
         let walls = level.walls.map(|map| Walls {
             map,
             filter: level.wall_filter,
-            simd: self.config.simd,
         });
         let t_broad = self.collide(store, walls)?;
         self.moves.clear();

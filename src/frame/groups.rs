@@ -37,12 +37,11 @@ const ZERO_BOX: Aabb = Aabb::from_coords(0.0, 0.0, 0.0, 0.0);
 const CHUNK: usize = 1 << 14;
 
 /// The walls of [`Frame::advance`](super::Frame::advance) as step 1 sees them: the
-/// map, the filter a box must pair with to meet it, and the lanes to test with.
+/// map, and the filter a box must pair with to meet it.
 #[derive(Clone, Copy)]
 pub(super) struct Walls<'a> {
     pub(super) map: &'a TileMap,
     pub(super) filter: Filter,
-    pub(super) simd: SimdLevel,
 }
 
 /// Boxes sharing one filter: their dense indices and their swept bounds.
@@ -116,6 +115,8 @@ struct Chunk {
     /// no runs, each box's filter (its position in `filters`) in `ids` instead.
     ids: Vec<u8>,
     by_box: bool,
+    /// Scratch for [`Chunk::pick`]: the positions of one filter's boxes in the chunk.
+    picked: Vec<u32>,
 }
 
 /// A chunk whose filter changes at more than one box in `1 / TINY_RUN` keeps each box's
@@ -153,11 +154,80 @@ fn iota(d: &mut [u32], start: u32) {
     }
 }
 
+/// A chunk of ids with at most this many filters is copied into its groups one filter
+/// at a time ([`Chunk::pick`]); with more, box by box.
+const FEW_IDS: usize = 4;
+
+/// The positions `k` with `ids[k] == local`, ascending, into the front of `picked`
+/// (at least `LANES` longer than `ids`); returns how many. Eight ids are one word:
+/// its zero bytes after an `xor` are the matches ([`zero_bytes`]), and their
+/// positions are left-packed in one step ([`F32W::compress_u32`]).
+struct PickIds<'a> {
+    ids: &'a [u8],
+    local: u8,
+    picked: &'a mut [u32],
+}
+
+impl SimdTask for PickIds<'_> {
+    type Output = usize;
+
+    #[inline(always)]
+    fn run<W: F32W>(self) -> usize {
+        let want = u64::from_ne_bytes([self.local; 8]);
+        let mut n = 0;
+        let mut words = self.ids.chunks_exact(LANES);
+        for (g, w) in (&mut words).enumerate() {
+            let x = u64::from_le_bytes(w.try_into().expect("eight ids"));
+            let base = (g * LANES) as u32;
+            let at: [u32; LANES] = core::array::from_fn(|k| base + k as u32);
+            let dst = (&mut self.picked[n..n + LANES])
+                .try_into()
+                .expect("eight slots");
+            n += W::compress_u32(&at, zero_bytes(x ^ want), dst);
+        }
+        let tail = self.ids.len() - words.remainder().len();
+        for (k, &id) in words.remainder().iter().enumerate() {
+            self.picked[n] = (tail + k) as u32;
+            n += usize::from(id == self.local);
+        }
+        n
+    }
+}
+
+/// Bit `k` set where byte `k` of `x` (counted from the least significant) is zero.
+#[inline(always)]
+pub(super) fn zero_bytes(x: u64) -> u32 {
+    const LOW7: u64 = u64::from_ne_bytes([0x7f; 8]);
+    // A byte's high bit: set when its low seven bits are not all zero (no carry leaves
+    // the byte), or its own high bit is set. Inverted: set for a zero byte alone.
+    let zero = !(((x & LOW7) + LOW7) | x | LOW7);
+    // Bit 8k + 7 to bit k: the shifted products land on distinct bits, without carries.
+    ((zero >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u32
+}
+
 /// Runs shorter than this on average: the chunk is swept in one pass and copied (a
 /// vectorised loop per run costs its setup and its scalar tail for every run).
 const SHORT_RUN: usize = 32;
 
 impl Chunk {
+    /// For a chunk of ids: the boxes whose id is `local`, in order, their swept bounds
+    /// (from [`Chunk::swept`]) into `s` and their dense indices (the chunk's first is
+    /// `first`) into `d`, both exactly as long as their count.
+    ///
+    /// First their positions in the chunk into [`Chunk::picked`], eight ids at a time
+    /// ([`PickIds`]), then one copy each. Two sides' bullets in any order cost no
+    /// mispredicted branch.
+    fn pick(&mut self, simd: SimdLevel, local: u8, first: usize, s: &mut [Aabb], d: &mut [u32]) {
+        let (ids, picked) = (&self.ids, &mut self.picked);
+        picked.resize(ids.len() + LANES, 0);
+        let n = dispatch(simd, PickIds { ids, local, picked });
+        debug_assert_eq!(n, s.len());
+        for ((s, d), &k) in s.iter_mut().zip(d.iter_mut()).zip(&picked[..n]) {
+            *s = self.swept[k as usize];
+            *d = (first + k as usize) as u32;
+        }
+    }
+
     /// With walls: lists in [`Chunk::near`] the boxes of `parts` (each group's part of
     /// this chunk, just written) not certainly clear of them ([`NearLanes`]), in the
     /// groups whose filter pairs with theirs (the one group, with per-box filters: the
@@ -167,6 +237,7 @@ impl Chunk {
         &mut self,
         store: &BoxStore,
         walls: Option<Walls<'_>>,
+        simd: SimdLevel,
         per_box: bool,
         parts: impl Iterator<Item = (usize, &'p [Aabb], &'p [u32])>,
     ) {
@@ -185,7 +256,7 @@ impl Chunk {
             if pairs && !swept.is_empty() {
                 let near = &mut self.near;
                 dispatch(
-                    w.simd,
+                    simd,
                     NearLanes {
                         map: w.map,
                         swept,
@@ -291,16 +362,76 @@ impl Chunk {
     /// `filters` into `ids` (the last two filters seen tried first: two sides
     /// alternating find theirs at once). False, with nothing recorded, for more
     /// filters than a byte can name (then the caller takes runs).
+    ///
+    /// A block of 64 boxes all of the last two filters seen (two sides' bullets, in any
+    /// order) takes a loop without branches that the compiler vectorises; a block with
+    /// any other filter goes box by box. The ids are the same either way.
     fn scan_by_box(&mut self, layers: &[u32], masks: &[u32], max: usize) -> bool {
         self.ids.clear();
         self.by_box = true;
         let (mut a, mut b) = (usize::MAX, usize::MAX);
+        let n = layers.len().min(masks.len());
+        for from in (0..n).step_by(64) {
+            let to = (from + 64).min(n);
+            let (layers, masks) = (&layers[from..to], &masks[from..to]);
+            if a < self.filters.len()
+                && b < self.filters.len()
+                && self.two_filters(layers, masks, [a, b])
+            {
+                // `a` is now the last box's filter, `b` the other one.
+                if self.ids.last() != Some(&(a as u8)) {
+                    (a, b) = (b, a);
+                }
+                continue;
+            }
+            if !self.scan_one_by_one(layers, masks, max, (&mut a, &mut b)) {
+                return self.too_many;
+            }
+        }
+        true
+    }
+
+    /// [`Chunk::scan_by_box`] on a block whose boxes all have filter `a` or `b` (their
+    /// positions in `filters`, both `< 256`): their ids onto `ids`, and their counts.
+    /// False, with nothing recorded, when a box has another filter.
+    #[inline]
+    fn two_filters(&mut self, layers: &[u32], masks: &[u32], [a, b]: [usize; 2]) -> bool {
+        let (fa, fb) = (self.filters[a].0, self.filters[b].0);
+        let base = self.ids.len();
+        self.ids.resize(base + layers.len(), 0);
+        let (mut other, mut count_a) = (0u32, 0u32);
+        for ((id, &l), &m) in self.ids[base..].iter_mut().zip(layers).zip(masks) {
+            let is_a = (l == fa.layers) & (m == fa.mask);
+            let is_b = (l == fb.layers) & (m == fb.mask);
+            other |= u32::from(!(is_a | is_b));
+            count_a += u32::from(is_a);
+            *id = if is_a { a as u8 } else { b as u8 };
+        }
+        if other != 0 {
+            self.ids.truncate(base);
+            return false;
+        }
+        self.filters[a].1 += count_a;
+        self.filters[b].1 += layers.len() as u32 - count_a;
+        true
+    }
+
+    /// [`Chunk::scan_by_box`] on a block, box by box (`a` and `b`: the last two filters
+    /// seen). False, with nothing recorded, for more filters than a byte can name or
+    /// than `max` allows; then `too_many` says which.
+    fn scan_one_by_one(
+        &mut self,
+        layers: &[u32],
+        masks: &[u32],
+        max: usize,
+        (a, b): (&mut usize, &mut usize),
+    ) -> bool {
         for (&l, &m) in layers.iter().zip(masks) {
             let f = Filter::new(l, m);
-            let local = if a < self.filters.len() && self.filters[a].0 == f {
-                a
-            } else if b < self.filters.len() && self.filters[b].0 == f {
-                b
+            let local = if *a < self.filters.len() && self.filters[*a].0 == f {
+                *a
+            } else if *b < self.filters.len() && self.filters[*b].0 == f {
+                *b
             } else if let Some(k) = self.filters.iter().position(|x| x.0 == f) {
                 k
             } else if self.filters.len() < max.min(usize::from(u8::MAX) + 1) {
@@ -308,16 +439,15 @@ impl Chunk {
                 self.filters.len() - 1
             } else {
                 // Over `max`: too many for groups; else over a byte: take runs.
-                let over = self.filters.len() >= max;
+                self.too_many = self.filters.len() >= max;
                 self.filters.clear();
                 self.ids.clear();
                 self.by_box = false;
-                self.too_many = over;
-                return over;
+                return false;
             };
-            if local != a {
-                b = a;
-                a = local;
+            if local != *a {
+                *b = *a;
+                *a = local;
             }
             self.filters[local].1 += 1;
             self.ids.push(local as u8);
@@ -536,6 +666,7 @@ impl Grouping {
         store: &BoxStore,
         max_groups: usize,
         parallel: bool,
+        simd: SimdLevel,
         walls: Option<Walls<'_>>,
     ) -> Result<(), usize> {
         let cols = Columns::of(store);
@@ -619,10 +750,6 @@ impl Grouping {
                 let (s, d) = &mut slots[0];
                 ok = cols.sweep_run(range(c).start, s, d);
             } else {
-                // Each run at its group's next free slot of the chunk's part.
-                let at = &mut chunk.starts;
-                at.clear();
-                at.resize(slots.len(), 0);
                 let first = range(c).start;
                 let short = chunk.by_box || chunk.runs.len() * SHORT_RUN > range(c).len();
                 if short {
@@ -630,7 +757,19 @@ impl Grouping {
                     chunk.dense.resize(range(c).len(), 0);
                     ok = cols.sweep_run(first, &mut chunk.swept, &mut chunk.dense);
                 }
-                if chunk.by_box {
+                let few_ids = chunk.by_box && chunk.filters.len() <= FEW_IDS;
+                if few_ids {
+                    // Filter by filter, each group's part whole.
+                    for local in 0..chunk.group.len() {
+                        let (s, d) = &mut slots[chunk.group[local] as usize];
+                        chunk.pick(simd, local as u8, first, s, d);
+                    }
+                }
+                // Each run (or box) at its group's next free slot of the chunk's part.
+                let at = &mut chunk.starts;
+                at.clear();
+                at.resize(slots.len(), 0);
+                if chunk.by_box && !few_ids {
                     // Box by box into its group's next slot.
                     for (k, (&id, b)) in chunk.ids.iter().zip(&chunk.swept).enumerate() {
                         let g = chunk.group[usize::from(id)] as usize;
@@ -657,7 +796,7 @@ impl Grouping {
             let parts = slots.iter().enumerate().map(|(g, (s, d))| (g, &**s, &**d));
             // A box beyond the limit fails the frame: no wall test for its chunk.
             let walls = walls.filter(|_| ok);
-            chunk.list_near(store, walls, per_box, parts);
+            chunk.list_near(store, walls, simd, per_box, parts);
             ok
         };
         let in_range = if parallel {
@@ -708,7 +847,17 @@ impl Grouping {
                     chunk.dense.resize(range(c).len(), 0);
                     ok &= cols.sweep_run(first, &mut chunk.swept, &mut chunk.dense);
                 }
-                if !per_box && chunk.by_box {
+                if !per_box && chunk.by_box && chunk.filters.len() <= FEW_IDS {
+                    // Filter by filter, each group's part whole.
+                    for local in 0..chunk.group.len() {
+                        let (g, k) = (chunk.group[local] as usize, chunk.filters[local].1);
+                        let (at, group) = (self.cursor[g], &mut self.groups[g]);
+                        let to = at + k as usize;
+                        let (s, d) = (&mut group.swept[at..to], &mut group.dense[at..to]);
+                        chunk.pick(simd, local as u8, first, s, d);
+                        self.cursor[g] = to;
+                    }
+                } else if !per_box && chunk.by_box {
                     // Box by box into its group's next slot.
                     for (k, (&id, b)) in chunk.ids.iter().zip(&chunk.swept).enumerate() {
                         let g = chunk.group[usize::from(id)] as usize;
@@ -750,7 +899,7 @@ impl Grouping {
                         (g, &group.swept[from..to], &group.dense[from..to])
                     },
                 );
-                chunk.list_near(store, walls.filter(|_| ok), per_box, parts);
+                chunk.list_near(store, walls.filter(|_| ok), simd, per_box, parts);
                 chunk.starts = starts;
             }
             ok

@@ -774,7 +774,13 @@ impl Frame {
     fn group(&mut self, store: &BoxStore, walls: Option<Walls<'_>>) -> Result<(), Error> {
         let parallel = self.parallel(store);
         self.grouping
-            .build(store, self.config.max_groups, parallel, walls)
+            .build(
+                store,
+                self.config.max_groups,
+                parallel,
+                self.config.simd,
+                walls,
+            )
             .map_err(|index| Error::OutOfRange {
                 handle: store.handle_at(index),
                 index,

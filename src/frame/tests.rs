@@ -411,6 +411,19 @@ fn store_with_runs(n: usize, seed: u64, kinds: u32) -> BoxStore {
     store
 }
 
+/// A random store whose box `k` gets filter `side(k, rng)` of `sides` distinct ones.
+fn two_sides(n: usize, seed: u64, side: impl Fn(usize, &mut Rng) -> u32, sides: u32) -> BoxStore {
+    let mut store = random_store(n, seed, 0);
+    let mut rng = Rng::new(seed + 1);
+    let handles: Vec<BoxHandle> = store.handles().to_vec();
+    for (k, h) in handles.into_iter().enumerate() {
+        let s = side(k, &mut rng);
+        assert!(s < sides);
+        store.set_filter(h, Filter::new(1 << s, !(1 << s))).unwrap();
+    }
+    store
+}
+
 #[test]
 fn grouping_in_chunks_on_any_thread_count_equals_one_box_at_a_time() {
     let stores = [
@@ -427,6 +440,31 @@ fn grouping_in_chunks_on_any_thread_count_equals_one_box_at_a_time() {
             }
             store
         }),
+        // Two sides' bullets (ids, two filters a block), in turn and shuffled; now and
+        // then a third filter (a block box by box), or a fifth (box by box into groups).
+        (
+            "two sides in turn",
+            two_sides(3000, 26, |k, _| (k % 2) as u32, 2),
+        ),
+        (
+            "two sides shuffled",
+            two_sides(3000, 27, |_, r| r.below(2), 2),
+        ),
+        ("two sides and a few others", {
+            two_sides(
+                3000,
+                28,
+                |_, r| {
+                    if r.below(50) == 0 {
+                        2 + r.below(2)
+                    } else {
+                        r.below(2)
+                    }
+                },
+                4,
+            )
+        }),
+        ("five sides", two_sides(3000, 29, |_, r| r.below(5), 5)),
         ("empty", BoxStore::new()),
         ("one box", random_store(1, 24, 0)),
     ];
@@ -467,9 +505,9 @@ fn grouping_in_chunks_on_any_thread_count_equals_one_box_at_a_time() {
                         let w = walls.then_some(groups::Walls {
                             map: &map,
                             filter: wall_filter,
-                            simd: SimdLevel::available()[threads % SimdLevel::available().len()],
                         });
-                        pool.install(|| g.build(store, max_groups, threads > 1, w))
+                        let simd = SimdLevel::available()[threads % SimdLevel::available().len()];
+                        pool.install(|| g.build(store, max_groups, threads > 1, simd, w))
                             .unwrap();
                         let case =
                             format!("{name}, max {max_groups}, chunk {chunk}, {threads} threads");
@@ -506,6 +544,36 @@ fn grouping_in_chunks_on_any_thread_count_equals_one_box_at_a_time() {
     }
 }
 
+/// `zero_bytes` marks exactly the zero bytes of a word: every one-byte word at every
+/// position, and random words with many zero and 0x80 bytes.
+#[test]
+fn zero_bytes_marks_the_zero_bytes() {
+    let naive = |x: u64| {
+        (0..8)
+            .filter(|&k| x.to_le_bytes()[k] == 0)
+            .fold(0u32, |m, k| m | 1 << k)
+    };
+    let mut rng = Rng::new(0x2e20);
+    let mut words: Vec<u64> = (0..8)
+        .flat_map(|k| (0..=255u64).map(move |b| b << (8 * k)))
+        .collect();
+    words.extend((0..100_000).map(|_| {
+        let pick = |r: u32, b: u32| match r {
+            0 => 0,
+            1 => 0x80,
+            2 => 0x01,
+            3 => 0x7f,
+            _ => b as u64 & 0xff,
+        };
+        (0..8).fold(0u64, |x, k| {
+            x | pick(rng.below(6), rng.below(256)) << (8 * k)
+        })
+    }));
+    for x in words {
+        assert_eq!(groups::zero_bytes(x), naive(x), "{x:#018x}");
+    }
+}
+
 #[test]
 fn out_of_range_names_the_lowest_box_whatever_the_chunks() {
     let mut store = store_with_runs(2000, 31, 5);
@@ -522,7 +590,7 @@ fn out_of_range_names_the_lowest_box_whatever_the_chunks() {
             let pool = &crate::check::broad::pools()[threads - 1];
             let mut g = Grouping::default();
             g.set_chunk(chunk);
-            let got = pool.install(|| g.build(&store, 32, threads > 1, None));
+            let got = pool.install(|| g.build(&store, 32, threads > 1, SimdLevel::Scalar, None));
             assert_eq!(
                 got,
                 Err(store.index_of(handles[700]).unwrap()),
