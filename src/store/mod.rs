@@ -795,6 +795,10 @@ impl BoxStore {
         } else {
             -1.0
         };
+        if limit >= 0.0 && all_within(motions, limit) {
+            // Every motion is valid and needs no bounds read: only the handles to check.
+            return self.set_motions_small(handles, motions);
+        }
         let slots = self.slots.as_slice();
         let (x0, y0, x1, y1) = (&self.min_x, &self.min_y, &self.max_x, &self.max_y);
         let bounds = [x0, y0, x1, y1].map(|c| c.as_ptr());
@@ -815,6 +819,51 @@ impl BoxStore {
             my[i] = m.y;
             Ok(())
         })
+    }
+
+    /// [`BoxStore::set_motions`] for motions already known to be valid and too small
+    /// to take any box out of range: one pass checks the handles, one writes. The write
+    /// pass keeps the dense indices it looked up ahead (to ask for their lines) and
+    /// looks each up once.
+    fn set_motions_small(&mut self, handles: &[BoxHandle], motions: &[Vec2]) -> Result<(), Error> {
+        const AHEAD: usize = 16;
+        let slots = self.slots.as_slice();
+        let ask_slot = |h: &BoxHandle| {
+            crate::lanes::prefetch(slots.as_ptr().wrapping_add(h.slot as usize));
+        };
+        handles.iter().take(4 * AHEAD).for_each(ask_slot);
+        for (k, &h) in handles.iter().enumerate() {
+            if let Some(h) = handles.get(k + 4 * AHEAD) {
+                ask_slot(h);
+            }
+            dense_of(slots, h)?;
+        }
+        // Every handle is alive: only writes now.
+        let (mx, my) = (&mut self.motion_x, &mut self.motion_y);
+        let (px, py) = (mx.as_ptr(), my.as_ptr());
+        let link = |h: &BoxHandle| {
+            let i = slots[h.slot as usize].link as usize;
+            crate::lanes::prefetch(px.wrapping_add(i));
+            crate::lanes::prefetch(py.wrapping_add(i));
+            i
+        };
+        handles.iter().take(4 * AHEAD).for_each(ask_slot);
+        let mut ahead = [0usize; AHEAD];
+        for (a, h) in ahead.iter_mut().zip(handles) {
+            *a = link(h);
+        }
+        for (k, m) in motions.iter().enumerate() {
+            if let Some(h) = handles.get(k + 4 * AHEAD) {
+                ask_slot(h);
+            }
+            let i = ahead[k % AHEAD];
+            if let Some(h) = handles.get(k + AHEAD) {
+                ahead[k % AHEAD] = link(h);
+            }
+            mx[i] = m.x;
+            my[i] = m.y;
+        }
+        Ok(())
     }
 
     /// Sets every box's displacement, in dense order, all or nothing. `motions[i]` goes
@@ -1518,7 +1567,6 @@ impl BoxStore {
         Ok(())
     }
 
-    /// The bounds of the box at dense index `i` (in range).
     /// The largest absolute value of any box's bounds, `0` for an empty store: every
     /// box lies within `±extent` on both axes. One pass over the bound columns, eight
     /// lanes at a time.
@@ -1541,6 +1589,7 @@ impl BoxStore {
         acc.into_iter().fold(0.0, f32::max)
     }
 
+    /// The bounds of the box at dense index `i` (in range).
     fn bounds(&self, i: usize) -> Aabb {
         Aabb::from_coords(self.min_x[i], self.min_y[i], self.max_x[i], self.max_y[i])
     }
@@ -1713,6 +1762,22 @@ fn each_dense(
         each(k, m, dense_of(slots, h)?)?;
     }
     Ok(())
+}
+
+/// Whether every motion is finite and at most `limit` on each axis (NaN is not):
+/// eight at a time, without a branch.
+fn all_within(motions: &[Vec2], limit: f32) -> bool {
+    let within = |v: &[Vec2]| {
+        v.iter().fold(1u32, |ok, m| {
+            ok & u32::from(m.x.abs() <= limit) & u32::from(m.y.abs() <= limit)
+        })
+    };
+    let mut blocks = motions.chunks_exact(8);
+    let mut ok = 1;
+    for b in &mut blocks {
+        ok &= within(b);
+    }
+    ok & within(blocks.remainder()) == 1
 }
 
 /// The dense index of the live box `h` names among `slots`, or

@@ -514,11 +514,28 @@ fn set_motions_equals_set_motion_one_by_one_and_is_all_or_nothing() {
         Err(Error::StaleHandle)
     );
     assert!(unchanged(&bad));
+    // The last handle removed: found only after every other one was checked.
+    let mut last_stale = live.clone();
+    *last_stale.last_mut().unwrap() = stale;
+    assert_eq!(
+        bad.set_motions(&last_stale, &motions),
+        Err(Error::StaleHandle)
+    );
+    assert!(unchanged(&bad));
     let mut nan = motions.clone();
     nan[1234] = Vec2::new(0.0, f32::NAN);
     assert_eq!(
         bad.set_motions(&live, &nan),
         Err(Error::InvalidMotion { index: 1234 })
+    );
+    assert!(unchanged(&bad));
+    // The first defect in handle order, whatever its kind.
+    assert_eq!(bad.set_motions(&with_stale, &nan), Err(Error::StaleHandle));
+    let mut nan_first = motions.clone();
+    nan_first[999] = Vec2::new(f32::INFINITY, 0.0);
+    assert_eq!(
+        bad.set_motions(&with_stale, &nan_first),
+        Err(Error::InvalidMotion { index: 999 })
     );
     assert!(unchanged(&bad));
     assert!(matches!(
@@ -704,4 +721,24 @@ fn centers_into_matches_each_shapes_center() {
             store.remove_sorted(&doomed, false);
         }
     });
+}
+
+/// `all_within` refuses one motion beyond the limit, infinite or NaN on either axis,
+/// wherever it is (in a block of eight or in the last few), and accepts the limit.
+#[test]
+fn all_within_finds_one_bad_motion_anywhere() {
+    let limit = 10.0;
+    for n in [0, 1, 7, 8, 9, 23, 64] {
+        let ok = vec![Vec2::new(limit, -limit); n];
+        assert!(super::all_within(&ok, limit), "{n}");
+        for at in 0..n {
+            for bad in [limit.next_up(), f32::INFINITY, f32::NAN] {
+                for axis in 0..2 {
+                    let mut v = ok.clone();
+                    v[at][axis] = if at % 2 == 0 { bad } else { -bad };
+                    assert!(!super::all_within(&v, limit), "{n} {at} {bad} {axis}");
+                }
+            }
+        }
+    }
 }
