@@ -264,16 +264,29 @@ impl Shape {
 
     /// [`Shape::validate`], naming `index`.
     pub(crate) fn check(&self, index: usize) -> Result<(), Error> {
-        let reason = match self {
-            Shape::Aabb(_) => None,
-            Shape::Circle(c) => c.validate().err(),
-            Shape::Obb2(o) => o.validate().err(),
-            Shape::Capsule(c) => c.validate().err(),
+        self.checked_bounds(index).map(|_| ())
+    }
+
+    /// [`Shape::validate`], naming `index`, and the shape's [`Shape::bounds`] that it
+    /// checked. A valid shape's values are finite, so its box has no NaN (an overflow
+    /// gives an infinite side, which the box's check refuses): the bounds grow without
+    /// the NaN checks, to the same bits ([`grow_finite`]).
+    pub(crate) fn checked_bounds(&self, index: usize) -> Result<Aabb, Error> {
+        let (reason, aabb) = match self {
+            Shape::Aabb(b) => {
+                b.check(index)?;
+                return Ok(*b);
+            }
+            Shape::Circle(c) => (c.validate().err(), c.aabb()),
+            Shape::Obb2(o) => (o.validate().err(), o.aabb()),
+            Shape::Capsule(c) => (c.validate().err(), c.aabb()),
         };
         if let Some(reason) = reason {
             return Err(Error::InvalidShape { index, reason });
         }
-        self.bounds().check(index)
+        let bounds = grow_finite(aabb);
+        bounds.check(index)?;
+        Ok(bounds)
     }
 }
 
@@ -281,6 +294,51 @@ impl Shape {
 mod tests {
     use super::*;
     use crate::rng::Rng;
+
+    /// `checked_bounds` answers as `validate` then `bounds` do: the same error, or the
+    /// same bounds bit for bit. Shapes of every kind with ordinary values, values near
+    /// `f32::MAX` (the box overflows), NaN and infinite values, and negative sizes.
+    #[test]
+    fn checked_bounds_are_the_checked_shape_s_bounds() {
+        let mut rng = Rng::new(0xb0b);
+        let value = |rng: &mut Rng| match rng.below(8) {
+            0 => f32::MAX * rng.range_f32(-1.0, 1.0),
+            1 => [f32::NAN, f32::INFINITY, -f32::INFINITY, -1.0][rng.below(4) as usize],
+            _ => rng.range_f32(-1000.0, 1000.0),
+        };
+        let (mut valid, mut refused) = (0, 0);
+        for _ in 0..100_000 {
+            let v: [f32; 6] = core::array::from_fn(|_| value(&mut rng));
+            let p = |k: usize| glam::Vec2::new(v[k], v[k + 1]);
+            let angle = rng.range_f32(-4.0, 4.0);
+            let shape = match rng.below(4) {
+                0 => Shape::Aabb(Aabb::from_coords(v[0], v[1], v[2], v[3])),
+                1 => Shape::Circle(Circle::new(p(0), v[2].abs() * v[3].signum())),
+                2 => Shape::Obb2(Obb2::from_angle(p(0), p(2).abs(), angle)),
+                _ => Shape::Capsule(Capsule::new(p(0), p(2), v[4].abs())),
+            };
+            let want = shape.validate().and_then(|()| {
+                let b = shape.bounds();
+                b.check(0).map(|()| b)
+            });
+            let got = shape.checked_bounds(0);
+            match (&got, &want) {
+                (Ok(g), Ok(w)) => {
+                    valid += 1;
+                    assert_eq!(
+                        [g.min.x, g.min.y, g.max.x, g.max.y].map(f32::to_bits),
+                        [w.min.x, w.min.y, w.max.x, w.max.y].map(f32::to_bits),
+                        "{shape:?}"
+                    );
+                }
+                _ => {
+                    refused += 1;
+                    assert_eq!(got, want, "{shape:?}");
+                }
+            }
+        }
+        assert!(valid > 10_000 && refused > 10_000, "{valid} {refused}");
+    }
 
     /// The branch-free two-ulp steps give `next_up` / `next_down` twice, bit for bit,
     /// on the edge cases (zeros, subnormals, the largest finite values, infinities, NaN)

@@ -513,10 +513,13 @@ impl BoxStore {
         props: BoxProps,
     ) -> Result<BoxHandle, Error> {
         let shape = shape.into();
-        shape.check(0)?;
+        let still = shape.checked_bounds(0)?;
         check_motion(props.motion, 0)?;
         check_turn(shape.kind(), props.turn, 0)?;
-        let bounds = shape.turn_bounds(props.turn);
+        let bounds = match props.turn {
+            0.0 => still,
+            turn => shape.turn_bounds(turn),
+        };
         check_reach(bounds, props.motion, None, 0)?;
         self.check_room(1)?;
         self.check_shape_room(shape.kind())?;
@@ -545,12 +548,15 @@ impl BoxStore {
     pub fn update_shape(&mut self, h: BoxHandle, shape: impl Into<Shape>) -> Result<(), Error> {
         let shape = shape.into();
         let i = self.dense(h)?;
-        shape.check(0)?;
+        let still = shape.checked_bounds(0)?;
         let turn = match shape.kind() {
             ShapeKind::Obb2 | ShapeKind::Capsule => self.turn_at(i),
             _ => 0.0,
         };
-        let bounds = shape.turn_bounds(turn);
+        let bounds = match turn {
+            0.0 => still,
+            turn => shape.turn_bounds(turn),
+        };
         check_reach(bounds, self.motion(i), Some(h), i)?;
         if kind_of(self.shape[i]) != shape.kind() {
             self.check_shape_room(shape.kind())?;
