@@ -107,10 +107,9 @@ struct Chunk {
     /// this chunk is written; serially, each group's cursor before this chunk.
     starts: Vec<usize>,
     /// A chunk of many short runs (the filters interleaved, as a game spawns two sides'
-    /// bullets): every box's swept bounds and dense index in one pass, then copied run
-    /// by run into the groups.
+    /// bullets): every box's swept bounds in one pass, then copied run by run into the
+    /// groups (their dense indices follow from their positions).
     swept: Vec<Aabb>,
-    dense: Vec<u32>,
     /// Runs of one or two boxes on average (two sides' bullets strictly alternating):
     /// no runs, each box's filter (its position in `filters`) in `ids` instead.
     ids: Vec<u8>,
@@ -524,9 +523,9 @@ impl<'a> Columns<'a> {
     }
 
     /// The swept bounds `[min + min(motion, 0), max + max(motion, 0)]` of the boxes
-    /// `start..start + swept.len()` into `swept`, their dense indices into `dense`, in
-    /// one branch-free pass that the compiler vectorises; whether all of them lie
-    /// within [`MAX_COORDINATE`].
+    /// `start..start + swept.len()` into `swept`, in one branch-free pass that the
+    /// compiler vectorises, and their dense indices into `dense` (empty, or as long as
+    /// `swept`); whether all of them lie within [`MAX_COORDINATE`].
     fn sweep_run(&self, start: usize, swept: &mut [Aabb], dense: &mut [u32]) -> bool {
         let n = swept.len();
         let r = start..start + n;
@@ -754,8 +753,7 @@ impl Grouping {
                 let short = chunk.by_box || chunk.runs.len() * SHORT_RUN > range(c).len();
                 if short {
                     chunk.swept.resize(range(c).len(), ZERO_BOX);
-                    chunk.dense.resize(range(c).len(), 0);
-                    ok = cols.sweep_run(first, &mut chunk.swept, &mut chunk.dense);
+                    ok = cols.sweep_run(first, &mut chunk.swept, &mut []);
                 }
                 let few_ids = chunk.by_box && chunk.filters.len() <= FEW_IDS;
                 if few_ids {
@@ -844,8 +842,7 @@ impl Grouping {
                     !per_box && (chunk.by_box || chunk.runs.len() * SHORT_RUN > range(c).len());
                 if short {
                     chunk.swept.resize(range(c).len(), ZERO_BOX);
-                    chunk.dense.resize(range(c).len(), 0);
-                    ok &= cols.sweep_run(first, &mut chunk.swept, &mut chunk.dense);
+                    ok &= cols.sweep_run(first, &mut chunk.swept, &mut []);
                 }
                 if !per_box && chunk.by_box && chunk.filters.len() <= FEW_IDS {
                     // Filter by filter, each group's part whole.
