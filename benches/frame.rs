@@ -32,6 +32,10 @@
 //! ratio of `advance` to `step` is `frame_ratio`'s business (interleaved); these rows
 //! are criterion's view of the same frames.
 //!
+//! `store_calls/100k`: a game's own calls on a store of 100k discs in scrambled order,
+//! 1,250 at a time (`remove`, `remove_many`, `insert_shape`) and `set_motions` on
+//! every box. Divide by 1,250 (or 100k) for a call's cost.
+//!
 //! The other groups' scene is [`hantei::frame::DemoFrame`]: bullets in rings and spirals flying
 //! outward, 50 enemies of two boxes each, a player, walls around the arena. Each
 //! iteration runs `Frame::step` and `TileMap::move_bullets` on a fresh copy of the
@@ -329,12 +333,99 @@ fn wide_boxes(c: &mut Criterion) {
     group.finish();
 }
 
+/// `store_calls/100k`: what a game's own calls cost on a store of 100k discs whose
+/// dense order respawns have scrambled (a random half of the handles given in random
+/// order). Each row makes 1,250 calls, or one call for 1,250 boxes (`set_motions`:
+/// every box), on a fresh copy of the store (the copy not timed): `remove` one by one,
+/// `remove_many` once, `insert_shape` into the holes, `set_motions` on every handle.
+fn store_calls(c: &mut Criterion) {
+    let n = 100_000;
+    let mut rng = Rng::new(0xca11);
+    let mut store = hantei::BoxStore::with_capacity(n);
+    let side = |k: usize| match k % 2 {
+        0 => layers::player_bullet(),
+        _ => layers::enemy_bullet(),
+    };
+    let disc = |rng: &mut Rng| {
+        let c = Vec2::new(rng.range_f32(0.0, 1000.0), rng.range_f32(0.0, 1000.0));
+        Circle::new(c, 3.0)
+    };
+    for k in 0..n {
+        let props = BoxProps::new(side(k)).with_motion(Vec2::new(2.0, 1.0));
+        store.insert_shape(disc(&mut rng), props).unwrap();
+    }
+    // Respawns: a random half of the boxes removed and inserted again.
+    let mut handles = store.handles().to_vec();
+    for k in (1..n).rev() {
+        handles.swap(k, rng.below(k as u32 + 1) as usize);
+    }
+    store.remove_many(&handles[..n / 2]).unwrap();
+    for (k, h) in handles[..n / 2].iter_mut().enumerate() {
+        let props = BoxProps::new(side(k)).with_motion(Vec2::new(2.0, 1.0));
+        *h = store.insert_shape(disc(&mut rng), props).unwrap();
+    }
+    for k in (1..n).rev() {
+        handles.swap(k, rng.below(k as u32 + 1) as usize);
+    }
+    let picks = &handles[..1250];
+    let mut emptied = store.clone();
+    emptied.remove_many(picks).unwrap();
+    let discs: Vec<Circle> = (0..picks.len()).map(|_| disc(&mut rng)).collect();
+    let motions: Vec<Vec2> = (0..n)
+        .map(|k| Vec2::new(1.0 + (k % 7) as f32, 2.0))
+        .collect();
+
+    let mut group = c.benchmark_group("store_calls/100k");
+    group.sample_size(20);
+    group.warm_up_time(Duration::from_millis(500));
+    group.measurement_time(Duration::from_secs(2));
+    group.bench_function("remove_1250", |b| {
+        b.iter_batched_ref(
+            || store.clone(),
+            |s| picks.iter().for_each(|&h| drop(black_box(s.remove(h)))),
+            BatchSize::LargeInput,
+        )
+    });
+    group.bench_function("remove_many_1250", |b| {
+        b.iter_batched_ref(
+            || store.clone(),
+            |s| black_box(s.remove_many(picks)),
+            BatchSize::LargeInput,
+        )
+    });
+    group.bench_function("insert_shape_1250", |b| {
+        b.iter_batched_ref(
+            || {
+                // A clone has no spare room; a game's store keeps its capacity.
+                let mut s = emptied.clone();
+                s.reserve(picks.len());
+                s
+            },
+            |s| {
+                for (k, &d) in discs.iter().enumerate() {
+                    black_box(s.insert_shape(d, BoxProps::new(side(k))).unwrap());
+                }
+            },
+            BatchSize::LargeInput,
+        )
+    });
+    group.bench_function("set_motions_100k", |b| {
+        b.iter_batched_ref(
+            || store.clone(),
+            |s| black_box(s.set_motions(&handles, &motions)),
+            BatchSize::LargeInput,
+        )
+    });
+    group.finish();
+}
+
 criterion_group!(
     benches,
     danmaku,
     frame,
     frame_shapes,
     static_level,
-    wide_boxes
+    wide_boxes,
+    store_calls
 );
 criterion_main!(benches);

@@ -53,6 +53,8 @@ pub enum Op {
     UpdateAll(Vec<Aabb>),
     /// [`BoxStore::remove`].
     Remove(Pick),
+    /// [`BoxStore::remove_many`].
+    RemoveMany(Vec<Pick>),
     /// [`BoxStore::set_motion`].
     SetMotion(Pick, Vec2),
     /// [`BoxStore::set_motion_all`].
@@ -120,7 +122,8 @@ impl Op {
                 let n = bulk(r);
                 Op::UpdateAll((0..n).map(|_| aabb(r)).collect())
             }
-            7 | 8 => Op::Remove(pick(r)),
+            7 => Op::Remove(pick(r)),
+            8 => Op::RemoveMany((0..r.below(9)).map(|_| pick(r)).collect()),
             9 => Op::SetMotion(pick(r), r.vec2_edge()),
             10 => {
                 let n = bulk(r);
@@ -453,6 +456,31 @@ pub fn apply(store: &mut BoxStore, model: &mut Model, op: &Op) -> Result<(), Str
                 }
             }
         },
+        Op::RemoveMany(picks) => {
+            let handles: Vec<BoxHandle> = picks.iter().filter_map(|p| model.resolve(*p)).collect();
+            let mut doomed: Vec<usize> = Vec::new();
+            for h in &handles {
+                match model.dense.iter().position(|d| d == h) {
+                    Some(i) if !doomed.contains(&i) => doomed.push(i),
+                    _ => doomed.clear(),
+                }
+                if doomed.is_empty() {
+                    break;
+                }
+            }
+            let refused = doomed.len() != handles.len();
+            let bad = [refused.then_some(Error::StaleHandle)];
+            let ok = expect(&store.remove_many(&handles), &bad)?;
+            if ok {
+                // The highest dense index first, each hole filled by the last box.
+                doomed.sort_unstable();
+                for &i in doomed.iter().rev() {
+                    let h = model.dense.swap_remove(i);
+                    model.live.remove(&h);
+                }
+            }
+            ok
+        }
         Op::SetMotion(pick, m) => match model.resolve(*pick) {
             None => true,
             Some(h) => {

@@ -330,6 +330,74 @@ fn remove_sorted_equals_removing_one_by_one() {
     });
 }
 
+/// `remove_many` leaves what `remove_sorted` leaves for the same boxes, given in any
+/// order (so what `remove` on each leaves, but for the dense order), and refuses a
+/// stale or repeated handle without removing anything.
+#[test]
+fn remove_many_removes_the_set_in_one_batch_or_nothing() {
+    for_cases(
+        "remove_many_removes_the_set_in_one_batch_or_nothing",
+        128,
+        |rng| {
+            let mut store = BoxStore::new();
+            for k in 0..rng.below(60) {
+                let c = Vec2::new(k as f32 * 3.0, (k % 7) as f32);
+                let props = BoxProps::new(Filter::ALL).with_user_data(u64::from(k));
+                let shape = match k % 3 {
+                    0 => Shape::Aabb(Aabb::from_center_half_extents(c, Vec2::splat(1.0))),
+                    1 => Shape::Circle(crate::math::Circle::new(c, 1.5)),
+                    _ => Shape::Capsule(crate::math::Capsule::new(c, c + Vec2::X, 0.5)),
+                };
+                store.insert_shape(shape, props).unwrap();
+            }
+            let handles: Vec<BoxHandle> = store.handles().to_vec();
+            let mut picked: Vec<BoxHandle> = handles
+                .iter()
+                .copied()
+                .filter(|_| rng.chance(0.4))
+                .collect();
+            for k in (1..picked.len()).rev() {
+                picked.swap(k, rng.below(k as u32 + 1) as usize);
+            }
+            let mut doomed: Vec<u32> = picked
+                .iter()
+                .map(|&h| store.index_of(h).unwrap() as u32)
+                .collect();
+            doomed.sort_unstable();
+            let mut want = store.clone();
+            want.remove_sorted(&doomed, false);
+            // Refused: a repeated handle, a stale one; the store unchanged.
+            if let Some(&h) = picked.first() {
+                let mut twice = picked.clone();
+                twice.push(h);
+                let mut bad = store.clone();
+                assert_eq!(bad.remove_many(&twice), Err(Error::StaleHandle));
+                assert_eq!(bad.handles(), store.handles());
+                let mut gone = store.clone();
+                gone.remove(h).unwrap();
+                let before = gone.clone();
+                assert_eq!(gone.remove_many(&picked), Err(Error::StaleHandle));
+                assert_eq!(gone.handles(), before.handles());
+                assert_eq!(gone.min_x(), before.min_x());
+            }
+            store.remove_many(&picked).unwrap();
+            assert_eq!(store.handles(), want.handles());
+            assert_eq!(store.min_x(), want.min_x());
+            assert_eq!(store.max_y(), want.max_y());
+            for &h in &handles {
+                assert_eq!(store.contains(h), !picked.contains(&h));
+                assert_eq!(store.shape(h), want.shape(h));
+                assert_eq!(store.props(h), want.props(h));
+            }
+            // The same handles handed out next.
+            for _ in 0..picked.len() + 1 {
+                let b = Aabb::from_coords(0.0, 0.0, 1.0, 1.0);
+                assert_eq!(store.insert(b).unwrap(), want.insert(b).unwrap());
+            }
+        },
+    );
+}
+
 /// `apply_motion` moves every box by its motion exactly as `Shape::translated` would,
 /// the held ones to their given shapes, with the same bits serially and in parallel
 /// (several blocks, 1 to 3 threads).
