@@ -458,22 +458,18 @@ pub fn apply(store: &mut BoxStore, model: &mut Model, op: &Op) -> Result<(), Str
         },
         Op::RemoveMany(picks) => {
             let handles: Vec<BoxHandle> = picks.iter().filter_map(|p| model.resolve(*p)).collect();
-            let mut doomed: Vec<usize> = Vec::new();
-            for h in &handles {
-                match model.dense.iter().position(|d| d == h) {
-                    Some(i) if !doomed.contains(&i) => doomed.push(i),
-                    _ => doomed.clear(),
-                }
-                if doomed.is_empty() {
-                    break;
-                }
-            }
-            let refused = doomed.len() != handles.len();
+            // Each live box once (a handle may repeat); refused if any is stale.
+            let at: Vec<Option<usize>> = (handles.iter())
+                .map(|h| model.dense.iter().position(|d| d == h))
+                .collect();
+            let refused = at.contains(&None);
+            let mut doomed: Vec<usize> = at.into_iter().flatten().collect();
+            doomed.sort_unstable();
+            doomed.dedup();
             let bad = [refused.then_some(Error::StaleHandle)];
             let ok = expect(&store.remove_many(&handles), &bad)?;
             if ok {
                 // The highest dense index first, each hole filled by the last box.
-                doomed.sort_unstable();
                 for &i in doomed.iter().rev() {
                     let h = model.dense.swap_remove(i);
                     model.live.remove(&h);

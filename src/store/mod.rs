@@ -1082,28 +1082,28 @@ impl BoxStore {
     /// let h: Vec<_> = (0..5)
     ///     .map(|k| store.insert(Aabb::from_coords(k as f32, 0.0, k as f32 + 1.0, 1.0)))
     ///     .collect::<Result<_, _>>()?;
-    /// store.remove_many(&[h[3], h[0]])?;
+    /// // A handle given twice is removed once.
+    /// store.remove_many(&[h[3], h[0], h[3]])?;
     /// assert_eq!(store.len(), 3);
     /// assert!(!store.contains(h[0]) && store.contains(h[1]));
-    /// // A removed handle, or one given twice: an error, and nothing is removed.
+    /// // A removed handle: an error, and nothing is removed.
     /// assert!(store.remove_many(&[h[1], h[0]]).is_err());
-    /// assert!(store.remove_many(&[h[1], h[1]]).is_err());
     /// assert_eq!(store.len(), 3);
     /// # Ok::<(), hantei::Error>(())
     /// ```
     ///
+    /// A handle may appear more than once, as a bullet that hit two things does in a
+    /// list of the dead: its box is removed once.
+    ///
     /// # Errors
-    /// [`Error::StaleHandle`] when a box was already removed, or a handle appears
-    /// twice. Nothing is removed then.
+    /// [`Error::StaleHandle`] when a box was already removed. Nothing is removed then.
     pub fn remove_many(&mut self, handles: &[BoxHandle]) -> Result<(), Error> {
         let mut doomed = Vec::with_capacity(handles.len());
         for &h in handles {
             doomed.push(self.dense(h)? as u32);
         }
         doomed.sort_unstable();
-        if doomed.windows(2).any(|w| w[0] == w[1]) {
-            return Err(Error::StaleHandle);
-        }
+        doomed.dedup();
         self.remove_sorted(&doomed, false);
         Ok(())
     }
