@@ -1071,10 +1071,13 @@ impl BoxStore {
     /// order in which [`Frame::advance`](crate::frame::Frame::advance) removes the boxes
     /// it destroys.
     ///
+    /// A handle may appear more than once, as a bullet that hit two things does in a
+    /// list of the dead. Its box is removed once.
+    ///
     /// It costs a read of each handle's slot and a sort of their dense indices, then
-    /// one pass per column. One call for many boxes costs far less than a
-    /// [`BoxStore::remove`] for each: on a large store, each single removal waits on a
-    /// line of every column.
+    /// one pass per column. On a large store each removed box waits on a line of every
+    /// column. One call lets those waits overlap, so it costs less than a
+    /// [`BoxStore::remove`] for each box.
     ///
     /// ```
     /// use hantei::{Aabb, BoxStore};
@@ -1091,9 +1094,6 @@ impl BoxStore {
     /// assert_eq!(store.len(), 3);
     /// # Ok::<(), hantei::Error>(())
     /// ```
-    ///
-    /// A handle may appear more than once, as a bullet that hit two things does in a
-    /// list of the dead: its box is removed once.
     ///
     /// # Errors
     /// [`Error::StaleHandle`] when a box was already removed. Nothing is removed then.
