@@ -209,6 +209,12 @@ pub(super) fn zero_bytes(x: u64) -> u32 {
 const SHORT_RUN: usize = 32;
 
 impl Chunk {
+    /// Whether this chunk of ids is copied into its groups filter by filter
+    /// ([`Chunk::pick`]), not box by box.
+    fn picks_by_filter(&self) -> bool {
+        self.by_box && self.filters.len() <= FEW_IDS
+    }
+
     /// For a chunk of ids: the boxes whose id is `local`, in order, their swept bounds
     /// (from [`Chunk::swept`]) into `s` and their dense indices (the chunk's first is
     /// `first`) into `d`, both exactly as long as their count.
@@ -755,7 +761,7 @@ impl Grouping {
                     chunk.swept.resize(range(c).len(), ZERO_BOX);
                     ok = cols.sweep_run(first, &mut chunk.swept, &mut []);
                 }
-                let few_ids = chunk.by_box && chunk.filters.len() <= FEW_IDS;
+                let few_ids = chunk.picks_by_filter();
                 if few_ids {
                     // Filter by filter, each group's part whole.
                     for local in 0..chunk.group.len() {
@@ -844,7 +850,7 @@ impl Grouping {
                     chunk.swept.resize(range(c).len(), ZERO_BOX);
                     ok &= cols.sweep_run(first, &mut chunk.swept, &mut []);
                 }
-                if !per_box && chunk.by_box && chunk.filters.len() <= FEW_IDS {
+                if !per_box && chunk.picks_by_filter() {
                     // Filter by filter, each group's part whole.
                     for local in 0..chunk.group.len() {
                         let (g, k) = (chunk.group[local] as usize, chunk.filters[local].1);

@@ -268,9 +268,11 @@ impl Shape {
     }
 
     /// [`Shape::validate`], naming `index`, and the shape's [`Shape::bounds`] that it
-    /// checked. A valid shape's values are finite, so its box has no NaN (an overflow
-    /// gives an infinite side, which the box's check refuses): the bounds grow without
-    /// the NaN checks, to the same bits ([`grow_finite`]).
+    /// checked.
+    ///
+    /// A valid shape's values are finite, so its box has no NaN. An overflow can give
+    /// it an infinite side, and the box's check refuses that. So the bounds grow with
+    /// [`grow_finite`], which skips the NaN checks and gives the same bits.
     pub(crate) fn checked_bounds(&self, index: usize) -> Result<Aabb, Error> {
         let (reason, aabb) = match self {
             Shape::Aabb(b) => {
@@ -317,10 +319,21 @@ mod tests {
                 2 => Shape::Obb2(Obb2::from_angle(p(0), p(2).abs(), angle)),
                 _ => Shape::Capsule(Capsule::new(p(0), p(2), v[4].abs())),
             };
-            let want = shape.validate().and_then(|()| {
-                let b = shape.bounds();
-                b.check(0).map(|()| b)
-            });
+            // The check as it was written before `checked_bounds`: the shape's own
+            // validation, then its bounds' check.
+            let reason = match shape {
+                Shape::Aabb(_) => None,
+                Shape::Circle(c) => c.validate().err(),
+                Shape::Obb2(o) => o.validate().err(),
+                Shape::Capsule(c) => c.validate().err(),
+            };
+            let want = match reason {
+                Some(reason) => Err(Error::InvalidShape { index: 0, reason }),
+                None => {
+                    let b = shape.bounds();
+                    b.check(0).map(|()| b)
+                }
+            };
             let got = shape.checked_bounds(0);
             match (&got, &want) {
                 (Ok(g), Ok(w)) => {

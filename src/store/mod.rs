@@ -834,16 +834,10 @@ impl BoxStore {
     fn set_motions_small(&mut self, handles: &[BoxHandle], motions: &[Vec2]) -> Result<(), Error> {
         const AHEAD: usize = 16;
         let slots = self.slots.as_slice();
+        each_dense(slots, handles, motions, &[], |_, _, _| Ok(()))?;
         let ask_slot = |h: &BoxHandle| {
             crate::lanes::prefetch(slots.as_ptr().wrapping_add(h.slot as usize));
         };
-        handles.iter().take(4 * AHEAD).for_each(ask_slot);
-        for (k, &h) in handles.iter().enumerate() {
-            if let Some(h) = handles.get(k + 4 * AHEAD) {
-                ask_slot(h);
-            }
-            dense_of(slots, h)?;
-        }
         // Every handle is alive: only writes now.
         let (mx, my) = (&mut self.motion_x, &mut self.motion_y);
         let (px, py) = (mx.as_ptr(), my.as_ptr());
