@@ -1382,10 +1382,15 @@ pub(crate) fn advance_check(data: &[u8], tamper: &dyn Fn(&mut BoxStore)) -> Resu
         let want = oracle(&store, input.map.as_ref(), input.wall_filter);
         let before = fingerprint(&store);
         let mut next: Option<(BoxStore, Vec<u32>, String)> = None;
-        for (frame, threads) in &mut frames {
+        for (k, (frame, threads)) in frames.iter_mut().enumerate() {
             let cfg = *frame.config();
             let at = || format!("step {step} {cfg:?} × {threads}");
             let mut s = store.clone();
+            // Every other configuration with the store keeping its extent through the
+            // motion pass (as after a game's first `set_motions`).
+            if k % 2 == 1 {
+                s.keep_extent();
+            }
             let got = pool(*threads).install(|| frame.advance(&mut s, &level).map(|x| x.stopped));
             match (got, want.out_of_range) {
                 (Err(Error::OutOfRange { index, limit, .. }), Some(w))
@@ -1401,6 +1406,9 @@ pub(crate) fn advance_check(data: &[u8], tamper: &dyn Fn(&mut BoxStore)) -> Resu
                     return Err(format!("{}: box {w} out of range accepted", at()));
                 }
                 (Ok(stopped), None) => {
+                    if !s.extent_holds() {
+                        return Err(format!("{}: a box beyond the store's extent", at()));
+                    }
                     tamper(&mut s);
                     let r = frame.report();
                     compare(

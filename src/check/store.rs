@@ -250,6 +250,9 @@ impl Model {
                 return Err(format!("box {i} ({h:?}): an accessor disagrees"));
             }
         }
+        if !store.extent_holds() {
+            return Err("a box reaches beyond the store's extent".into());
+        }
         if iter.next().is_some() || store.handle_at(n).is_some() || store.aabb_at(n).is_some() {
             return Err("an accessor reaches past the last box".into());
         }

@@ -222,6 +222,35 @@ pub struct BoxStore {
     cap_turn: Vec<f32>,
     slots: Vec<Slot>,
     free_head: u32,
+    /// No box's bounds reach beyond `±extent` on either axis: the bits of that `f32`
+    /// (never NaN, so the bits order as the values do), or [`UNKNOWN`]. Every write of
+    /// bounds raises it; removals leave it as it is, too large at worst.
+    /// [`BoxStore::set_motions`] reads it instead of the bound columns.
+    extent: u32,
+    /// Whether the motion pass, which writes every box's bounds, makes [`extent`] exact
+    /// again; else it leaves it [`UNKNOWN`]. Set by the first
+    /// [`BoxStore::set_motions`]: a store that never takes that call never pays for
+    /// its extent.
+    ///
+    /// [`extent`]: BoxStore::extent
+    keep_extent: bool,
+}
+
+/// [`BoxStore::extent`] not known: the next [`BoxStore::set_motions`] reads the bounds
+/// once to find it. Raising it by any bound leaves it unknown.
+const UNKNOWN: u32 = u32::MAX;
+
+/// The bits of `|x|` for an `f32` that is not NaN: they order as the values do.
+#[inline(always)]
+fn abs_bits(x: f32) -> u32 {
+    x.to_bits() & 0x7fff_ffff
+}
+
+/// The largest [`abs_bits`] of a box's four bounds.
+#[inline(always)]
+fn bounds_bits(b: &Aabb) -> u32 {
+    let [x0, y0, x1, y1] = [b.min.x, b.min.y, b.max.x, b.max.y].map(abs_bits);
+    x0.max(y0).max(x1).max(y1)
 }
 
 /// The `shape` entry of a plain axis-aligned box.
@@ -248,13 +277,19 @@ const NO_SLOT: u32 = u32::MAX;
 const MOTION_BLOCK: usize = 1 << 14;
 
 /// One axis of [`BoxStore::apply_motion`] for a store without discs: both bounds of
-/// every box moved by its motion.
+/// every box moved by its motion. With `KEEP`, returns the largest [`abs_bits`] of the
+/// new bounds; else `0`.
 #[inline]
-fn move_boxes((lo, hi): (&mut [f32], &mut [f32]), m: &[f32]) {
+fn move_boxes<const KEEP: bool>((lo, hi): (&mut [f32], &mut [f32]), m: &[f32]) -> u32 {
+    let mut top = 0;
     for ((a, b), d) in lo.iter_mut().zip(hi.iter_mut()).zip(m) {
         *a += d;
         *b += d;
+        if KEEP {
+            top = top.max(abs_bits(*a)).max(abs_bits(*b));
+        }
     }
+    top
 }
 
 /// One axis's columns for [`move_discs`]: shape entries, bounds, disc centres, radii
@@ -270,16 +305,27 @@ type DiscAxis<'a> = (
 /// [`move_discs`] on both axes, compiled for the SIMD level's target features (the
 /// loop is plain code the compiler vectorises: the same operations, so the same bits
 /// at every level).
-struct MoveDiscs<'a>([DiscAxis<'a>; 2]);
+/// With `keep`, it also finds the largest [`abs_bits`] of the new bounds.
+struct MoveDiscs<'a> {
+    axes: [DiscAxis<'a>; 2],
+    keep: bool,
+}
 
 impl SimdTask for MoveDiscs<'_> {
-    type Output = ();
+    /// With `keep`, the largest [`abs_bits`] of the new bounds; else `0`.
+    type Output = u32;
 
     #[inline(always)]
-    fn run<W: F32W>(self) {
-        for (shape, bounds, centre, radius, m) in self.0 {
-            move_discs(shape, bounds, centre, radius, m);
+    fn run<W: F32W>(self) -> u32 {
+        let mut top = 0;
+        for (shape, bounds, centre, radius, m) in self.axes {
+            top = top.max(if self.keep {
+                move_discs::<true>(shape, bounds, centre, radius, m)
+            } else {
+                move_discs::<false>(shape, bounds, centre, radius, m)
+            });
         }
+        top
     }
 }
 
@@ -287,15 +333,16 @@ impl SimdTask for MoveDiscs<'_> {
 /// compiler vectorises (no branch): a disc's centre moved by its motion and its bounds
 /// made again from it, as [`Shape::bounds`] makes them (the same operations, so the
 /// same bits); any other box's bounds moved by its motion. A rectangle's bounds are
-/// made again afterwards from its table.
+/// made again afterwards from its table. With `KEEP`, returns the largest
+/// [`abs_bits`] of the new bounds; else `0`.
 #[inline(always)]
-fn move_discs(
+fn move_discs<const KEEP: bool>(
     shape: &[u32],
     (lo, hi): (&mut [f32], &mut [f32]),
     centre: &mut [f32],
     radius: &[f32],
     m: &[f32],
-) {
+) -> u32 {
     let n = lo.len();
     let (hi, shape, centre, radius, m) = (
         &mut hi[..n],
@@ -307,15 +354,24 @@ fn move_discs(
     // All ones where the box is a disc.
     let pick =
         |disc: u32, a: f32, b: f32| f32::from_bits((a.to_bits() & disc) | (b.to_bits() & !disc));
+    let mut top = 0;
     for i in 0..n {
         let disc = 0u32.wrapping_sub(u32::from(shape[i] >> KIND_SHIFT == 1));
         let d = m[i];
         let c = centre[i] + d;
         let r = radius[i];
-        lo[i] = pick(disc, down2_finite(c - r), lo[i] + d);
-        hi[i] = pick(disc, up2_finite(c + r), hi[i] + d);
+        let (l, h) = (
+            pick(disc, down2_finite(c - r), lo[i] + d),
+            pick(disc, up2_finite(c + r), hi[i] + d),
+        );
+        lo[i] = l;
+        hi[i] = h;
         centre[i] = pick(disc, c, centre[i]);
+        if KEEP {
+            top = top.max(abs_bits(l)).max(abs_bits(h));
+        }
     }
+    top
 }
 
 /// The same empty store as [`BoxStore::new`]. A game struct's `#[derive(Default)]`
@@ -358,6 +414,8 @@ impl BoxStore {
             slots: Vec::new(),
             // No free slot: `0` would name slot 0 before it exists.
             free_head: NO_SLOT,
+            extent: 0,
+            keep_extent: false,
         }
     }
 
@@ -430,6 +488,7 @@ impl BoxStore {
             c.clear();
         }
         self.discs = 0;
+        self.extent = 0;
         self.obbs.clear();
         self.obb_box.clear();
         self.caps.clear();
@@ -763,10 +822,12 @@ impl BoxStore {
     /// each handle's slot and motion a few handles ahead, so the random reads of a large
     /// store overlap.
     ///
-    /// With many handles, an eighth of the store or more, the call first finds how far
-    /// out the store's boxes reach, in one pass over their bounds. A motion too small to
-    /// take any box beyond [`MAX_COORDINATE`] then needs no read of its box's bounds. So
-    /// each handle costs a read of its slot and the write of its motion.
+    /// The store knows how far out its boxes reach. A motion too small to take any box
+    /// beyond [`MAX_COORDINATE`] needs no read of its box's bounds. So each handle
+    /// costs a read of its slot and the write of its motion. The first call reads
+    /// every box's bounds once to find that reach. From then on
+    /// [`Frame::advance`](crate::frame::Frame::advance) keeps it up to date as it
+    /// moves the boxes.
     ///
     /// ```
     /// use hantei::{Aabb, BoxStore};
@@ -794,22 +855,17 @@ impl BoxStore {
     pub fn set_motions(&mut self, handles: &[BoxHandle], motions: &[Vec2]) -> Result<(), Error> {
         check_len("set_motions motions", handles.len(), motions.len())?;
         // A motion no larger than `limit` on each axis keeps every box of the store
-        // within MAX_COORDINATE: its box's bounds need not be read. Worth one pass over
-        // the bounds when the handles are many; `-1` (nothing is that small) otherwise.
-        let limit = if handles.len() >= 64 && handles.len() * 8 >= self.len() {
-            (MAX_COORDINATE - self.extent()).next_down().next_down()
-        } else {
-            -1.0
-        };
-        if limit >= 0.0 && all_within(motions, limit) {
+        // within MAX_COORDINATE: its box's bounds need not be read. The store keeps
+        // how far its boxes reach (`extent`), so this costs no pass over the bounds.
+        let limit = (MAX_COORDINATE - self.extent()).next_down().next_down();
+        if all_within(motions, limit) {
             // Every motion is valid and needs no bounds read: only the handles to check.
             return self.set_motions_small(handles, motions);
         }
         let slots = self.slots.as_slice();
         let (x0, y0, x1, y1) = (&self.min_x, &self.min_y, &self.max_x, &self.max_y);
-        let bounds = [x0, y0, x1, y1].map(|c| c.as_ptr());
-        let ask: &[*const f32] = if limit >= 0.0 { &[] } else { &bounds };
-        each_dense(slots, handles, motions, ask, |k, m, i| {
+        let ask = [x0, y0, x1, y1].map(|c| c.as_ptr());
+        each_dense(slots, handles, motions, &ask, |k, m, i| {
             check_motion(m, k)?;
             if m.x.abs() <= limit && m.y.abs() <= limit {
                 return Ok(());
@@ -1435,6 +1491,7 @@ impl BoxStore {
         let parallel = parallel && rayon::current_num_threads() > 1;
         let n = self.len();
         let discs = !self.disc_r.is_empty();
+        let keep = self.keep_extent;
         let (x0, y0, x1, y1) = (
             &mut self.min_x[..],
             &mut self.min_y[..],
@@ -1452,7 +1509,7 @@ impl BoxStore {
         // columns was faster than the same additions block by block (1M boxes: the
         // motion, the walk and the removals 0.83 → 0.61–0.72 ms serially, no change in
         // blocks).
-        if parallel {
+        let top = if parallel {
             // Block `k` of every column to one job.
             let b = MOTION_BLOCK;
             let block = |k: usize| crate::pool::chunk(k, b, n);
@@ -1461,36 +1518,69 @@ impl BoxStore {
                 .zip(x1.chunks_mut(b))
                 .zip(y0.chunks_mut(b).zip(y1.chunks_mut(b)))
                 .collect();
+            // Each block's largest bound, in block order (a maximum: the same whatever
+            // the order).
+            let mut tops = Vec::new();
             if discs {
                 let mut centres: Vec<_> = cx.chunks_mut(b).zip(cy.chunks_mut(b)).collect();
                 let mut parts: Vec<_> = bounds.iter_mut().zip(&mut centres).collect();
-                crate::pool::for_each_part(&mut parts, &|k, (((x0, x1), (y0, y1)), (cx, cy))| {
-                    let (e, r) = (&shape[block(k)], &r[block(k)]);
-                    let (mx, my) = (&mx[block(k)], &my[block(k)]);
-                    dispatch(
-                        simd,
-                        MoveDiscs([
-                            (e, (&mut **x0, &mut **x1), &mut **cx, r, mx),
-                            (e, (&mut **y0, &mut **y1), &mut **cy, r, my),
-                        ]),
-                    );
-                });
+                crate::pool::map_parts(
+                    &mut parts,
+                    &|k, (((x0, x1), (y0, y1)), (cx, cy))| {
+                        let (e, r) = (&shape[block(k)], &r[block(k)]);
+                        let (mx, my) = (&mx[block(k)], &my[block(k)]);
+                        dispatch(
+                            simd,
+                            MoveDiscs {
+                                axes: [
+                                    (e, (&mut **x0, &mut **x1), &mut **cx, r, mx),
+                                    (e, (&mut **y0, &mut **y1), &mut **cy, r, my),
+                                ],
+                                keep,
+                            },
+                        )
+                    },
+                    &mut tops,
+                );
             } else {
-                crate::pool::for_each_part(&mut bounds, &|k, ((x0, x1), (y0, y1))| {
-                    move_boxes((x0, x1), &mx[block(k)]);
-                    move_boxes((y0, y1), &my[block(k)]);
-                });
+                crate::pool::map_parts(
+                    &mut bounds,
+                    &|k, ((x0, x1), (y0, y1))| {
+                        let (mx, my) = (&mx[block(k)], &my[block(k)]);
+                        if keep {
+                            move_boxes::<true>((x0, x1), mx).max(move_boxes::<true>((y0, y1), my))
+                        } else {
+                            move_boxes::<false>((x0, x1), mx);
+                            move_boxes::<false>((y0, y1), my)
+                        }
+                    },
+                    &mut tops,
+                );
             }
+            tops.into_iter().max().unwrap_or(0)
         } else if discs {
-            let task = MoveDiscs([(shape, (x0, x1), cx, r, mx), (shape, (y0, y1), cy, r, my)]);
-            dispatch(simd, task);
+            let task = MoveDiscs {
+                axes: [(shape, (x0, x1), cx, r, mx), (shape, (y0, y1), cy, r, my)],
+                keep,
+            };
+            dispatch(simd, task)
+        } else if keep {
+            move_boxes::<true>((x0, x1), mx).max(move_boxes::<true>((y0, y1), my))
         } else {
-            move_boxes((x0, x1), mx);
-            move_boxes((y0, y1), my);
-        }
+            move_boxes::<false>((x0, x1), mx);
+            move_boxes::<false>((y0, y1), my)
+        };
         debug_assert_eq!(x0.len(), n);
-        self.move_obbs();
-        self.move_caps();
+        // Every box's bounds were just written: the extent is exact again (the tables'
+        // shapes and the held boxes raise it below), or unknown.
+        self.extent = if keep { top } else { UNKNOWN };
+        if keep {
+            self.move_obbs::<true>();
+            self.move_caps::<true>();
+        } else {
+            self.move_obbs::<false>();
+            self.move_caps::<false>();
+        }
         for &(i, shape) in held {
             let i = i as usize;
             let k = (self.shape[i] & SHAPE_INDEX) as usize;
@@ -1507,9 +1597,11 @@ impl BoxStore {
 
     /// The oriented rectangles turned by their turns and moved by their boxes' motions,
     /// and their boxes' bounds made again from them ([`Shape::turn_bounds`]), in one
-    /// pass over the table.
-    fn move_obbs(&mut self) {
+    /// pass over the table; with `KEEP`, the extent raised by those bounds.
+    fn move_obbs<const KEEP: bool>(&mut self) {
         let (mx, my) = (&self.motion_x, &self.motion_y);
+        // The largest bound written, raising the extent once after the loop.
+        let mut top = 0;
         for ((o, &i), &turn) in self.obbs.iter_mut().zip(&self.obb_box).zip(&self.obb_turn) {
             let i = i as usize;
             if turn != 0.0 {
@@ -1526,14 +1618,20 @@ impl BoxStore {
             self.min_y[i] = b.min.y;
             self.max_x[i] = b.max.x;
             self.max_y[i] = b.max.y;
+            if KEEP {
+                top = top.max(bounds_bits(&b));
+            }
         }
+        self.extent = self.extent.max(top);
     }
 
     /// The capsules turned by their turns and moved by their boxes' motions, and their
     /// boxes' bounds made again from them ([`Shape::turn_bounds`]), in one pass over
-    /// the table.
-    fn move_caps(&mut self) {
+    /// the table; with `KEEP`, the extent raised by those bounds.
+    fn move_caps<const KEEP: bool>(&mut self) {
         let (mx, my) = (&self.motion_x, &self.motion_y);
+        // The largest bound written, raising the extent once after the loop.
+        let mut top = 0;
         for ((c, &i), &turn) in self.caps.iter_mut().zip(&self.cap_box).zip(&self.cap_turn) {
             let i = i as usize;
             if turn != 0.0 {
@@ -1550,7 +1648,11 @@ impl BoxStore {
             self.min_y[i] = b.min.y;
             self.max_x[i] = b.max.x;
             self.max_y[i] = b.max.y;
+            if KEEP {
+                top = top.max(bounds_bits(&b));
+            }
         }
+        self.extent = self.extent.max(top);
     }
 
     /// Each box's `shape` entry, in dense order ([`PLAIN`], or kind and table index).
@@ -1613,10 +1715,35 @@ impl BoxStore {
         Ok(())
     }
 
+    /// No box's bounds reach beyond `±extent` on either axis (see the field
+    /// [`BoxStore::extent`]). From now on the motion pass keeps it; the first call, and
+    /// any after a motion pass that did not keep it, reads the bounds once.
+    fn extent(&mut self) -> f32 {
+        self.keep_extent = true;
+        if self.extent == UNKNOWN {
+            self.extent = self.scan_extent().to_bits();
+        }
+        f32::from_bits(self.extent)
+    }
+
+    /// Whether [`BoxStore::extent`] holds: unknown, or no box's bounds beyond it. The
+    /// store checks of `check` call it after every operation.
+    #[cfg(any(test, feature = "fuzzing"))]
+    pub(crate) fn extent_holds(&self) -> bool {
+        self.extent == UNKNOWN || self.scan_extent() <= f32::from_bits(self.extent)
+    }
+
+    /// Makes the motion pass keep [`BoxStore::extent`] from now on, as the first
+    /// [`BoxStore::set_motions`] does: for the checks, which compare both ways.
+    #[cfg(any(test, feature = "fuzzing"))]
+    pub(crate) fn keep_extent(&mut self) {
+        self.extent();
+    }
+
     /// The largest absolute value of any box's bounds, `0` for an empty store: every
     /// box lies within `±extent` on both axes. One pass over the bound columns, eight
     /// lanes at a time.
-    fn extent(&self) -> f32 {
+    fn scan_extent(&self) -> f32 {
         let mut acc = [0.0f32; 8];
         for col in [&self.min_x, &self.min_y, &self.max_x, &self.max_y] {
             let chunks = col.chunks_exact(8);
@@ -1650,6 +1777,7 @@ impl BoxStore {
         self.min_y[i] = b.min.y;
         self.max_x[i] = b.max.x;
         self.max_y[i] = b.max.y;
+        self.extent = self.extent.max(bounds_bits(&b));
     }
 
     fn push(&mut self, b: Aabb, props: BoxProps) -> BoxHandle {
@@ -1677,6 +1805,7 @@ impl BoxStore {
         self.min_y.push(b.min.y);
         self.max_x.push(b.max.x);
         self.max_y.push(b.max.y);
+        self.extent = self.extent.max(bounds_bits(&b));
         self.motion_x.push(props.motion.x);
         self.motion_y.push(props.motion.y);
         self.layers.push(props.filter.layers);

@@ -808,3 +808,118 @@ fn all_within_finds_one_bad_motion_anywhere() {
         }
     }
 }
+
+/// The store keeps how far its boxes reach (its extent), and `set_motions` reads that
+/// instead of the bounds. After every kind of change of bounds (inserts, updates of
+/// boxes and shapes, a turn, the motion pass, removals, a clear) the extent holds, and
+/// `set_motions` accepts and refuses exactly what `set_motion` does, for motions that
+/// take each box to the coordinate limit and a few ulps either side. Both with the
+/// motion pass keeping the extent (after a first `set_motions`) and without.
+#[test]
+fn set_motions_reads_an_extent_that_every_change_keeps() {
+    for keep in [false, true] {
+        extent_scenario(keep);
+    }
+}
+
+fn extent_scenario(keep: bool) {
+    let max = crate::math::MAX_COORDINATE;
+    let agree = |store: &BoxStore, what: &str| {
+        assert!(store.extent_holds(), "{what}: extent {}", store.extent);
+        let live: Vec<BoxHandle> = store.handles().to_vec();
+        // Each bound's distance to the limit on its side, a few ulps either way.
+        let mut reach = Vec::new();
+        for i in 0..store.len() {
+            let b = store.aabb_at(i).unwrap();
+            for v in [b.min.x, b.min.y, b.max.x, b.max.y] {
+                let mut d = max - v.abs();
+                for _ in 0..2 {
+                    d = d.next_down();
+                }
+                for _ in 0..5 {
+                    reach.push(d.copysign(v));
+                    d = d.next_up();
+                }
+            }
+        }
+        let mut outcomes = [0; 2];
+        for &d in &reach {
+            for m in [Vec2::new(d, 0.0), Vec2::new(0.0, d)] {
+                for &h in &live {
+                    let (mut one, mut many) = (store.clone(), store.clone());
+                    let want = one.set_motion(h, m);
+                    assert_eq!(many.set_motions(&[h], &[m]), want, "{what}: {h:?} by {m}");
+                    assert_eq!(many.motion_x(), one.motion_x(), "{what}");
+                    outcomes[usize::from(want.is_ok())] += 1;
+                    // Every box at once, the same motion each.
+                    let mut one = store.clone();
+                    let want = live.iter().try_for_each(|&h| one.set_motion(h, m));
+                    let mut many = store.clone();
+                    let all = vec![m; live.len()];
+                    assert_eq!(many.set_motions(&live, &all), want, "{what}: all by {m}");
+                }
+            }
+        }
+        // Each store but the empty one has motions either side of the limit.
+        assert!(
+            live.is_empty() || outcomes.iter().all(|&n| n > 0),
+            "{what}: {outcomes:?}"
+        );
+    };
+    let mut store = BoxStore::new();
+    if keep {
+        store.set_motions(&[], &[]).unwrap();
+        assert!(store.keep_extent);
+    }
+    let a = store.insert(Aabb::from_coords(0.0, 0.0, 1.0, 1.0)).unwrap();
+    let props = BoxProps::default();
+    let disc = store
+        .insert_shape(Circle::new(Vec2::ZERO, 1.0), props)
+        .unwrap();
+    let beam = Obb2::from_angle(Vec2::new(5.0, 5.0), Vec2::new(40.0, 1.0), 0.3);
+    let laser = store.insert_shape(beam, props).unwrap();
+    agree(&store, "inserted");
+    store
+        .update(a, Aabb::from_coords(max - 10.0, 0.0, max - 9.0, 1.0))
+        .unwrap();
+    agree(&store, "a box near the limit");
+    store
+        .update(a, Aabb::from_coords(0.0, 0.0, 1.0, 1.0))
+        .unwrap();
+    agree(&store, "back from the limit");
+    let far_disc = Circle::new(Vec2::new(0.0, 20.0 - max), 3.0);
+    store.update_shape(disc, far_disc).unwrap();
+    agree(&store, "a disc near the limit");
+    let far_beam = Obb2::from_angle(Vec2::new(max - 1000.0, 0.0), Vec2::new(40.0, 1.0), 0.3);
+    store.update_shape(laser, far_beam).unwrap();
+    store.set_turn(laser, 0.5).unwrap();
+    agree(&store, "a turning rectangle near the limit");
+    // The motion pass takes a box from the middle to the limit.
+    store
+        .update_shape(disc, Circle::new(Vec2::ZERO, 1.0))
+        .unwrap();
+    store.update_shape(laser, beam).unwrap();
+    store.set_motion(a, Vec2::new(max - 3.0, 0.0)).unwrap();
+    store.set_motion(laser, Vec2::new(0.0, -1000.0)).unwrap();
+    store.apply_motion(&[], false, SimdLevel::best());
+    assert_eq!(store.extent == UNKNOWN, !keep);
+    agree(&store, "moved to the limit");
+    store.set_motion(a, Vec2::ZERO).unwrap();
+    store.set_motion(laser, Vec2::ZERO).unwrap();
+    store.set_motion(disc, Vec2::new(0.0, 2.0 - max)).unwrap();
+    let pool = &crate::check::broad::pools()[1];
+    pool.install(|| store.apply_motion(&[], true, SimdLevel::best()));
+    agree(&store, "moved on the pool");
+    store.remove(a).unwrap();
+    agree(&store, "removed");
+    store.clear();
+    agree(&store, "cleared");
+    assert_eq!(store.extent, 0);
+    store
+        .insert(Aabb::from_coords(-1.0, -1.0, 1.0, 1.0))
+        .unwrap();
+    store
+        .insert(Aabb::from_coords(-max, -max, 1.0 - max, 1.0 - max))
+        .unwrap();
+    agree(&store, "inserted after a clear");
+}

@@ -531,6 +531,9 @@ impl StoreFields {
             cap_turn,
             slots,
             free_head: self.free.first().copied().unwrap_or(NO_SLOT),
+            // Found by the first `set_motions`, which reads the bounds once.
+            extent: super::UNKNOWN,
+            keep_extent: false,
         })
     }
 }
