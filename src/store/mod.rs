@@ -292,6 +292,23 @@ fn move_boxes<const KEEP: bool>((lo, hi): (&mut [f32], &mut [f32]), m: &[f32]) -
     top
 }
 
+/// [`move_boxes`] on both axes, the x bounds `x` by `mx` and the y bounds `y` by `my`.
+/// With `keep`, returns the largest [`abs_bits`] of the new bounds; else `0`.
+#[inline]
+fn move_box_axes(
+    keep: bool,
+    x: (&mut [f32], &mut [f32]),
+    y: (&mut [f32], &mut [f32]),
+    (mx, my): (&[f32], &[f32]),
+) -> u32 {
+    if keep {
+        move_boxes::<true>(x, mx).max(move_boxes::<true>(y, my))
+    } else {
+        move_boxes::<false>(x, mx);
+        move_boxes::<false>(y, my)
+    }
+}
+
 /// One axis's columns for [`move_discs`]: shape entries, bounds, disc centres, radii
 /// and motions.
 type DiscAxis<'a> = (
@@ -305,6 +322,7 @@ type DiscAxis<'a> = (
 /// [`move_discs`] on both axes, compiled for the SIMD level's target features (the
 /// loop is plain code the compiler vectorises: the same operations, so the same bits
 /// at every level).
+///
 /// With `keep`, it also finds the largest [`abs_bits`] of the new bounds.
 struct MoveDiscs<'a> {
     axes: [DiscAxis<'a>; 2],
@@ -1546,13 +1564,8 @@ impl BoxStore {
                 crate::pool::map_parts(
                     &mut bounds,
                     &|k, ((x0, x1), (y0, y1))| {
-                        let (mx, my) = (&mx[block(k)], &my[block(k)]);
-                        if keep {
-                            move_boxes::<true>((x0, x1), mx).max(move_boxes::<true>((y0, y1), my))
-                        } else {
-                            move_boxes::<false>((x0, x1), mx);
-                            move_boxes::<false>((y0, y1), my)
-                        }
+                        let m = (&mx[block(k)], &my[block(k)]);
+                        move_box_axes(keep, (x0, x1), (y0, y1), m)
                     },
                     &mut tops,
                 );
@@ -1564,11 +1577,8 @@ impl BoxStore {
                 keep,
             };
             dispatch(simd, task)
-        } else if keep {
-            move_boxes::<true>((x0, x1), mx).max(move_boxes::<true>((y0, y1), my))
         } else {
-            move_boxes::<false>((x0, x1), mx);
-            move_boxes::<false>((y0, y1), my)
+            move_box_axes(keep, (x0, x1), (y0, y1), (mx, my))
         };
         debug_assert_eq!(x0.len(), n);
         // Every box's bounds were just written: the extent is exact again (the tables'
