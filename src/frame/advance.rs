@@ -168,6 +168,32 @@ pub struct WallHit {
     pub point: ContactPoint,
 }
 
+/// A hit's body and time as one integer in [`BodyHit::order`]'s order: the body
+/// (owners before lone boxes; an owner's id, a box's slot then generation) above the
+/// time's bits.
+pub(super) fn key_of(body: Body, toi: f32) -> u128 {
+    let body = match body {
+        Body::Owner(o) => u128::from(o.0),
+        Body::Box(h) => (1 << 64) | u128::from(h.slot) << 32 | u128::from(h.generation),
+    };
+    body << 32 | u128::from(toi.to_bits())
+}
+
+/// [`key_of`] in 64 bits, when the body fits in 32 bits. It does for an owner below
+/// `2^31`, and for a box whose slot is below `2^31`, which every slot of a store is
+/// ([`MAX_BOXES`](crate::MAX_BOXES)). Among one frame's hits a slot names one box,
+/// because they all come from one state of the store. So the generation orders
+/// nothing, and the order is the same as [`key_of`]'s.
+pub(super) fn key64_of(body: Body, toi: f32) -> Option<u64> {
+    const HALF: u64 = 1 << 31;
+    let body = match body {
+        Body::Owner(o) if o.0 < HALF => o.0,
+        Body::Box(h) if u64::from(h.slot) < HALF => HALF | u64::from(h.slot),
+        _ => return None,
+    };
+    Some(body << 32 | u64::from(toi.to_bits()))
+}
+
 /// A box that [`Frame::advance`] removed from the store, because its response is
 /// [`Response::Destroy`].
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -304,30 +330,17 @@ impl BodyHit {
         }
     }
 
-    /// The body and the time as one integer in [`BodyHit::order`]'s order: the body
-    /// (owners before lone boxes; an owner's id, a box's slot then generation) above
-    /// the time's bits.
+    /// The body and the time as one integer in [`BodyHit::order`]'s order
+    /// ([`key_of`]).
+    #[cfg(test)]
     pub(super) fn key(&self) -> u128 {
-        let body = match self.body {
-            Body::Owner(o) => u128::from(o.0),
-            Body::Box(h) => (1 << 64) | u128::from(h.slot) << 32 | u128::from(h.generation),
-        };
-        body << 32 | u128::from(self.toi.to_bits())
+        key_of(self.body, self.toi)
     }
 
-    /// [`BodyHit::key`] in 64 bits, when the body fits in 32 bits. It does for an owner
-    /// below `2^31`, and for a box whose slot is below `2^31`, which every slot of a
-    /// store is ([`MAX_BOXES`](crate::MAX_BOXES)). Among one frame's hits a slot names
-    /// one box, because they all come from one state of the store. So the generation
-    /// orders nothing, and the order is the same as [`BodyHit::key`]'s.
+    /// [`BodyHit::key`] in 64 bits, when the body fits in 32 bits ([`key64_of`]).
+    #[cfg(test)]
     pub(super) fn key64(&self) -> Option<u64> {
-        const HALF: u64 = 1 << 31;
-        let body = match self.body {
-            Body::Owner(o) if o.0 < HALF => o.0,
-            Body::Box(h) if u64::from(h.slot) < HALF => HALF | u64::from(h.slot),
-            _ => return None,
-        };
-        Some(body << 32 | u64::from(self.toi.to_bits()))
+        key64_of(self.body, self.toi)
     }
 
     /// By body, time, walls, then statics, then bodies, then the other side.
@@ -617,14 +630,11 @@ impl Frame {
         let t_narrow = Stamp::now();
         self.moves.respond(store, &self.raw, level);
         self.moves.slide(store, level, &self.candidates);
-        self.contacts_from_raw(store);
+        let pooled = self.contacts_from_raw(store, self.parallel(store));
         self.events(store);
-        self.index_hits();
-        let moving = self
-            .moves
-            .apply(store, self.parallel(store), self.config.simd);
+        let (joined, serial_in_join) = self.index_and_apply(store);
         let end = Stamp::now();
-        let serial = end.since(t_narrow).saturating_sub(moving);
+        let serial = end.since(t_narrow).saturating_sub(joined + pooled) + serial_in_join;
         self.stamp([start, t_broad, t_narrow, end], serial, store);
         Ok(StepSummary {
             contacts: self.contacts.len(),
@@ -634,6 +644,48 @@ impl Frame {
             destroyed: self.moves.destroyed.len(),
             timings: self.timings,
         })
+    }
+
+    /// Steps 6' (each body's hits) and 7 (the moves). The hit index reads no store,
+    /// so in a parallel frame it is built beside the moves ([`rayon::join`]): the
+    /// same lists, and its time hidden behind theirs. Returns the time of both and
+    /// the part of it that ran on one thread alone: the moves' serial passes, and the
+    /// index where it outlasted the moves.
+    fn index_and_apply(
+        &mut self,
+        store: &mut BoxStore,
+    ) -> (std::time::Duration, std::time::Duration) {
+        let parallel = self.parallel(store);
+        let simd = self.config.simd;
+        let start = Stamp::now();
+        let walls = core::mem::take(&mut self.moves.wall_hits);
+        let statics = core::mem::take(&mut self.moves.static_hits);
+        let src = super::HitSources {
+            contacts: &self.contacts,
+            walls: &walls,
+            statics: &statics,
+        };
+        let (hits, keys, wide) = (&mut self.hits, &mut self.hit_keys, &mut self.hit_keys_wide);
+        let moves = &mut self.moves;
+        let mut index = || super::index_hits(&src, hits, keys, wide);
+        let mut apply = || {
+            let start = Stamp::now();
+            let pooled = moves.apply(store, parallel, simd);
+            (pooled, Stamp::now().since(start))
+        };
+        let (pooled, applied) = if parallel && rayon::current_num_threads() > 1 {
+            rayon::join(index, apply).1
+        } else {
+            index();
+            apply()
+        };
+        self.moves.wall_hits = walls;
+        self.moves.static_hits = statics;
+        let both = Stamp::now().since(start);
+        (
+            both,
+            applied.saturating_sub(pooled) + both.saturating_sub(applied),
+        )
     }
 }
 
@@ -687,17 +739,8 @@ impl Moves {
                 && solids[i as usize] & layers != 0
         };
         let wall_layers = level.wall_filter.layers;
-        self.events.extend(
-            self.wall_raw
-                .iter()
-                .enumerate()
-                .filter(|(_, w)| !slides_on(w.i, wall_layers))
-                .map(|(k, w)| Event {
-                    t: w.sweep.t.to_bits(),
-                    k: WALL | k as u32,
-                }),
-        );
         let static_layers = |s: u32| level.statics.map_or(0, |l| l.store().layers()[s as usize]);
+        // Box pairs, statics, then walls: the order of `k` (STATIC < WALL).
         self.events.extend(
             self.statics
                 .raw
@@ -709,10 +752,21 @@ impl Moves {
                     k: STATIC | k as u32,
                 }),
         );
-        // Time, then box pairs before walls, then input order: a function of the input.
-        radix::sort_by_key(&mut self.events, &mut self.events_scratch, |e| {
-            (u64::from(e.t) << 32) | u64::from(e.k)
-        });
+        self.events.extend(
+            self.wall_raw
+                .iter()
+                .enumerate()
+                .filter(|(_, w)| !slides_on(w.i, wall_layers))
+                .map(|(k, w)| Event {
+                    t: w.sweep.t.to_bits(),
+                    k: WALL | k as u32,
+                }),
+        );
+        // Time, then box pairs, statics, walls, then input order: a function of the
+        // input. The list is in the order of `k` already, so a stable sort by the time
+        // alone gives that order, in half the passes of a sort by time and `k`.
+        debug_assert!(self.events.windows(2).all(|w| w[0].k < w[1].k));
+        radix::sort_by_key(&mut self.events, &mut self.events_scratch, |e| e.t);
         let motion = |i: usize| Vec2::new(store.motion_x()[i], store.motion_y()[i]);
         // A plain box standing still: what a stop must end outside of, bit for bit.
         let resting = |i: usize| {
@@ -808,14 +862,30 @@ impl Moves {
         }
         self.events = events;
         self.event_boxes = boxes;
-        // The kept ones, in the raw lists' order: dense index, then time.
-        let kept = self
-            .wall_raw
-            .iter()
-            .zip(&self.wall_points)
-            .zip(&self.wall_keep)
-            .filter(|(_, k)| **k);
-        self.wall_hits.extend(kept.map(|((w, &point), _)| {
+        // The kept ones, in the raw lists' order: dense index, then time. Their boxes
+        // are far apart: each one's lines asked for HITS_AHEAD hits before it is read.
+        let kept = || {
+            self.wall_raw
+                .iter()
+                .zip(&self.wall_points)
+                .zip(&self.wall_keep)
+                .filter(|(_, k)| **k)
+        };
+        let ask = |w: &WallRaw| {
+            let i = w.i as usize;
+            prefetch_at(store.owners(), i);
+            prefetch_at(store.handles(), i);
+            prefetch_at(store.user_data(), i);
+        };
+        let mut ahead = kept();
+        ahead
+            .by_ref()
+            .take(HITS_AHEAD)
+            .for_each(|((w, _), _)| ask(w));
+        self.wall_hits.extend(kept().map(|((w, &point), _)| {
+            if let Some(((next, _), _)) = ahead.next() {
+                ask(next);
+            }
             let i = w.i as usize;
             WallHit {
                 body: Body::of(store, i),
@@ -1114,12 +1184,7 @@ impl Moves {
         // boxes before it is read. With `parallel`, blocks of them on rayon's pool.
         let record = |doomed: &[(u32, f32)], out: &mut [Destroyed]| {
             let ask = |i: usize| {
-                for col in [store.min_x(), store.min_y(), store.max_x(), store.max_y()] {
-                    prefetch_at(col, i);
-                }
-                prefetch_at(store.motion_x(), i);
-                prefetch_at(store.motion_y(), i);
-                prefetch_at(store.shape_entries(), i);
+                store.prefetch_shape(i);
                 prefetch_at(store.handles(), i);
                 prefetch_at(store.user_data(), i);
             };
@@ -1211,7 +1276,7 @@ pub(super) const HITS_AHEAD: usize = 16;
 
 /// Asks for the line holding `col[i]` (a hint: any `i` will do).
 #[inline(always)]
-fn prefetch_at<T>(col: &[T], i: usize) {
+pub(super) fn prefetch_at<T>(col: &[T], i: usize) {
     crate::lanes::prefetch(col.as_ptr().wrapping_add(i));
 }
 

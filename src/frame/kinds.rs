@@ -17,8 +17,8 @@
 //!  ten batches:  aabb×aabb  aabb×circle  aabb×obb2  circle×circle  circle×obb2  obb2×obb2
 //!                capsule×aabb  capsule×circle  capsule×obb2  capsule×capsule
 //!    │ each a NarrowPhase swept batch (SIMD, parallel), the boxes and discs read from
-//!    │ the store's columns, the rectangles and capsules from their tables, their
-//!    │ motions gathered into table order once per frame
+//!    │ the store's columns, the rectangles and capsules from their tables, the
+//!    │ motions of those that a pair names copied into table order
 //!    ▼
 //!  hits, mapped back to dense indices (in batch order; the frame then sorts contacts)
 //! ```
@@ -98,6 +98,16 @@ impl KindBatches {
             ShapeKind::Capsule => cap_turn[(e & SHAPE_INDEX) as usize] != 0.0,
             ShapeKind::Aabb | ShapeKind::Circle => false,
         };
+        // The rectangles' and capsules' motions in table order, for the batches. Only
+        // the entries that a pair names are written: a large table (a million
+        // needles) is not gathered through whole each frame. The batches read no
+        // other entry but as padding of a wide load, which they drop.
+        let (obbs, obb_box) = store.obb_table();
+        let (caps, cap_box) = store.capsule_table();
+        let (mx, my) = (store.motion_x(), store.motion_y());
+        let motion = |d: u32| Vec2::new(mx[d as usize], my[d as usize]);
+        self.obb_motion.resize(obbs.len(), Vec2::ZERO);
+        self.capsule_motion.resize(caps.len(), Vec2::ZERO);
         for p in candidates {
             let (mut a, mut b) = (p.a, p.b);
             let (mut ea, mut eb) = (entries[a as usize], entries[b as usize]);
@@ -120,6 +130,13 @@ impl KindBatches {
             }
             let (ka, kb) = (kind_of(ea), kind_of(eb));
             let (ia, ib) = (index(a, ea), index(b, eb));
+            for (k, i, d) in [(ka, ia, a), (kb, ib, b)] {
+                match k {
+                    ShapeKind::Obb2 => self.obb_motion[i as usize] = motion(d),
+                    ShapeKind::Capsule => self.capsule_motion[i as usize] = motion(d),
+                    ShapeKind::Aabb | ShapeKind::Circle => {}
+                }
+            }
             // The capsule kernels take the capsule first (two capsules: as they are).
             let pair = if kb == ShapeKind::Capsule && ka != ShapeKind::Capsule {
                 Pair::new(ib, ia)
@@ -128,16 +145,8 @@ impl KindBatches {
             };
             self.pairs[batch_of(ka, kb)].push(pair);
         }
-        let (mx, my) = (store.motion_x(), store.motion_y());
-        let motion = |d: &u32| Vec2::new(mx[*d as usize], my[*d as usize]);
         let [cx, cy, cr] = store.disc_columns_ref();
         let circles = CircleColumns::new(cx, cy, cr)?;
-        let (obbs, obb_box) = store.obb_table();
-        self.obb_motion.clear();
-        self.obb_motion.extend(obb_box.iter().map(motion));
-        let (caps, cap_box) = store.capsule_table();
-        self.capsule_motion.clear();
-        self.capsule_motion.extend(cap_box.iter().map(motion));
         let (boxes, box_motion) = (
             AabbColumns::from_store(store),
             MotionColumns::from_store(store),

@@ -79,6 +79,7 @@ use crate::math::{ContactPoint, contact_at};
 use crate::narrow::columns::{AabbColumns, MotionColumns};
 use crate::narrow::{NarrowConfig, NarrowPhase, Sweep, SweepStatus};
 use crate::pair::Pair;
+use crate::pool;
 use crate::store::{BoxHandle, BoxStore, Owner};
 use clock::Stamp;
 use glam::Vec2;
@@ -94,6 +95,14 @@ pub use crate::math::MAX_COORDINATE;
 /// saves, so the step runs on the calling thread. `BENCHMARKS.md` has the measurements
 /// behind this value.
 pub const PARALLEL_THRESHOLD: usize = 32_768;
+
+/// Contacts per parallel task when a frame finds its contact points on the pool
+/// (smaller in tests, so that their parallel frames take that path).
+const POINT_BLOCK: usize = if cfg!(any(test, feature = "fuzzing")) {
+    8
+} else {
+    256
+};
 
 /// The value of [`FrameConfig::parallel_threshold`] for settings saved without it.
 #[cfg(feature = "serde")]
@@ -338,9 +347,11 @@ pub struct FrameTimings {
     /// The part of `total` that always runs on the calling thread. More threads do not
     /// shorten it.
     ///
-    /// It covers contacts, events and the index of hits. In [`Frame::advance`], it also
-    /// covers the responses, and the destroyed boxes' records and removal when there
-    /// are few of them (many run on the pool).
+    /// It covers contacts, events and the index of hits. Many contacts find their
+    /// points on the pool. In [`Frame::advance`], it also covers the responses, and the
+    /// destroyed boxes' records and removal when there are few of them (many run on
+    /// the pool). There, the index of hits is built beside the moves, so it counts only
+    /// where it outlasts them.
     pub serial: Duration,
     /// How many threads the other passes ran on.
     ///
@@ -492,35 +503,86 @@ pub struct Frame {
     ended: Vec<PairEvent>,
     moves: advance::Moves,
     hits: Vec<BodyHit>,
-    /// [`Frame::index_hits`]'s sort buffers, with 64-bit keys ([`BodyHit::key64`]).
+    /// [`index_hits`]'s sort buffers, with 64-bit keys ([`advance::key64_of`]).
     hit_keys: [Vec<(u64, u32)>; 2],
-    /// The same with 128-bit keys ([`BodyHit::key`]), when an owner id is too big.
+    /// The same with 128-bit keys ([`advance::key_of`]), when an owner id is too big.
     hit_keys_wide: [Vec<(u128, u32)>; 2],
-    hits_scratch: Vec<BodyHit>,
     timings: FrameTimings,
 }
 
-/// Sorts `hits` by [`BodyHit::order`] (through `scratch`): a radix sort of `(key,
-/// position)` in `keys`, then each run of equal keys by the whole order. `key` must
-/// order as the body then the time do; `false`, with `hits` untouched, when it is
-/// `None` for some hit.
-fn sort_hits<K: radix::Key>(
+/// The hits of one frame where [`index_hits`] finds them: each contact seen
+/// from both of its bodies, then each wall hit, then each static hit.
+struct HitSources<'a> {
+    contacts: &'a [Contact],
+    walls: &'a [WallHit],
+    statics: &'a [StaticHit],
+}
+
+impl HitSources<'_> {
+    /// Each hit's body and time, in source order.
+    fn sides(&self) -> impl Iterator<Item = (Body, f32)> + '_ {
+        let contacts = self
+            .contacts
+            .iter()
+            .flat_map(|c| [(c.bodies.a, c.toi), (c.bodies.b, c.toi)]);
+        let walls = self.walls.iter().map(|w| (w.body, w.toi));
+        let statics = self.statics.iter().map(|h| (h.body, h.toi));
+        contacts.chain(walls).chain(statics)
+    }
+
+    /// Hit `k` of [`HitSources::sides`], seen from its body.
+    fn hit(&self, k: usize) -> BodyHit {
+        let sides = 2 * self.contacts.len();
+        if k < sides {
+            let (a, b) = BodyHit::of_contact(&self.contacts[k / 2]);
+            if k.is_multiple_of(2) { a } else { b }
+        } else if k - sides < self.walls.len() {
+            BodyHit::of_wall(&self.walls[k - sides])
+        } else {
+            BodyHit::of_static(&self.statics[k - sides - self.walls.len()])
+        }
+    }
+}
+
+/// Every hit of `src` seen from its body, into `hits`, sorted by body then time.
+///
+/// By body and time in a radix sort of (key, index), in 64 bits when every body fits
+/// in 32 (the usual case: half the bytes to sort), then the rare ties (a body touching
+/// several things at one time) by the whole order. Each hit is written once, in its
+/// place: the keys are what moves in the sort. It reads no store, so
+/// [`Frame::advance`] builds it beside the moves.
+fn index_hits(
+    src: &HitSources<'_>,
     hits: &mut Vec<BodyHit>,
-    scratch: &mut Vec<BodyHit>,
+    keys: &mut [Vec<(u64, u32)>; 2],
+    wide: &mut [Vec<(u128, u32)>; 2],
+) {
+    if !sort_hits(src, hits, keys, advance::key64_of) {
+        let key = |body, toi| Some(advance::key_of(body, toi));
+        sort_hits(src, hits, wide, key);
+    }
+}
+
+/// Writes the hits of `src` into `hits` in [`BodyHit::order`]: a radix sort of `(key,
+/// position)` in `keys`, then each hit written once in that order, then each run of
+/// equal keys sorted by the whole order. `key` must order as the body then the time
+/// do; `false`, with `hits` untouched, when it is `None` for some hit.
+fn sort_hits<K: radix::Key>(
+    src: &HitSources<'_>,
+    hits: &mut Vec<BodyHit>,
     [keys, keys_scratch]: &mut [Vec<(K, u32)>; 2],
-    key: impl Fn(&BodyHit) -> Option<K>,
+    key: impl Fn(Body, f32) -> Option<K>,
 ) -> bool {
     keys.clear();
-    for (k, h) in hits.iter().enumerate() {
-        let Some(key) = key(h) else {
+    for (k, (body, toi)) in src.sides().enumerate() {
+        let Some(key) = key(body, toi) else {
             return false;
         };
         keys.push((key, k as u32));
     }
     radix::sort_by_key(keys, keys_scratch, |x| x.0);
-    scratch.clear();
-    scratch.extend(keys.iter().map(|&(_, k)| hits[k as usize]));
-    core::mem::swap(hits, scratch);
+    hits.clear();
+    hits.extend(keys.iter().map(|&(_, k)| src.hit(k as usize)));
     let mut i = 0;
     while i < keys.len() {
         let mut j = i + 1;
@@ -607,11 +669,12 @@ impl Frame {
         let t_broad = self.collide(store, None)?;
         let t_narrow = Stamp::now();
         self.moves.clear();
-        self.contacts_from_raw(store);
+        let pooled = self.contacts_from_raw(store, self.parallel(store));
         self.events(store);
         self.index_hits();
         let end = Stamp::now();
-        self.stamp([start, t_broad, t_narrow, end], end.since(t_narrow), store);
+        let serial = end.since(t_narrow).saturating_sub(pooled);
+        self.stamp([start, t_broad, t_narrow, end], serial, store);
         Ok(self.report())
     }
 
@@ -705,9 +768,25 @@ impl Frame {
     }
 
     /// Step 5: one contact per body pair, the earliest (ties: the smaller box handles),
-    /// from the raw hits `moves` kept (all of them after [`Frame::step`]).
-    fn contacts_from_raw(&mut self, store: &BoxStore) {
+    /// from the raw hits `moves` kept (all of them after [`Frame::step`]). With
+    /// `parallel` and many contacts, their points are found in blocks on rayon's pool
+    /// (each point from its own contact alone, so the same bits on any thread). Returns
+    /// the time those blocks took.
+    fn contacts_from_raw(&mut self, store: &BoxStore, parallel: bool) -> Duration {
         let kept = &self.moves.kept;
+        // The hits are far apart in the store: each one's lines asked for HITS_AHEAD
+        // hits before it is read.
+        let ask_bodies = |h: &RawHit| {
+            for k in [h.i as usize, h.j as usize] {
+                advance::prefetch_at(store.owners(), k);
+                advance::prefetch_at(store.handles(), k);
+                advance::prefetch_at(store.user_data(), k);
+            }
+        };
+        self.raw
+            .iter()
+            .take(advance::HITS_AHEAD)
+            .for_each(ask_bodies);
         // Each contact with the dense indices of `boxes.0` and `boxes.1`.
         let sorted = &mut self.contacts_dense;
         sorted.clear();
@@ -715,6 +794,11 @@ impl Frame {
             self.raw
                 .iter()
                 .enumerate()
+                .inspect(|(k, _)| {
+                    if let Some(next) = self.raw.get(k + advance::HITS_AHEAD) {
+                        ask_bodies(next);
+                    }
+                })
                 .filter(|(k, _)| kept.is_empty() || kept[*k])
                 .map(|(_, h)| Contact::new(store, h.i, h.j, &h.sweep)),
         );
@@ -725,47 +809,53 @@ impl Frame {
         // Only the reported contacts get a point, from the boxes' dense indices. They
         // are far apart in the store: each one's lines asked for HITS_AHEAD contacts
         // before it is read.
-        let ask = |&(_, [i, j]): &(Contact, [u32; 2])| {
-            store.prefetch_shape(i as usize);
-            store.prefetch_shape(j as usize);
-        };
-        sorted.iter().take(advance::HITS_AHEAD).for_each(ask);
-        self.contacts.clear();
-        self.contacts
-            .extend(sorted.iter().enumerate().map(|(n, &(c, [i, j]))| {
-                if let Some(next) = sorted.get(n + advance::HITS_AHEAD) {
+        let points = |part: &[(Contact, [u32; 2])], out: &mut [Contact]| {
+            let ask = |&(_, [i, j]): &(Contact, [u32; 2])| {
+                store.prefetch_shape(i as usize);
+                store.prefetch_shape(j as usize);
+            };
+            part.iter().take(advance::HITS_AHEAD).for_each(ask);
+            for (n, (&(c, [i, j]), out)) in part.iter().zip(out).enumerate() {
+                if let Some(next) = part.get(n + advance::HITS_AHEAD) {
                     ask(next);
                 }
                 let (i, j) = (i as usize, j as usize);
-                Contact {
+                *out = Contact {
                     point: contact_point(store, i, j, c.status, c.toi, c.normal),
                     ..c
-                }
-            }));
+                };
+            }
+        };
+        let sorted = &self.contacts_dense;
+        self.contacts.clear();
+        self.contacts.extend(sorted.iter().map(|&(c, _)| c));
+        if parallel && sorted.len() > POINT_BLOCK && rayon::current_num_threads() > 1 {
+            let start = Stamp::now();
+            let mut parts: Vec<&mut [Contact]> = self.contacts.chunks_mut(POINT_BLOCK).collect();
+            pool::for_each_part(&mut parts, &|k, out| {
+                points(&sorted[pool::chunk(k, POINT_BLOCK, sorted.len())], out);
+            });
+            Stamp::now().since(start)
+        } else {
+            points(sorted, &mut self.contacts);
+            Duration::ZERO
+        }
     }
 
-    /// Every contact and wall hit from each side, sorted by body then time.
+    /// Every contact and wall hit from each side, sorted by body then time
+    /// ([`index_hits`]).
     fn index_hits(&mut self) {
-        self.hits.clear();
-        for c in &self.contacts {
-            let (a, b) = BodyHit::of_contact(c);
-            self.hits.push(a);
-            self.hits.push(b);
-        }
-        for w in &self.moves.wall_hits {
-            self.hits.push(BodyHit::of_wall(w));
-        }
-        for h in &self.moves.static_hits {
-            self.hits.push(BodyHit::of_static(h));
-        }
-        // By body and time in a radix sort of (key, index), in 64 bits when every body
-        // fits in 32 (the usual case: half the bytes to sort), then the rare ties (a
-        // body touching several things at one time) by the whole order.
-        let (keys, wide) = (&mut self.hit_keys, &mut self.hit_keys_wide);
-        if !sort_hits(&mut self.hits, &mut self.hits_scratch, keys, BodyHit::key64) {
-            let key = |h: &BodyHit| Some(h.key());
-            sort_hits(&mut self.hits, &mut self.hits_scratch, wide, key);
-        }
+        let src = HitSources {
+            contacts: &self.contacts,
+            walls: &self.moves.wall_hits,
+            statics: &self.moves.static_hits,
+        };
+        index_hits(
+            &src,
+            &mut self.hits,
+            &mut self.hit_keys,
+            &mut self.hit_keys_wide,
+        );
     }
 
     /// Step 1: boxes grouped by filter (groups numbered by first appearance), with their

@@ -12,12 +12,20 @@
 /// Below this many records, insertion sort (stable too).
 const INSERTION_MAX: usize = 32;
 
-/// A key of up to 128 bits, split into bytes.
+/// A key of 32, 64 or 128 bits, split into bytes.
 pub(super) trait Key: Copy + Ord {
     /// How many bytes the key has.
     const BYTES: usize;
     /// Byte `d` (0 the lowest).
     fn byte(self, d: usize) -> usize;
+}
+
+impl Key for u32 {
+    const BYTES: usize = 4;
+    #[inline(always)]
+    fn byte(self, d: usize) -> usize {
+        ((self >> (8 * d)) & 0xff) as usize
+    }
 }
 
 impl Key for u64 {
@@ -120,6 +128,15 @@ mod tests {
                 let mut scratch2 = Vec::new();
                 sort_by_key(&mut w, &mut scratch2, |x| x.0);
                 assert_eq!(w, want, "n {n}, {bits} bits, u128");
+                // The same through a 32-bit key: the low half of the masked bits.
+                let mut u: Vec<(u32, usize)> = (0..n)
+                    .map(|i| ((rng.next_u64() & mask) as u32, i))
+                    .collect();
+                let mut want = u.clone();
+                want.sort_by_key(|x| x.0);
+                let mut scratch3 = Vec::new();
+                sort_by_key(&mut u, &mut scratch3, |x| x.0);
+                assert_eq!(u, want, "n {n}, {bits} bits, u32");
             }
         }
     }

@@ -1189,10 +1189,35 @@ impl BoxStore {
         let parallel = parallel && many && rayon::current_num_threads() > 1;
         debug_assert!(doomed.windows(2).all(|w| w[0] < w[1]));
         debug_assert!(doomed.last().is_none_or(|&i| (i as usize) < self.len()));
-        for &i in doomed {
+        // The doomed are far apart in a large store: each loop asks for the lines it
+        // reads AHEAD removals before (a slot's line once its handle's line came).
+        const AHEAD: usize = 16;
+        let ask = |v: &[u32], i: usize| crate::lanes::prefetch(v.as_ptr().wrapping_add(i));
+        let ask_slot = |s: &Self, i: usize| {
+            if let Some(h) = s.handle.get(i) {
+                crate::lanes::prefetch(s.slots.as_ptr().wrapping_add(h.slot as usize));
+            }
+        };
+        for (k, &i) in doomed.iter().enumerate() {
+            if let Some(&next) = doomed.get(k + 2 * AHEAD) {
+                crate::lanes::prefetch(self.handle.as_ptr().wrapping_add(next as usize));
+            }
+            if let Some(&next) = doomed.get(k + AHEAD) {
+                ask_slot(self, next as usize);
+            }
             self.free_slot(self.handle[i as usize].slot);
         }
-        for &i in doomed.iter().rev() {
+        let n = self.len();
+        for (r, &i) in doomed.iter().rev().enumerate() {
+            // Removal `r` reads the box at `i` and the last box, at `n - 1 - r`.
+            if let Some(&next) = doomed.len().checked_sub(r + 1 + AHEAD).map(|k| &doomed[k]) {
+                ask(&self.shape, next as usize);
+                crate::lanes::prefetch(self.handle.as_ptr().wrapping_add(next as usize));
+            }
+            if let Some(last) = n.checked_sub(r + 1 + AHEAD) {
+                ask_slot(self, last);
+                ask(&self.shape, last);
+            }
             let i = i as usize;
             self.detach(i);
             self.shape.swap_remove(i);
@@ -1585,11 +1610,11 @@ impl BoxStore {
         // shapes and the held boxes raise it below), or unknown.
         self.extent = if keep { top } else { UNKNOWN };
         if keep {
-            self.move_obbs::<true>();
-            self.move_caps::<true>();
+            self.move_obbs::<true>(parallel);
+            self.move_caps::<true>(parallel);
         } else {
-            self.move_obbs::<false>();
-            self.move_caps::<false>();
+            self.move_obbs::<false>(parallel);
+            self.move_caps::<false>(parallel);
         }
         for &(i, shape) in held {
             let i = i as usize;
@@ -1605,63 +1630,60 @@ impl BoxStore {
         }
     }
 
+    /// The four bound columns, for [`move_table`]'s jobs.
+    fn bounds_out(&mut self) -> BoundsOut {
+        BoundsOut::of([
+            &mut self.min_x,
+            &mut self.min_y,
+            &mut self.max_x,
+            &mut self.max_y,
+        ])
+    }
+
     /// The oriented rectangles turned by their turns and moved by their boxes' motions,
     /// and their boxes' bounds made again from them ([`Shape::turn_bounds`]), in one
-    /// pass over the table; with `KEEP`, the extent raised by those bounds.
-    fn move_obbs<const KEEP: bool>(&mut self) {
-        let (mx, my) = (&self.motion_x, &self.motion_y);
-        // The largest bound written, raising the extent once after the loop.
-        let mut top = 0;
-        for ((o, &i), &turn) in self.obbs.iter_mut().zip(&self.obb_box).zip(&self.obb_turn) {
-            let i = i as usize;
+    /// pass over the table ([`move_table`]); with `KEEP`, the extent raised by those
+    /// bounds.
+    fn move_obbs<const KEEP: bool>(&mut self, parallel: bool) {
+        let out = self.bounds_out();
+        let motion = (&self.motion_x[..], &self.motion_y[..]);
+        let step = |o: &mut Obb2, turn: f32, m: Vec2| {
             if turn != 0.0 {
                 *o = turn_obb2(o, turn);
             }
-            o.center += Vec2::new(mx[i], my[i]);
-            let b = if turn != 0.0 {
+            o.center += m;
+            if turn != 0.0 {
                 Shape::Obb2(*o).turn_bounds(turn)
             } else {
                 // The store's shapes are finite: no NaN check, no branch.
                 grow_finite(o.aabb())
-            };
-            self.min_x[i] = b.min.x;
-            self.min_y[i] = b.min.y;
-            self.max_x[i] = b.max.x;
-            self.max_y[i] = b.max.y;
-            if KEEP {
-                top = top.max(bounds_bits(&b));
             }
-        }
+        };
+        let table = (&mut self.obbs[..], &self.obb_box[..], &self.obb_turn[..]);
+        let top = move_table::<_, KEEP>(table, motion, out, parallel, &step);
         self.extent = self.extent.max(top);
     }
 
     /// The capsules turned by their turns and moved by their boxes' motions, and their
     /// boxes' bounds made again from them ([`Shape::turn_bounds`]), in one pass over
-    /// the table; with `KEEP`, the extent raised by those bounds.
-    fn move_caps<const KEEP: bool>(&mut self) {
-        let (mx, my) = (&self.motion_x, &self.motion_y);
-        // The largest bound written, raising the extent once after the loop.
-        let mut top = 0;
-        for ((c, &i), &turn) in self.caps.iter_mut().zip(&self.cap_box).zip(&self.cap_turn) {
-            let i = i as usize;
+    /// the table ([`move_table`]); with `KEEP`, the extent raised by those bounds.
+    fn move_caps<const KEEP: bool>(&mut self, parallel: bool) {
+        let out = self.bounds_out();
+        let motion = (&self.motion_x[..], &self.motion_y[..]);
+        let step = |c: &mut Capsule, turn: f32, m: Vec2| {
             if turn != 0.0 {
                 *c = turn_capsule(c, turn);
             }
-            *c = c.translated(Vec2::new(mx[i], my[i]));
-            let b = if turn != 0.0 {
+            *c = c.translated(m);
+            if turn != 0.0 {
                 Shape::Capsule(*c).turn_bounds(turn)
             } else {
                 // The store's shapes are finite: no NaN check, no branch.
                 grow_finite(c.aabb())
-            };
-            self.min_x[i] = b.min.x;
-            self.min_y[i] = b.min.y;
-            self.max_x[i] = b.max.x;
-            self.max_y[i] = b.max.y;
-            if KEEP {
-                top = top.max(bounds_bits(&b));
             }
-        }
+        };
+        let table = (&mut self.caps[..], &self.cap_box[..], &self.cap_turn[..]);
+        let top = move_table::<_, KEEP>(table, motion, out, parallel, &step);
         self.extent = self.extent.max(top);
     }
 
@@ -1854,6 +1876,126 @@ enum Column<'a> {
     U32(&'a mut Vec<u32>),
     U64(&'a mut Vec<u64>),
     U8(&'a mut Vec<u8>),
+}
+
+/// Table entries per parallel task of [`move_table`].
+const TABLE_BLOCK: usize = 1 << 11;
+
+/// How many entries ahead [`move_table`] asks for the lines of an entry's box.
+const TABLE_AHEAD: usize = 16;
+
+/// The four bound columns, for the jobs of [`move_table`]: each job writes the bounds
+/// of its own boxes, which are scattered through the columns.
+#[derive(Clone, Copy)]
+struct BoundsOut {
+    /// `min_x`, `min_y`, `max_x`, `max_y`.
+    cols: [*mut f32; 4],
+    /// Their length.
+    len: usize,
+}
+
+// SAFETY: a `BoundsOut` only carries the columns' addresses. Its one writer,
+// `BoundsOut::write`, asks its callers to write each index from one job alone, so
+// jobs on other threads never touch the same element.
+unsafe impl Send for BoundsOut {}
+// SAFETY: as for `Send`: shared between jobs, it is only written through, at indices
+// each of which one job owns.
+unsafe impl Sync for BoundsOut {}
+
+impl BoundsOut {
+    /// The columns' addresses. They stay valid while the borrow they came from would
+    /// have lasted: the caller uses them before it touches the columns again.
+    fn of(cols: [&mut Vec<f32>; 4]) -> Self {
+        let len = cols[0].len();
+        debug_assert!(cols.iter().all(|c| c.len() == len));
+        Self {
+            cols: cols.map(|c| c.as_mut_ptr()),
+            len,
+        }
+    }
+
+    /// Asks for the lines that [`BoundsOut::write`] at `i` writes (a hint: any `i`
+    /// will do).
+    #[inline(always)]
+    fn prefetch(&self, i: usize) {
+        for c in self.cols {
+            crate::lanes::prefetch(c.wrapping_add(i));
+        }
+    }
+
+    /// Writes `b` as the bounds of the box at dense index `i`.
+    ///
+    /// # Safety
+    /// No other thread reads or writes index `i` of these columns while this runs:
+    /// in [`move_table`], each table entry names a box of its own.
+    #[inline(always)]
+    unsafe fn write(&self, i: usize, b: &Aabb) {
+        // Out of range would be a bug in the store's tables: stop, never write there.
+        assert!(i < self.len, "a table entry names no box");
+        let [x0, y0, x1, y1] = self.cols;
+        // SAFETY: `i` is in range (above), and the caller guarantees that no other
+        // thread touches index `i` now.
+        unsafe {
+            *x0.add(i) = b.min.x;
+            *y0.add(i) = b.min.y;
+            *x1.add(i) = b.max.x;
+            *y1.add(i) = b.max.y;
+        }
+    }
+}
+
+/// One pass over a shape table (`entries`, the dense index of each entry's box, each
+/// entry's turn): `step` moves each entry by its box's motion and gives the box's new
+/// bounds, which go into the bound columns through `out`. With `KEEP`, returns the
+/// largest [`abs_bits`] of those bounds.
+///
+/// The boxes are scattered through the columns: each entry's lines are asked for
+/// [`TABLE_AHEAD`] entries before it is read. With `parallel` and a large table,
+/// blocks of [`TABLE_BLOCK`] entries on rayon's pool. Each entry is moved the same way
+/// on any thread, and the maximum is the same in any order, so the result is too.
+fn move_table<T: Send, const KEEP: bool>(
+    (entries, boxes, turns): (&mut [T], &[u32], &[f32]),
+    (mx, my): (&[f32], &[f32]),
+    out: BoundsOut,
+    parallel: bool,
+    step: &(impl Fn(&mut T, f32, Vec2) -> Aabb + Sync),
+) -> u32 {
+    debug_assert!(entries.len() == boxes.len() && boxes.len() == turns.len());
+    let run = |first: usize, part: &mut [T]| {
+        let boxes = &boxes[first..first + part.len()];
+        let turns = &turns[first..first + part.len()];
+        let ask = |i: u32| {
+            let i = i as usize;
+            crate::lanes::prefetch(mx.as_ptr().wrapping_add(i));
+            crate::lanes::prefetch(my.as_ptr().wrapping_add(i));
+            out.prefetch(i);
+        };
+        boxes.iter().take(TABLE_AHEAD).for_each(|&i| ask(i));
+        let mut top = 0;
+        for (k, (e, (&i, &turn))) in part.iter_mut().zip(boxes.iter().zip(turns)).enumerate() {
+            if let Some(&ahead) = boxes.get(k + TABLE_AHEAD) {
+                ask(ahead);
+            }
+            let i = i as usize;
+            let b = step(e, turn, Vec2::new(mx[i], my[i]));
+            // SAFETY: each table entry names a box of its own (the store keeps its
+            // tables so), and the jobs get disjoint blocks of entries: no other job
+            // writes box `i`, and none reads the bound columns during the pass.
+            unsafe { out.write(i, &b) };
+            if KEEP {
+                top = top.max(bounds_bits(&b));
+            }
+        }
+        top
+    };
+    if parallel && entries.len() > TABLE_BLOCK {
+        let mut parts: Vec<&mut [T]> = entries.chunks_mut(TABLE_BLOCK).collect();
+        let mut tops = Vec::new();
+        crate::pool::map_parts(&mut parts, &|k, part| run(k * TABLE_BLOCK, part), &mut tops);
+        tops.into_iter().max().unwrap_or(0)
+    } else {
+        run(0, entries)
+    }
 }
 
 /// `c` with the entries at `doomed` (ascending dense indices) removed, highest first,

@@ -445,7 +445,7 @@ fn apply_motion_matches_each_boxs_translation_on_every_path() {
     }
 }
 
-/// With discs and rectangles among the boxes, `apply_motion` gives every box the shape
+/// With discs, rectangles and capsules among the boxes, `apply_motion` gives every box the shape
 /// `Shape::translated` gives it and the bounds `Shape::bounds` makes of that, bit for
 /// bit, serially and in parallel, at every SIMD level; held boxes get their given
 /// shapes. Boxes change kind and leave the store first, so that the disc columns hold
@@ -469,6 +469,7 @@ fn apply_motion_moves_discs_and_rectangles_as_their_shapes_say() {
             // Radius 0 too: a disc that is a point.
             1 => Shape::Circle(Circle::new(c, if k % 11 == 0 { 0.0 } else { half.x })),
             2 => Shape::Obb2(Obb2::from_angle(c, half, rng.range_f32(-3.0, 3.0))),
+            _ if k.is_multiple_of(2) => Shape::Capsule(Capsule::new(c - half, c + half, half.y)),
             _ => Shape::Circle(Circle::new(c, half.y)),
         };
         let props = BoxProps::default().with_motion(motion);
