@@ -794,14 +794,20 @@ impl Moves {
             }
         }));
         let end = self.end.as_ptr();
+        // What every response reads: the box's end, solids and response; for a pair,
+        // each side's layers too. A motion is read only when a box stops (rare: a
+        // player, not a bullet), so it is not asked for.
         let ask = |&[i, j]: &[u32; 2]| {
-            for i in [i as usize, j as usize] {
+            let one = |i: usize| {
                 crate::lanes::prefetch(end.wrapping_add(i));
                 prefetch_at(responses, i);
                 prefetch_at(solids, i);
-                prefetch_at(store.layers(), i);
-                prefetch_at(store.motion_x(), i);
-                prefetch_at(store.motion_y(), i);
+            };
+            one(i as usize);
+            if j != i {
+                one(j as usize);
+                prefetch_at(store.layers(), i as usize);
+                prefetch_at(store.layers(), j as usize);
             }
         };
         boxes.iter().take(HITS_AHEAD).for_each(ask);
@@ -826,7 +832,8 @@ impl Moves {
                     })
                 };
                 let layers = static_layers(h.s);
-                self.respond_one(store, i, &h.sweep, (Vec2::ZERO, other), t, layers);
+                let still = || Vec2::ZERO;
+                self.respond_one(store, i, &h.sweep, (still, other), t, layers);
             } else if e.k & WALL == 0 {
                 let h = &raw[e.k as usize];
                 let (i, j) = (h.i as usize, h.j as usize);
@@ -842,8 +849,9 @@ impl Moves {
                     ..*s
                 };
                 let layers = store.layers();
-                self.respond_one(store, i, s, (motion(j), || resting(j)), t, layers[j]);
-                self.respond_one(store, j, &back, (motion(i), || resting(i)), t, layers[i]);
+                let (mi, mj) = (|| motion(i), || motion(j));
+                self.respond_one(store, i, s, (mj, || resting(j)), t, layers[j]);
+                self.respond_one(store, j, &back, (mi, || resting(i)), t, layers[i]);
             } else {
                 let k = (e.k & !WALL) as usize;
                 let i = self.wall_raw[k].i as usize;
@@ -857,7 +865,8 @@ impl Moves {
                         wall_box(map, tile.x.into(), tile.y.into(), &b.swept(motion(i)))
                     })
                 };
-                self.respond_one(store, i, &sweep, (Vec2::ZERO, cell), t, wall_layers);
+                let still = || Vec2::ZERO;
+                self.respond_one(store, i, &sweep, (still, cell), t, wall_layers);
             }
         }
         self.events = events;
@@ -1115,14 +1124,15 @@ impl Moves {
     }
 
     /// Box `i`'s response to a kept contact at time `t` with something on `layers`,
-    /// seen through `s` (relative to the other side, which moves by `other_motion`;
-    /// `resting`: its box, when it is a plain box standing still).
+    /// seen through `s` (relative to the other side, whose motion `other_motion` gives
+    /// when a stop needs it; `resting`: its box, when it is a plain box standing
+    /// still).
     fn respond_one(
         &mut self,
         store: &BoxStore,
         i: usize,
         s: &Sweep,
-        (other_motion, resting): (Vec2, impl FnOnce() -> Option<Aabb>),
+        (other_motion, resting): (impl FnOnce() -> Vec2, impl FnOnce() -> Option<Aabb>),
         t: f32,
         layers: u32,
     ) {
@@ -1142,6 +1152,7 @@ impl Moves {
                 // the kernel would slide the box on) the motion up to `t`. The other
                 // side's own motion up to `t` on top.
                 let own = Vec2::new(store.motion_x()[i], store.motion_y()[i]);
+                let other_motion = other_motion();
                 let v = own - other_motion;
                 let stop = Vec2::new(
                     if s.normal.x == 0.0 { v.x * t } else { s.stop.x },
