@@ -97,10 +97,23 @@ mod tests {
     use super::*;
     use crate::rng::Rng;
 
+    /// Sorts `v` by its keys with [`sort_by_key`] (through `scratch`, kept from earlier
+    /// sorts) and with the standard library's stable sort: the same order.
+    fn sorts_as_stable_sort<K: Key + core::fmt::Debug>(
+        mut v: Vec<(K, usize)>,
+        scratch: &mut Vec<(K, usize)>,
+        what: &str,
+    ) {
+        let mut want = v.clone();
+        want.sort_by_key(|x| x.0);
+        sort_by_key(&mut v, scratch, |x| x.0);
+        assert_eq!(v, want, "{what}");
+    }
+
     #[test]
     fn radix_equals_a_stable_sort() {
         let mut rng = Rng::new(0x4ad1);
-        let mut scratch = Vec::new();
+        let (mut s64, mut s128, mut s32) = (Vec::new(), Vec::new(), Vec::new());
         for n in [0, 1, 2, 31, 32, 33, 100, 5000] {
             for bits in [2u32, 17, 40, 64] {
                 let mask = if bits == 64 {
@@ -109,13 +122,10 @@ mod tests {
                     (1 << bits) - 1
                 };
                 // (key, position): equal keys must keep their order.
-                let mut v: Vec<(u64, usize)> = (0..n).map(|i| (rng.next_u64() & mask, i)).collect();
-                let mut want = v.clone();
-                want.sort_by_key(|x| x.0);
-                sort_by_key(&mut v, &mut scratch, |x| x.0);
-                assert_eq!(v, want, "n {n}, {bits} bits");
+                let v: Vec<(u64, usize)> = (0..n).map(|i| (rng.next_u64() & mask, i)).collect();
+                sorts_as_stable_sort(v, &mut s64, &format!("n {n}, {bits} bits"));
                 // The same through a 128-bit key with the high half varying too.
-                let mut w: Vec<(u128, usize)> = (0..n)
+                let w: Vec<(u128, usize)> = (0..n)
                     .map(|i| {
                         (
                             (u128::from(rng.next_u64() & mask) << 64) | u128::from(rng.below(3)),
@@ -123,20 +133,12 @@ mod tests {
                         )
                     })
                     .collect();
-                let mut want = w.clone();
-                want.sort_by_key(|x| x.0);
-                let mut scratch2 = Vec::new();
-                sort_by_key(&mut w, &mut scratch2, |x| x.0);
-                assert_eq!(w, want, "n {n}, {bits} bits, u128");
+                sorts_as_stable_sort(w, &mut s128, &format!("n {n}, {bits} bits, u128"));
                 // The same through a 32-bit key: the low half of the masked bits.
-                let mut u: Vec<(u32, usize)> = (0..n)
+                let u: Vec<(u32, usize)> = (0..n)
                     .map(|i| ((rng.next_u64() & mask) as u32, i))
                     .collect();
-                let mut want = u.clone();
-                want.sort_by_key(|x| x.0);
-                let mut scratch3 = Vec::new();
-                sort_by_key(&mut u, &mut scratch3, |x| x.0);
-                assert_eq!(u, want, "n {n}, {bits} bits, u32");
+                sorts_as_stable_sort(u, &mut s32, &format!("n {n}, {bits} bits, u32"));
             }
         }
     }
