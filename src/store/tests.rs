@@ -445,6 +445,63 @@ fn apply_motion_matches_each_boxs_translation_on_every_path() {
     }
 }
 
+/// The table passes (`move_obbs` and `move_caps` through `move_table`) in blocks on the
+/// pool give every box the bounds and every table entry the shape that one thread gives
+/// them, bit for bit, with turning and still shapes, and with the tables naming boxes
+/// in an order that removals scrambled. Small enough for Miri, which checks the blocks'
+/// writes through `BoundsOut` (`.ci/miri`).
+#[test]
+fn table_passes_in_blocks_equal_one_thread() {
+    let mut rng = Rng::new(0x7ab1e);
+    let mut store = BoxStore::new();
+    let n = 9 * TABLE_BLOCK + 5;
+    let mut handles = Vec::new();
+    for k in 0..n {
+        let c = Vec2::new(rng.range_f32(-1e4, 1e4), rng.range_f32(-1e4, 1e4));
+        let half = Vec2::new(rng.range_f32(0.5, 8.0), rng.range_f32(0.5, 8.0));
+        let shape = match k % 3 {
+            0 => Shape::Capsule(Capsule::new(c - half, c + half, half.y)),
+            1 => Shape::Obb2(Obb2::from_angle(c, half, rng.range_f32(-3.0, 3.0))),
+            _ => Shape::Circle(Circle::new(c, half.x)),
+        };
+        let motion = Vec2::new(rng.range_f32(-9.0, 9.0), rng.range_f32(-9.0, 9.0));
+        let props = BoxProps::default().with_motion(motion);
+        let h = store.insert_shape(shape, props).unwrap();
+        // Rectangles and capsules turn, one in four.
+        if k % 4 == 0 && k % 3 != 2 {
+            store.set_turn(h, rng.range_f32(-0.2, 0.2)).unwrap();
+        }
+        handles.push(h);
+    }
+    for &h in handles.iter().step_by(7) {
+        store.remove(h).unwrap();
+    }
+    assert!(store.capsule_table().0.len() > 2 * TABLE_BLOCK);
+    assert!(store.obb_table().0.len() > 2 * TABLE_BLOCK);
+    let bits = |s: &BoxStore| -> Vec<u32> {
+        [s.min_x(), s.min_y(), s.max_x(), s.max_y()]
+            .iter()
+            .flat_map(|c| c.iter().map(|v| v.to_bits()))
+            .collect()
+    };
+    let mut one = store.clone();
+    one.apply_motion(&[], false, SimdLevel::Scalar);
+    let threads: &[usize] = if cfg!(miri) { &[2] } else { &[2, 3] };
+    for &threads in threads {
+        let mut moved = store.clone();
+        let pool = &crate::check::broad::pools()[threads - 1];
+        pool.install(|| moved.apply_motion(&[], true, SimdLevel::Scalar));
+        assert!(bits(&moved) == bits(&one), "{threads} threads");
+        for i in 0..moved.len() {
+            assert_eq!(
+                moved.shape_at(i),
+                one.shape_at(i),
+                "box {i}, {threads} threads"
+            );
+        }
+    }
+}
+
 /// With discs, rectangles and capsules among the boxes, `apply_motion` gives every box the shape
 /// `Shape::translated` gives it and the bounds `Shape::bounds` makes of that, bit for
 /// bit, serially and in parallel, at every SIMD level; held boxes get their given
