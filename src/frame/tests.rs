@@ -772,7 +772,8 @@ fn hits_are_indexed_in_order_through_either_key() {
 
 /// `FrameTimings` says how many threads the frame ran on and how much of it ran on the
 /// calling thread alone: one thread below the threshold or with `parallel` off, the
-/// pool's size above it; the serial part never exceeds the whole.
+/// pool's size above it; the serial part never exceeds the whole, and on one thread it
+/// is the whole of the step's last part.
 #[test]
 fn timings_name_the_threads_and_the_serial_part() {
     let scene = super::Danmaku::new(super::DanmakuConfig::new(3_000));
@@ -806,6 +807,12 @@ fn timings_name_the_threads_and_the_serial_part() {
         assert!(t.serial <= t.events && t.events <= t.total, "{t:?}");
         let t = pool.install(|| frame.step(&store).unwrap().timings);
         assert_eq!(t.threads, threads, "{config:?}");
-        assert_eq!(t.serial, t.events, "the step's last part is serial");
+        // The step's last part is serial on one thread; on more, many contacts find
+        // their points on the pool.
+        if threads == 1 {
+            assert_eq!(t.serial, t.events, "{config:?}");
+        } else {
+            assert!(t.serial <= t.events, "{t:?}");
+        }
     }
 }
