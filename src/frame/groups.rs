@@ -107,15 +107,16 @@ struct Chunk {
     /// this chunk is written; serially, each group's cursor before this chunk.
     starts: Vec<usize>,
     /// A chunk of many short runs (the filters interleaved, as a game spawns two sides'
-    /// bullets): every box's swept bounds in one pass, then copied run by run into the
-    /// groups (their dense indices follow from their positions).
+    /// bullets), or of ids with many filters: every box's swept bounds in one pass, then
+    /// copied run by run (or box by box) into the groups (their dense indices follow
+    /// from their positions).
     swept: Vec<Aabb>,
     /// Runs of one or two boxes on average (two sides' bullets strictly alternating):
-    /// no runs, each box's filter (its position in `filters`) in `ids` instead.
+    /// no runs, each box's filter (its position in `filters`) in `ids` instead. With
+    /// few filters, each box is swept straight into its group
+    /// ([`Columns::sweep_scatter`]).
     ids: Vec<u8>,
     by_box: bool,
-    /// Scratch for [`Chunk::pick`]: the positions of one filter's boxes in the chunk.
-    picked: Vec<u32>,
 }
 
 /// A chunk whose filter changes at more than one box in `1 / TINY_RUN` keeps each box's
@@ -153,84 +154,21 @@ fn iota(d: &mut [u32], start: u32) {
     }
 }
 
-/// A chunk of ids with at most this many filters is copied into its groups one filter
-/// at a time ([`Chunk::pick`]); with more, box by box.
+/// A chunk of ids with at most this many filters is swept straight into its groups,
+/// box by box ([`Columns::sweep_scatter`]); with more, swept and then copied box by box.
 const FEW_IDS: usize = 4;
 
-/// The positions `k` with `ids[k] == local`, ascending, into the front of `picked`
-/// (at least `LANES` longer than `ids`); returns how many. Eight ids are one word:
-/// its zero bytes after an `xor` are the matches ([`zero_bytes`]), and their
-/// positions are left-packed in one step ([`F32W::compress_u32`]).
-struct PickIds<'a> {
-    ids: &'a [u8],
-    local: u8,
-    picked: &'a mut [u32],
-}
-
-impl SimdTask for PickIds<'_> {
-    type Output = usize;
-
-    #[inline(always)]
-    fn run<W: F32W>(self) -> usize {
-        let want = u64::from_ne_bytes([self.local; 8]);
-        let mut n = 0;
-        let mut words = self.ids.chunks_exact(LANES);
-        for (g, w) in (&mut words).enumerate() {
-            let x = u64::from_le_bytes(w.try_into().expect("eight ids"));
-            let base = (g * LANES) as u32;
-            let at: [u32; LANES] = core::array::from_fn(|k| base + k as u32);
-            let dst = (&mut self.picked[n..n + LANES])
-                .try_into()
-                .expect("eight slots");
-            n += W::compress_u32(&at, zero_bytes(x ^ want), dst);
-        }
-        let tail = self.ids.len() - words.remainder().len();
-        for (k, &id) in words.remainder().iter().enumerate() {
-            self.picked[n] = (tail + k) as u32;
-            n += usize::from(id == self.local);
-        }
-        n
-    }
-}
-
-/// Bit `k` set where byte `k` of `x` (counted from the least significant) is zero.
-#[inline(always)]
-pub(super) fn zero_bytes(x: u64) -> u32 {
-    const LOW7: u64 = u64::from_ne_bytes([0x7f; 8]);
-    // A byte's high bit: set when its low seven bits are not all zero (no carry leaves
-    // the byte), or its own high bit is set. Inverted: set for a zero byte alone.
-    let zero = !(((x & LOW7) + LOW7) | x | LOW7);
-    // Bit 8k + 7 to bit k: the shifted products land on distinct bits, without carries.
-    ((zero >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u32
-}
-
-/// Runs shorter than this on average: the chunk is swept in one pass and copied (a
-/// vectorised loop per run costs its setup and its scalar tail for every run).
-const SHORT_RUN: usize = 32;
+/// Runs shorter than this on average: the chunk is swept in one pass and copied run by
+/// run. A vectorised loop per run costs its setup and its scalar tail for every run,
+/// about what copying a few boxes costs; longer runs are swept straight into their
+/// groups. (Rings of a danmaku scene's bullets, about twenty boxes a run, go straight.)
+const SHORT_RUN: usize = 8;
 
 impl Chunk {
-    /// Whether this chunk of ids is copied into its groups filter by filter
-    /// ([`Chunk::pick`]), not box by box.
-    fn picks_by_filter(&self) -> bool {
+    /// Whether this chunk of ids is swept straight into its groups
+    /// ([`Columns::sweep_scatter`]).
+    fn few_ids(&self) -> bool {
         self.by_box && self.filters.len() <= FEW_IDS
-    }
-
-    /// For a chunk of ids: the boxes whose id is `local`, in order, their swept bounds
-    /// (from [`Chunk::swept`]) into `s` and their dense indices (the chunk's first is
-    /// `first`) into `d`, both exactly as long as their count.
-    ///
-    /// First their positions in the chunk into [`Chunk::picked`], eight ids at a time
-    /// ([`PickIds`]), then one copy each. Two sides' bullets in any order cost no
-    /// mispredicted branch.
-    fn pick(&mut self, simd: SimdLevel, local: u8, first: usize, s: &mut [Aabb], d: &mut [u32]) {
-        let (ids, picked) = (&self.ids, &mut self.picked);
-        picked.resize(ids.len() + LANES, 0);
-        let n = dispatch(simd, PickIds { ids, local, picked });
-        debug_assert_eq!(n, s.len());
-        for ((s, d), &k) in s.iter_mut().zip(d.iter_mut()).zip(&picked[..n]) {
-            *s = self.swept[k as usize];
-            *d = (first + k as usize) as u32;
-        }
     }
 
     /// With walls: lists in [`Chunk::near`] the boxes of `parts` (each group's part of
@@ -560,6 +498,47 @@ impl<'a> Columns<'a> {
         ok
     }
 
+    /// For a chunk of ids (the boxes from `first` on, each box's filter as its
+    /// position among the chunk's filters): each box's swept bounds and dense index
+    /// straight into its filter's slots in `outs`, in order. Each of `outs` holds exactly
+    /// its filter's count. One pass over the columns, with no copy in between. Returns
+    /// whether every swept box lies within [`MAX_COORDINATE`].
+    fn sweep_scatter(
+        &self,
+        first: usize,
+        ids: &[u8],
+        outs: &mut [(&mut [Aabb], &mut [u32]); FEW_IDS],
+    ) -> bool {
+        let r = first..first + ids.len();
+        let (x0, y0, x1, y1) = (
+            &self.x0[r.clone()],
+            &self.y0[r.clone()],
+            &self.x1[r.clone()],
+            &self.y1[r.clone()],
+        );
+        let (mx, my) = (&self.mx[r.clone()], &self.my[r]);
+        let mut at = [0usize; FEW_IDS];
+        let mut ok = true;
+        for (k, &id) in ids.iter().enumerate() {
+            // As `sweep_run`, so the same bits.
+            let (dx, dy) = (mx[k], my[k]);
+            let b = [
+                x0[k] + if dx < 0.0 { dx } else { 0.0 },
+                y0[k] + if dy < 0.0 { dy } else { 0.0 },
+                x1[k] + if dx > 0.0 { dx } else { 0.0 },
+                y1[k] + if dy > 0.0 { dy } else { 0.0 },
+            ];
+            ok &= Group::in_range(b[0], b[1], b[2], b[3]);
+            // An id is below the chunk's filter count, at most FEW_IDS.
+            let l = usize::from(id) % FEW_IDS;
+            let (s, d) = &mut outs[l];
+            s[at[l]] = Aabb::from_coords(b[0], b[1], b[2], b[3]);
+            d[at[l]] = (first + k) as u32;
+            at[l] += 1;
+        }
+        ok
+    }
+
     /// The lowest dense index whose swept box reaches beyond [`MAX_COORDINATE`].
     fn first_out_of_range(&self) -> Option<usize> {
         let mut one = [ZERO_BOX];
@@ -756,18 +735,22 @@ impl Grouping {
                 ok = cols.sweep_run(range(c).start, s, d);
             } else {
                 let first = range(c).start;
-                let short = chunk.by_box || chunk.runs.len() * SHORT_RUN > range(c).len();
-                if short {
+                let few_ids = chunk.few_ids();
+                let short =
+                    !few_ids && (chunk.by_box || chunk.runs.len() * SHORT_RUN > range(c).len());
+                if few_ids {
+                    // Box by box from the columns, each group's part whole.
+                    let mut outs: [(&mut [Aabb], &mut [u32]); FEW_IDS] = Default::default();
+                    for (out, &g) in outs.iter_mut().zip(&chunk.group) {
+                        *out = core::mem::take(&mut slots[g as usize]);
+                    }
+                    ok = cols.sweep_scatter(first, &chunk.ids, &mut outs);
+                    for (out, &g) in outs.iter_mut().zip(&chunk.group) {
+                        slots[g as usize] = core::mem::take(out);
+                    }
+                } else if short {
                     chunk.swept.resize(range(c).len(), ZERO_BOX);
                     ok = cols.sweep_run(first, &mut chunk.swept, &mut []);
-                }
-                let few_ids = chunk.picks_by_filter();
-                if few_ids {
-                    // Filter by filter, each group's part whole.
-                    for local in 0..chunk.group.len() {
-                        let (s, d) = &mut slots[chunk.group[local] as usize];
-                        chunk.pick(simd, local as u8, first, s, d);
-                    }
                 }
                 // Each run (or box) at its group's next free slot of the chunk's part.
                 let at = &mut chunk.starts;
@@ -844,22 +827,25 @@ impl Grouping {
                 chunk.starts.clear();
                 chunk.starts.extend_from_slice(&self.cursor);
                 let first = range(c).start;
-                let short =
-                    !per_box && (chunk.by_box || chunk.runs.len() * SHORT_RUN > range(c).len());
+                let few_ids = !per_box && chunk.few_ids();
+                let short = !per_box
+                    && !few_ids
+                    && (chunk.by_box || chunk.runs.len() * SHORT_RUN > range(c).len());
                 if short {
                     chunk.swept.resize(range(c).len(), ZERO_BOX);
                     ok &= cols.sweep_run(first, &mut chunk.swept, &mut []);
                 }
-                if !per_box && chunk.picks_by_filter() {
-                    // Filter by filter, each group's part whole.
-                    for local in 0..chunk.group.len() {
-                        let (g, k) = (chunk.group[local] as usize, chunk.filters[local].1);
-                        let (at, group) = (self.cursor[g], &mut self.groups[g]);
-                        let to = at + k as usize;
-                        let (s, d) = (&mut group.swept[at..to], &mut group.dense[at..to]);
-                        chunk.pick(simd, local as u8, first, s, d);
-                        self.cursor[g] = to;
+                if few_ids {
+                    // Box by box from the columns, each group's part whole.
+                    let mut outs: [(&mut [Aabb], &mut [u32]); FEW_IDS] = Default::default();
+                    for (g, group) in self.groups.iter_mut().enumerate() {
+                        if let Some(l) = chunk.group.iter().position(|&cg| cg as usize == g) {
+                            let (at, k) = (self.cursor[g], chunk.filters[l].1 as usize);
+                            self.cursor[g] = at + k;
+                            outs[l] = (&mut group.swept[at..at + k], &mut group.dense[at..at + k]);
+                        }
                     }
+                    ok &= cols.sweep_scatter(first, &chunk.ids, &mut outs);
                 } else if !per_box && chunk.by_box {
                     // Box by box into its group's next slot.
                     for (k, (&id, b)) in chunk.ids.iter().zip(&chunk.swept).enumerate() {

@@ -544,36 +544,6 @@ fn grouping_in_chunks_on_any_thread_count_equals_one_box_at_a_time() {
     }
 }
 
-/// `zero_bytes` marks exactly the zero bytes of a word: every one-byte word at every
-/// position, and random words with many zero and 0x80 bytes.
-#[test]
-fn zero_bytes_marks_the_zero_bytes() {
-    let naive = |x: u64| {
-        (0..8)
-            .filter(|&k| x.to_le_bytes()[k] == 0)
-            .fold(0u32, |m, k| m | 1 << k)
-    };
-    let mut rng = Rng::new(0x2e20);
-    let mut words: Vec<u64> = (0..8)
-        .flat_map(|k| (0..=255u64).map(move |b| b << (8 * k)))
-        .collect();
-    words.extend((0..100_000).map(|_| {
-        let pick = |r: u32, b: u32| match r {
-            0 => 0,
-            1 => 0x80,
-            2 => 0x01,
-            3 => 0x7f,
-            _ => b as u64 & 0xff,
-        };
-        (0..8).fold(0u64, |x, k| {
-            x | pick(rng.below(6), rng.below(256)) << (8 * k)
-        })
-    }));
-    for x in words {
-        assert_eq!(groups::zero_bytes(x), naive(x), "{x:#018x}");
-    }
-}
-
 #[test]
 fn out_of_range_names_the_lowest_box_whatever_the_chunks() {
     let mut store = store_with_runs(2000, 31, 5);

@@ -382,19 +382,6 @@ impl F32W for Avx2W {
         }
     }
     #[inline(always)]
-    fn compress_u32(src: &[u32; LANES], bits: u32, dst: &mut [u32; LANES]) -> usize {
-        let bits = (bits & 0xff) as usize;
-        // SAFETY: AVX2 is available (module contract). The loads read 8 u32 from `src`
-        // and from a table row (arrays of 8); the store writes 8 u32 into `dst`, an
-        // array of 8; unaligned loads and stores are used.
-        unsafe {
-            let v = _mm256_loadu_si256(src.as_ptr().cast());
-            let p = _mm256_loadu_si256(super::PACK_TABLE[bits].as_ptr().cast());
-            _mm256_storeu_si256(dst.as_mut_ptr().cast(), _mm256_permutevar8x32_epi32(v, p));
-        }
-        bits.count_ones() as usize
-    }
-    #[inline(always)]
     fn compress_pairs(src: &[[u32; 2]; LANES], bits: u32, dst: &mut [[u32; 2]; LANES]) -> usize {
         let (m0, m1) = ((bits & 15) as usize, ((bits >> 4) & 15) as usize);
         let c0 = m0.count_ones() as usize;

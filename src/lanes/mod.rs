@@ -316,21 +316,6 @@ pub trait F32W:
         c
     }
 
-    /// Left-packs words: for every set bit `k` of `bits` (low 8 bits), in ascending
-    /// `k`, copies `src[k]` to the next slot of `dst`, and returns how many were copied
-    /// (`bits.count_ones()`). Slots past that count may be written too. The portable
-    /// version writes all eight and advances by each lane's bit; the AVX2 one permutes
-    /// the eight with a table and writes one vector.
-    #[inline(always)]
-    fn compress_u32(src: &[u32; LANES], bits: u32, dst: &mut [u32; LANES]) -> usize {
-        let mut c = 0usize;
-        for (k, &w) in src.iter().enumerate() {
-            dst[c & (LANES - 1)] = w;
-            c += ((bits >> k) & 1) as usize;
-        }
-        c
-    }
-
     /// Left-packs 32-byte records: for every set bit `k` of `bits` (low 8 bits), in
     /// ascending `k`, writes `[head[k][0], head[k][1], rows[0][k], …, rows[5][k]]` (the
     /// rows as their bits) to the next slot of `dst`, and returns how many were written

@@ -566,43 +566,6 @@ fn compress_pairs_left_packs_the_kept_pairs_in_order_at_every_level() {
     }
 }
 
-struct CompressWords([u32; LANES], u32);
-
-impl SimdTask for &CompressWords {
-    type Output = Vec<u32>;
-    #[inline(always)]
-    fn run<W: F32W>(self) -> Vec<u32> {
-        let mut dst = [u32::MAX; LANES];
-        let c = W::compress_u32(&self.0, self.1, &mut dst);
-        dst[..c].to_vec()
-    }
-}
-
-#[test]
-fn compress_u32_left_packs_the_kept_words_in_order_at_every_level() {
-    let mut rng = Rng::new(80);
-    for round in 0..rounds(2000, 256) as u32 {
-        // Every mask, then random ones with bits above the eighth (ignored).
-        let bits = if round < 256 {
-            round
-        } else {
-            rng.below(u32::MAX)
-        };
-        let src: [u32; LANES] = core::array::from_fn(|_| rng.below(u32::MAX));
-        let want: Vec<u32> = (0..LANES)
-            .filter(|&k| bits & (1 << k) != 0)
-            .map(|k| src[k])
-            .collect();
-        for &level in SimdLevel::available() {
-            assert_eq!(
-                dispatch(level, &CompressWords(src, bits)),
-                want,
-                "{level:?} bits {bits:08b}"
-            );
-        }
-    }
-}
-
 /// Eight heads and six rows of record words (any bits: NaNs, denormals), and a mask.
 struct Records([[u32; 2]; LANES], [[u32; LANES]; 6], u32);
 
