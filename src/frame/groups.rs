@@ -158,6 +158,9 @@ fn iota(d: &mut [u32], start: u32) {
 /// box by box ([`Columns::sweep_scatter`]); with more, swept and then copied box by box.
 const FEW_IDS: usize = 4;
 
+/// Boxes swept at a time by [`Columns::sweep_scatter`] (2 KB of bounds).
+const SCATTER_BLOCK: usize = 128;
+
 /// Runs shorter than this on average: the chunk is swept in one pass and copied run by
 /// run. A vectorised loop per run costs its setup and its scalar tail for every run,
 /// about what copying a few boxes costs; longer runs are swept straight into their
@@ -500,41 +503,32 @@ impl<'a> Columns<'a> {
 
     /// For a chunk of ids (the boxes from `first` on, each box's filter as its
     /// position among the chunk's filters): each box's swept bounds and dense index
-    /// straight into its filter's slots in `outs`, in order. Each of `outs` holds exactly
-    /// its filter's count. One pass over the columns, with no copy in between. Returns
-    /// whether every swept box lies within [`MAX_COORDINATE`].
+    /// into its filter's slots in `outs`, in order. Each of `outs` holds exactly its
+    /// filter's count. One pass over the columns, with no chunk-sized buffer in
+    /// between. Returns whether every swept box lies within [`MAX_COORDINATE`].
     fn sweep_scatter(
         &self,
         first: usize,
         ids: &[u8],
         outs: &mut [(&mut [Aabb], &mut [u32]); FEW_IDS],
     ) -> bool {
-        let r = first..first + ids.len();
-        let (x0, y0, x1, y1) = (
-            &self.x0[r.clone()],
-            &self.y0[r.clone()],
-            &self.x1[r.clone()],
-            &self.y1[r.clone()],
-        );
-        let (mx, my) = (&self.mx[r.clone()], &self.my[r]);
+        // Blocks of boxes swept in one vectorised pass into a buffer that stays in the
+        // first-level cache, then each box into its filter's next slot.
+        let mut block = [ZERO_BOX; SCATTER_BLOCK];
         let mut at = [0usize; FEW_IDS];
         let mut ok = true;
-        for (k, &id) in ids.iter().enumerate() {
-            // As `sweep_run`, so the same bits.
-            let (dx, dy) = (mx[k], my[k]);
-            let b = [
-                x0[k] + if dx < 0.0 { dx } else { 0.0 },
-                y0[k] + if dy < 0.0 { dy } else { 0.0 },
-                x1[k] + if dx > 0.0 { dx } else { 0.0 },
-                y1[k] + if dy > 0.0 { dy } else { 0.0 },
-            ];
-            ok &= Group::in_range(b[0], b[1], b[2], b[3]);
-            // An id is below the chunk's filter count, at most FEW_IDS.
-            let l = usize::from(id) % FEW_IDS;
-            let (s, d) = &mut outs[l];
-            s[at[l]] = Aabb::from_coords(b[0], b[1], b[2], b[3]);
-            d[at[l]] = (first + k) as u32;
-            at[l] += 1;
+        for (b, ids) in ids.chunks(SCATTER_BLOCK).enumerate() {
+            let start = first + b * SCATTER_BLOCK;
+            let swept = &mut block[..ids.len()];
+            ok &= self.sweep_run(start, swept, &mut []);
+            for (k, (&id, s)) in ids.iter().zip(&*swept).enumerate() {
+                // An id is below the chunk's filter count, at most FEW_IDS.
+                let l = usize::from(id) % FEW_IDS;
+                let (to, dense) = &mut outs[l];
+                to[at[l]] = *s;
+                dense[at[l]] = (start + k) as u32;
+                at[l] += 1;
+            }
         }
         ok
     }
