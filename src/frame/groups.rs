@@ -113,7 +113,7 @@ struct Chunk {
     swept: Vec<Aabb>,
     /// Runs of one or two boxes on average (two sides' bullets strictly alternating):
     /// no runs, each box's filter (its position in `filters`) in `ids` instead. With
-    /// few filters, each box is swept straight into its group
+    /// few filters, the boxes go into their groups in one sweep
     /// ([`Columns::sweep_scatter`]).
     ids: Vec<u8>,
     by_box: bool,
@@ -154,8 +154,9 @@ fn iota(d: &mut [u32], start: u32) {
     }
 }
 
-/// A chunk of ids with at most this many filters is swept straight into its groups,
-/// box by box ([`Columns::sweep_scatter`]); with more, swept and then copied box by box.
+/// A chunk of ids with at most this many filters goes into its groups in one sweep
+/// ([`Columns::sweep_scatter`]). With more, the whole chunk is swept first, then its
+/// boxes are copied one by one.
 const FEW_IDS: usize = 4;
 
 /// Boxes swept at a time by [`Columns::sweep_scatter`] (2 KB of bounds).
@@ -733,7 +734,7 @@ impl Grouping {
                 let short =
                     !few_ids && (chunk.by_box || chunk.runs.len() * SHORT_RUN > range(c).len());
                 if few_ids {
-                    // Box by box from the columns, each group's part whole.
+                    // Each group's part of the chunk whole, filled in one sweep.
                     let mut outs: [(&mut [Aabb], &mut [u32]); FEW_IDS] = Default::default();
                     for (out, &g) in outs.iter_mut().zip(&chunk.group) {
                         *out = core::mem::take(&mut slots[g as usize]);
@@ -830,7 +831,7 @@ impl Grouping {
                     ok &= cols.sweep_run(first, &mut chunk.swept, &mut []);
                 }
                 if few_ids {
-                    // Box by box from the columns, each group's part whole.
+                    // Each group's part of the chunk whole, filled in one sweep.
                     let mut outs: [(&mut [Aabb], &mut [u32]); FEW_IDS] = Default::default();
                     for (g, group) in self.groups.iter_mut().enumerate() {
                         if let Some(l) = chunk.group.iter().position(|&cg| cg as usize == g) {
