@@ -36,7 +36,7 @@ use crate::narrow::{Sweep, SweepStatus};
 use crate::pair::Pair;
 use crate::pool;
 use crate::store::{BoxHandle, BoxStore, Filter, PLAIN, Response};
-use crate::tilemap::{EMPTY, TileMap, free_target, place_axis};
+use crate::tilemap::{EMPTY, Reach, TileMap, free_target, place_axis};
 use glam::{IVec2, Vec2};
 
 /// What [`Frame::advance`] collides the moving boxes with, besides each other.
@@ -1374,16 +1374,25 @@ fn wall_contact(store: &BoxStore, map: &TileMap, i: usize, out: &mut Vec<(WallRa
         return;
     };
     let m = Vec2::new(store.motion_x()[i], store.motion_y()[i]);
-    if map.open_space(b, m) {
-        return;
-    }
+    // The cells to test. A box inside the map: only those it can meet. Else (a solid
+    // outside within reach, or coordinates too far out to index) every cell that
+    // `cells_reached` gives, the outside ring among them.
+    let tight = match map.reach(b, m) {
+        Reach::Clear => return,
+        Reach::Cells(r) if !map.any_solid_in(r) => return,
+        Reach::Cells(r) => Some(r),
+        Reach::Unsure => None,
+    };
     // Read only for a box near a solid tile.
     let Some(shape) = store.shape_at(i) else {
         return;
     };
     let turn = store.turn_at(i);
     let swept = b.swept(m);
-    let (cols, rows) = map.cells_reached(swept);
+    let (cols, rows) = match tight {
+        Some([(c0, c1), (r0, r1)]) => ((c0 as i64, c1 as i64), (r0 as i64, r1 as i64)),
+        None => map.cells_reached(swept),
+    };
     for r in rows.0..=rows.1 {
         for c in cols.0..=cols.1 {
             if map.kind_at(c, r) == EMPTY {

@@ -13,7 +13,7 @@
 //! outside the map where the path reaches it): the whole map for a path across it.
 
 use super::exact::within;
-use super::map::TileMap;
+use super::map::{Reach, TileMap};
 use super::slide::{AxisOrder, Direction, SlideOptions, SlideResult, TileEdge, TileHit};
 use super::{CastResult, EMPTY};
 use crate::error::{AsciiDefect, Error};
@@ -474,7 +474,49 @@ pub fn check_cast(map: &TileMap, body: Aabb, motion: Vec2) -> Result<(), String>
     }
     verify_cast(map, body, motion, &r)
         .map_err(|e| format!("{e} (body {body:?}, motion {motion:?}, result {r:?})"))?;
-    check_region_clear(map, body, motion, r.hit.is_some())
+    check_region_clear(map, body, motion, r.hit.is_some())?;
+    check_reach(map, body, motion)
+}
+
+/// The cells [`TileMap::reach`] gives for `body` swept along `motion` hold every cell
+/// whose box meets the swept box, edges included (the wall pass tests no other): no
+/// cell of the map meets it when it answers "clear", and with a solid outside the
+/// swept box keeps off the map's edges when it gives cells.
+///
+/// # Errors
+/// A description of the cell left out.
+pub fn check_reach(map: &TileMap, body: Aabb, motion: Vec2) -> Result<(), String> {
+    let s = body.swept(motion);
+    let ranges = match map.reach(body, motion) {
+        Reach::Unsure => return Ok(()),
+        Reach::Clear => None,
+        Reach::Cells(r) => Some(r),
+    };
+    let bounds = map.bounds();
+    if ranges.is_some()
+        && map.outside() != EMPTY
+        && (0..2).any(|a| s.min[a] <= bounds.min[a] || s.max[a] >= bounds.max[a])
+    {
+        return Err(format!(
+            "reach gives cells for {s:?}, which meets the solid outside of {bounds:?}"
+        ));
+    }
+    let inside = |k: u32, (lo, hi): (usize, usize)| (lo..=hi).contains(&(k as usize));
+    for y in 0..map.height() {
+        for x in 0..map.width() {
+            let cell = map.tile_aabb(IVec2::new(x as i32, y as i32));
+            if !s.overlaps(&cell) {
+                continue;
+            }
+            let kept = ranges.is_some_and(|[c, r]| inside(x, c) && inside(y, r));
+            if !kept {
+                return Err(format!(
+                    "reach ({ranges:?}) leaves out cell ({x}, {y}) at {cell:?}, which {s:?} meets"
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The one-lookup open-space test ([`TileMap::region_clear`]) on `body` swept along

@@ -966,14 +966,25 @@ impl TileMap {
 
     /// Whether the box swept along `motion` is certainly clear of solid tiles: no solid
     /// cell among those its swept bounds reach, edges included. `false` means "not sure".
+    /// See [`TileMap::reach`] for the cells tested.
+    #[inline]
+    pub(crate) fn open_space(&self, body: Aabb, motion: Vec2) -> bool {
+        match self.reach(body, motion) {
+            Reach::Clear => true,
+            Reach::Cells(r) => !self.any_solid_in(r),
+            Reach::Unsure => false,
+        }
+    }
+
+    /// The cells of the map that the box swept along `motion` reaches, edges included.
     ///
     /// The indices are computed in `f64` from the `f32` inputs, with a margin of `2⁻²⁰`
     /// of a cell plus the edges' rounding slack on each side: more than the computation's
     /// error (below `2⁻²⁷` of a cell on maps of at most [`TileMap::MAX_SIDE`] cells a
-    /// side) plus how far a rounded edge can stray. So the cells tested include every
-    /// cell the exact sweep could stop at.
+    /// side) plus how far a rounded edge can stray. So a cell left out of
+    /// [`Reach::Cells`] never meets the swept box, not even at an edge.
     #[inline]
-    pub(crate) fn open_space(&self, body: Aabb, motion: Vec2) -> bool {
+    pub(crate) fn reach(&self, body: Aabb, motion: Vec2) -> Reach {
         const MARGIN: f64 = 1.0 / 1_048_576.0;
         // Edges rounded to f32 lie up to `edge_slack` cells from where the formula puts
         // them (tiny tiles far out): widen the cells tested by that much.
@@ -993,23 +1004,30 @@ impl TileMap {
             let f0 = (lo[a] - origin[a]) * self.inv_tile[a] - margin;
             let f1 = (hi[a] - origin[a]) * self.inv_tile[a] + margin;
             if !(f0 > -1.0e15 && f1 < 1.0e15) {
-                return false; // not finite, or too far out to index: let the sweep decide
+                return Reach::Unsure; // not finite, or too far out to index
             }
             let (i0, i1) = (floor_i64(f0), floor_i64(f1));
             if self.outside != EMPTY && (i0 < 0 || i1 >= n as i64) {
-                return false;
+                return Reach::Unsure;
             }
             // The cells reached inside the map; none (entirely outside an empty-outside
             // map, or a map with no cells on this axis) is open space.
             let (c0, c1) = (i0.max(0), i1.min(n as i64 - 1));
             if c0 > c1 {
-                return true;
+                return Reach::Clear;
             }
             r[a] = (c0 as usize, c1 as usize);
         }
+        Reach::Cells(r)
+    }
+
+    /// Whether any cell of the inclusive ranges `r` (columns, rows; inside the map) is
+    /// solid.
+    #[inline]
+    pub(crate) fn any_solid_in(&self, r: [(usize, usize); 2]) -> bool {
         let w = self.dims[0] as usize;
         let (x0, x1) = r[0];
-        (r[1].0..=r[1].1).all(|y| self.cells[y * w..][x0..=x1].iter().all(|&c| c == EMPTY))
+        (r[1].0..=r[1].1).any(|y| self.cells[y * w..][x0..=x1].iter().any(|&c| c != EMPTY))
     }
 
     /// The cells a closed box reaches, per axis an inclusive index range widened by one
@@ -1066,6 +1084,20 @@ impl TileMap {
             row.iter().any(|&c| c != EMPTY)
         })
     }
+}
+
+/// The cells a swept box reaches ([`TileMap::reach`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Reach {
+    /// None that can be solid: the box keeps within an empty-outside map's open
+    /// outside, or the map has no cells.
+    Clear,
+    /// The inclusive ranges of columns and rows, inside the map. Every cell that meets
+    /// the swept box is among them; with a solid outside, the box keeps off it.
+    Cells([(usize, usize); 2]),
+    /// Not computed: a coordinate not finite or too far out, or a box that reaches a
+    /// solid outside.
+    Unsure,
 }
 
 /// `⌊x⌋` for `|x| < 2⁵³` through an integer conversion: `f64::floor` is a libm call

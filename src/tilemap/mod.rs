@@ -175,6 +175,7 @@ mod tests;
 
 pub use batch::{BulletHit, BulletResponse};
 pub use cast::CastResult;
+pub(crate) use map::Reach;
 pub use map::{EMPTY, SOLID, TileMap};
 pub use slide::{AxisOrder, Direction, SlideOptions, SlideResult, TileEdge, TileHit};
 pub(crate) use slide::{free_target, place_axis};
