@@ -234,6 +234,26 @@ pub struct BoxStore {
     ///
     /// [`extent`]: BoxStore::extent
     keep_extent: bool,
+    /// [`BoxStore::set_motions`]' dense indices, looked up once while checking the
+    /// handles (kept between calls: no allocation in a steady game).
+    found: Scratch,
+}
+
+/// A buffer kept between calls. Not part of the store's contents: a clone starts
+/// empty, and `Debug` shows only its length.
+#[derive(Default)]
+struct Scratch(Vec<u32>);
+
+impl Clone for Scratch {
+    fn clone(&self) -> Self {
+        Self::default()
+    }
+}
+
+impl core::fmt::Debug for Scratch {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "Scratch({} kept)", self.0.len())
+    }
 }
 
 /// [`BoxStore::extent`] not known: the next [`BoxStore::set_motions`] reads the bounds
@@ -434,6 +454,7 @@ impl BoxStore {
             free_head: NO_SLOT,
             extent: 0,
             keep_extent: false,
+            found: Scratch::default(),
         }
     }
 
@@ -842,10 +863,14 @@ impl BoxStore {
     ///
     /// The store knows how far out its boxes reach. A motion too small to take any box
     /// beyond [`MAX_COORDINATE`] needs no read of its box's bounds. So each handle
-    /// costs a read of its slot and the write of its motion. The first call reads
+    /// costs one read of its slot and the write of its motion. The first call reads
     /// every box's bounds once to find that reach. From then on
     /// [`Frame::advance`](crate::frame::Frame::advance) keeps it up to date as it
     /// moves the boxes.
+    ///
+    /// The store keeps one index per handle between calls, where the check of the
+    /// handles leaves each box's place for the writes. A game that calls this every
+    /// frame allocates nothing after the first call.
     ///
     /// ```
     /// use hantei::{Aabb, BoxStore};
@@ -872,72 +897,62 @@ impl BoxStore {
     /// changes after an error.
     pub fn set_motions(&mut self, handles: &[BoxHandle], motions: &[Vec2]) -> Result<(), Error> {
         check_len("set_motions motions", handles.len(), motions.len())?;
+        // One pass checks the handles (and the motions) and keeps each one's dense
+        // index; one writes the motions there. Each slot is read once: in a large store
+        // whose handles come in no particular order, that read is a cache miss.
+        let mut found = core::mem::take(&mut self.found.0);
+        found.clear();
         // A motion no larger than `limit` on each axis keeps every box of the store
         // within MAX_COORDINATE: its box's bounds need not be read. The store keeps
         // how far its boxes reach (`extent`), so this costs no pass over the bounds.
         let limit = (MAX_COORDINATE - self.extent()).next_down().next_down();
-        if all_within(motions, limit) {
-            // Every motion is valid and needs no bounds read: only the handles to check.
-            return self.set_motions_small(handles, motions);
-        }
+        let mut keep = |i: usize| found.push(i as u32);
         let slots = self.slots.as_slice();
-        let (x0, y0, x1, y1) = (&self.min_x, &self.min_y, &self.max_x, &self.max_y);
-        let ask = [x0, y0, x1, y1].map(|c| c.as_ptr());
-        each_dense(slots, handles, motions, &ask, |k, m, i| {
-            check_motion(m, k)?;
-            if m.x.abs() <= limit && m.y.abs() <= limit {
-                return Ok(());
-            }
-            let b = Aabb::from_coords(x0[i], y0[i], x1[i], y1[i]);
-            check_reach(b, m, Some(handles[k]), i)
-        })?;
-        // Every handle is alive and every motion valid: only writes now.
-        let (mx, my) = (&mut self.motion_x, &mut self.motion_y);
-        let cols = [mx.as_ptr(), my.as_ptr()];
-        each_dense(slots, handles, motions, &cols, |_, m, i| {
-            mx[i] = m.x;
-            my[i] = m.y;
-            Ok(())
-        })
+        let checked = if all_within(motions, limit) {
+            // Every motion is valid and needs no bounds read: only the handles to check.
+            each_dense(slots, handles, motions, &[], |_, _, i| {
+                keep(i);
+                Ok(())
+            })
+        } else {
+            let (x0, y0, x1, y1) = (&self.min_x, &self.min_y, &self.max_x, &self.max_y);
+            let ask = [x0, y0, x1, y1].map(|c| c.as_ptr());
+            each_dense(slots, handles, motions, &ask, |k, m, i| {
+                check_motion(m, k)?;
+                if m.x.abs() > limit || m.y.abs() > limit {
+                    let b = Aabb::from_coords(x0[i], y0[i], x1[i], y1[i]);
+                    check_reach(b, m, Some(handles[k]), i)?;
+                }
+                keep(i);
+                Ok(())
+            })
+        };
+        if checked.is_ok() {
+            // Every handle is alive and every motion valid: only writes now.
+            self.write_motions(&found, motions);
+        }
+        self.found.0 = found;
+        checked
     }
 
-    /// [`BoxStore::set_motions`] for motions already known to be valid and too small
-    /// to take any box out of range: one pass checks the handles, one writes. The write
-    /// pass keeps the dense indices it looked up ahead (to ask for their lines) and
-    /// looks each up once.
-    fn set_motions_small(&mut self, handles: &[BoxHandle], motions: &[Vec2]) -> Result<(), Error> {
+    /// `motions[k]` as the motion of the box at dense index `found[k]`, each box's
+    /// lines asked for a few boxes before.
+    fn write_motions(&mut self, found: &[u32], motions: &[Vec2]) {
         const AHEAD: usize = 16;
-        let slots = self.slots.as_slice();
-        each_dense(slots, handles, motions, &[], |_, _, _| Ok(()))?;
-        let ask_slot = |h: &BoxHandle| {
-            crate::lanes::prefetch(slots.as_ptr().wrapping_add(h.slot as usize));
-        };
-        // Every handle is alive: only writes now.
         let (mx, my) = (&mut self.motion_x, &mut self.motion_y);
         let (px, py) = (mx.as_ptr(), my.as_ptr());
-        let link = |h: &BoxHandle| {
-            let i = slots[h.slot as usize].link as usize;
-            crate::lanes::prefetch(px.wrapping_add(i));
-            crate::lanes::prefetch(py.wrapping_add(i));
-            i
+        let ask = |i: u32| {
+            crate::lanes::prefetch(px.wrapping_add(i as usize));
+            crate::lanes::prefetch(py.wrapping_add(i as usize));
         };
-        handles.iter().take(4 * AHEAD).for_each(ask_slot);
-        let mut ahead = [0usize; AHEAD];
-        for (a, h) in ahead.iter_mut().zip(handles) {
-            *a = link(h);
-        }
-        for (k, m) in motions.iter().enumerate() {
-            if let Some(h) = handles.get(k + 4 * AHEAD) {
-                ask_slot(h);
+        found.iter().take(AHEAD).copied().for_each(ask);
+        for (k, (&i, m)) in found.iter().zip(motions).enumerate() {
+            if let Some(&j) = found.get(k + AHEAD) {
+                ask(j);
             }
-            let i = ahead[k % AHEAD];
-            if let Some(h) = handles.get(k + AHEAD) {
-                ahead[k % AHEAD] = link(h);
-            }
-            mx[i] = m.x;
-            my[i] = m.y;
+            mx[i as usize] = m.x;
+            my[i as usize] = m.y;
         }
-        Ok(())
     }
 
     /// Sets every box's displacement, in dense order, all or nothing. `motions[i]` goes

@@ -668,6 +668,16 @@ fn set_motions_equals_set_motion_one_by_one_and_is_all_or_nothing() {
     ));
     assert!(unchanged(&bad));
     assert!(before.motion_x() != store.motion_x());
+    // After the refused calls (which leave indices in the buffer the store keeps
+    // between calls), a good call with other motions: as one by one again.
+    let other: Vec<Vec2> = motions.iter().rev().map(|m| *m * 0.5).collect();
+    bad.set_motions(&live[..2000], &other[..2000]).unwrap();
+    let mut again = store.clone();
+    for (&h, &m) in live[..2000].iter().zip(&other) {
+        again.set_motion(h, m).unwrap();
+    }
+    assert_eq!(bad.motion_x(), again.motion_x());
+    assert_eq!(bad.motion_y(), again.motion_y());
 }
 
 /// `set_motions` on many handles, where it skips the bounds of a motion too small to

@@ -534,6 +534,7 @@ impl StoreFields {
             // Found by the first `set_motions`, which reads the bounds once.
             extent: super::UNKNOWN,
             keep_extent: false,
+            found: super::Scratch::default(),
         })
     }
 }
