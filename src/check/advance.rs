@@ -1174,7 +1174,7 @@ fn fingerprint(store: &BoxStore) -> Vec<(BoxHandle, Vec<u32>, Option<BoxProps>)>
 
 /// One advance's report and store against the oracle (`before` is the store it ran on,
 /// `level` its walls).
-fn compare(
+pub(crate) fn compare(
     before: &BoxStore,
     want: &AdvanceOracle,
     after: &BoxStore,

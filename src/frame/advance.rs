@@ -30,8 +30,10 @@ use super::{
     Body, BodyPair, Contact, Frame, FrameTimings, RawHit, clock::Stamp, radix, shapes_point,
 };
 use crate::error::Error;
-use crate::math::{Aabb, ContactPoint, Shape, box_enters, enters, outside_normal};
+use crate::lanes::{F32W, LANES, SimdLevel, SimdTask, dispatch};
+use crate::math::{Aabb, Circle, ContactPoint, Shape, box_enters, enters, outside_normal};
 use crate::narrow::scalar::sweep_turning;
+use crate::narrow::wide::{self, AabbW, CircleW, Vec2W};
 use crate::narrow::{Sweep, SweepStatus};
 use crate::pair::Pair;
 use crate::pool;
@@ -1326,14 +1328,52 @@ fn outside(b: Aabb, mut offset: Vec2, other: Aabb, normal: Vec2) -> Vec2 {
     offset
 }
 
+/// The wall pass's buffers, kept between frames: the boxes listed near the walls whose
+/// swept bounds meet a solid cell, and those (box, cell) pairs.
+#[derive(Debug, Default)]
+pub(super) struct WallScratch {
+    boxes: Vec<WallBox>,
+    pairs: Vec<WallPair>,
+    /// The pairs of a disc and a cell (indices into `pairs` and `boxes`): swept eight
+    /// at a time ([`DiscWalls`]).
+    discs: Vec<(u32, u32)>,
+}
+
+/// A box of the wall pass whose swept bounds meet a solid cell.
+#[derive(Debug, Clone, Copy)]
+struct WallBox {
+    /// The dense index.
+    i: u32,
+    shape: Shape,
+    m: Vec2,
+    swept: Aabb,
+    /// Its pairs: `pairs[from..to]`, in the order of the cells.
+    pairs: (u32, u32),
+}
+
+/// A box and a solid cell its swept bounds meet, and the sweep of the one against the
+/// other.
+#[derive(Debug, Clone, Copy)]
+struct WallPair {
+    tile: IVec2,
+    cell: Aabb,
+    sweep: Sweep,
+}
+
 /// Step 4b for the boxes `near` (dense indices; a few percent of the store, far apart):
 /// onto `out`, box by box in the order of `near`, the earliest wall contacts
 /// ([`wall_contact`]) of those whose filter pairs with `wall`.
+///
+/// In three passes: each box's pairs with the solid cells its swept bounds meet; their
+/// sweeps, a disc's eight pairs at a time in lanes ([`DiscWalls`], the same bits
+/// as the scalar sweep) and any other shape's one by one; then each box's contacts.
 pub(super) fn wall_contacts(
     store: &BoxStore,
     map: &TileMap,
     wall: Filter,
     near: &[u32],
+    scratch: &mut WallScratch,
+    simd: SimdLevel,
     out: &mut Vec<(WallRaw, ContactPoint)>,
 ) {
     let (layers, masks) = (store.layers(), store.masks());
@@ -1353,6 +1393,9 @@ pub(super) fn wall_contacts(
             prefetch_at(col, i);
         }
     };
+    scratch.boxes.clear();
+    scratch.pairs.clear();
+    scratch.discs.clear();
     near.iter().take(HITS_AHEAD).copied().for_each(ask);
     for (k, &i) in near.iter().enumerate() {
         if let Some(&j) = near.get(k + HITS_AHEAD) {
@@ -1360,16 +1403,26 @@ pub(super) fn wall_contacts(
         }
         let i = i as usize;
         if Filter::new(layers[i], masks[i]).pairs_with(wall) {
-            wall_contact(store, map, i, out);
+            wall_pairs(store, map, i, scratch);
         }
+    }
+    if !scratch.discs.is_empty() {
+        dispatch(
+            simd,
+            DiscWalls {
+                scratch: &mut *scratch,
+            },
+        );
+    }
+    for b in &scratch.boxes {
+        wall_contact(store, map, b, &scratch.pairs, out);
     }
 }
 
-/// Onto `out`: box `i`'s earliest contact with a solid tile of `map`, and its earliest
-/// hit when the first is an overlap (see [`keep_earliest`]), each with its contact
-/// point; the caller has checked that its filter pairs with the walls'.
-fn wall_contact(store: &BoxStore, map: &TileMap, i: usize, out: &mut Vec<(WallRaw, ContactPoint)>) {
-    let mut best: [Option<WallRaw>; 2] = [None, None];
+/// Onto `scratch`: box `i` and its pairs with the solid cells of `map` that its swept
+/// bounds meet, if any. A disc's pairs are left to [`DiscWalls`]; any other shape's
+/// are swept here.
+fn wall_pairs(store: &BoxStore, map: &TileMap, i: usize, scratch: &mut WallScratch) {
     let Some(b) = store.aabb_at(i) else {
         return;
     };
@@ -1388,56 +1441,167 @@ fn wall_contact(store: &BoxStore, map: &TileMap, i: usize, out: &mut Vec<(WallRa
         return;
     };
     let turn = store.turn_at(i);
+    // A disc (which never turns): swept in lanes.
+    let disc = matches!(shape, Shape::Circle(_));
     let swept = b.swept(m);
-    let (cols, rows) = match tight {
-        Some([(c0, c1), (r0, r1)]) => ((c0 as i64, c1 as i64), (r0 as i64, r1 as i64)),
-        None => map.cells_reached(swept),
+    let from = scratch.pairs.len() as u32;
+    let mut solid = |c: i64, r: i64| {
+        let cell = wall_box(map, c, r, &swept);
+        // The broad phase's condition, as for pairs of boxes: the swept bounds reach the
+        // cell (closed). (A swept test alone can answer a touch a rounding away.)
+        if !swept.overlaps(&cell) {
+            return;
+        }
+        let sweep = if disc {
+            let at = (scratch.pairs.len() as u32, scratch.boxes.len() as u32);
+            scratch.discs.push(at);
+            Sweep {
+                status: SweepStatus::Miss,
+                t: 1.0,
+                normal: Vec2::ZERO,
+                stop: Vec2::ZERO,
+            }
+        } else {
+            sweep_turning(&shape, m, turn, &Shape::Aabb(cell), Vec2::ZERO, 0.0)
+        };
+        scratch.pairs.push(WallPair {
+            tile: IVec2::new(c as i32, r as i32),
+            cell,
+            sweep,
+        });
     };
-    for r in rows.0..=rows.1 {
-        for c in cols.0..=cols.1 {
-            if map.kind_at(c, r) == EMPTY {
-                continue;
+    // The solid cells, row by row.
+    match tight {
+        Some([(c0, c1), (r0, r1)]) => {
+            let w = map.width() as usize;
+            for r in r0..r1 + 1 {
+                let row = &map.cells()[r * w..][c0..c1 + 1];
+                for (c, _) in (c0..).zip(row).filter(|(_, k)| **k != EMPTY) {
+                    solid(c as i64, r as i64);
+                }
             }
-            let cell = wall_box(map, c, r, &swept);
-            // The broad phase's condition, as for pairs of boxes: the swept bounds reach
-            // the cell (closed). (A swept test alone can answer a touch a rounding away.)
-            if !swept.overlaps(&cell) {
-                continue;
+        }
+        None => {
+            let (cols, rows) = map.cells_reached(swept);
+            for r in rows.0..=rows.1 {
+                for c in cols.0..=cols.1 {
+                    if map.kind_at(c, r) != EMPTY {
+                        solid(c, r);
+                    }
+                }
             }
-            let s = sweep_turning(&shape, m, turn, &Shape::Aabb(cell), Vec2::ZERO, 0.0);
-            let Some(mut s) = solid_contact(&shape, m, &cell, s) else {
-                continue;
-            };
-            if s.status == SweepStatus::Hit {
-                // A face shared with a solid neighbour is inside the wall: no hit on it.
-                let mut n = s.normal;
-                if n.x != 0.0 && map.kind_at(c + n.x.signum() as i64, r) != EMPTY {
-                    n.x = 0.0;
-                }
-                if n.y != 0.0 && map.kind_at(c, r + n.y.signum() as i64) != EMPTY {
-                    n.y = 0.0;
-                }
-                if n == Vec2::ZERO {
-                    continue;
-                }
-                s.normal = if n.x != 0.0 && n.y != 0.0 && n != s.normal {
-                    n.normalize()
-                } else if n != s.normal {
-                    Vec2::new(
-                        n.x.signum() * f32::from(n.x != 0.0),
-                        n.y.signum() * f32::from(n.y != 0.0),
-                    )
-                } else {
-                    n
+        }
+    }
+    let to = scratch.pairs.len() as u32;
+    if to > from {
+        scratch.boxes.push(WallBox {
+            i: i as u32,
+            shape,
+            m,
+            swept,
+            pairs: (from, to),
+        });
+    }
+}
+
+/// The sweeps of the discs' pairs with cells ([`WallScratch::discs`]), eight at
+/// a time through the lanes kernel of [`sweep_turning`]'s scalar sweep (a disc
+/// against a box: [`wide::sweep_aabb_circle`] with the roles swapped, its normal and
+/// stop turned around). The lanes give the scalar kernel's bits, so the contacts do
+/// not depend on the SIMD level. The last eight are padded with copies of one pair.
+struct DiscWalls<'a> {
+    scratch: &'a mut WallScratch,
+}
+
+impl SimdTask for DiscWalls<'_> {
+    type Output = ();
+
+    #[inline(always)]
+    fn run<W: F32W>(self) {
+        let WallScratch {
+            boxes,
+            pairs,
+            discs,
+        } = self.scratch;
+        for group in discs.chunks(LANES) {
+            let mut cells = [Aabb::from_coords(0.0, 0.0, 0.0, 0.0); LANES];
+            let mut circles = [Circle::new(Vec2::ZERO, 0.0); LANES];
+            let mut motions = [Vec2::ZERO; LANES];
+            for j in 0..LANES {
+                // Past the end: the last pair again (its answer is not kept).
+                let (p, k) = group[j.min(group.len() - 1)];
+                let b = &boxes[k as usize];
+                let Shape::Circle(c) = b.shape else {
+                    unreachable!("a disc's pair");
+                };
+                (cells[j], circles[j], motions[j]) = (pairs[p as usize].cell, c, b.m);
+            }
+            let s = wide::sweep_aabb_circle::<W>(
+                &AabbW::from_array(&cells),
+                &Vec2W::splat(Vec2::ZERO),
+                &CircleW::from_array(&circles),
+                &Vec2W::from_array(&motions),
+            )
+            .to_array();
+            for (&(p, _), s) in group.iter().zip(s) {
+                // As `sweep_shapes` turns it for a disc against a box.
+                pairs[p as usize].sweep = Sweep {
+                    normal: Vec2::ZERO - s.normal,
+                    stop: Vec2::ZERO - s.stop,
+                    ..s
                 };
             }
-            let w = WallRaw {
-                i: i as u32,
-                tile: IVec2::new(c as i32, r as i32),
-                sweep: s,
-            };
-            keep_earliest(&mut best, w, |w| &w.sweep);
         }
+    }
+}
+
+/// Onto `out`: box `b`'s earliest contact with a solid tile, and its earliest hit when
+/// the first is an overlap (see [`keep_earliest`]), each with its contact point, from
+/// its pairs in `pairs` (swept).
+fn wall_contact(
+    store: &BoxStore,
+    map: &TileMap,
+    b: &WallBox,
+    pairs: &[WallPair],
+    out: &mut Vec<(WallRaw, ContactPoint)>,
+) {
+    let (shape, m, swept) = (b.shape, b.m, b.swept);
+    let i = b.i as usize;
+    let mut best: [Option<WallRaw>; 2] = [None, None];
+    for p in &pairs[b.pairs.0 as usize..b.pairs.1 as usize] {
+        let (c, r) = (i64::from(p.tile.x), i64::from(p.tile.y));
+        let Some(mut s) = solid_contact(&shape, m, &p.cell, p.sweep) else {
+            continue;
+        };
+        if s.status == SweepStatus::Hit {
+            // A face shared with a solid neighbour is inside the wall: no hit on it.
+            let mut n = s.normal;
+            if n.x != 0.0 && map.kind_at(c + n.x.signum() as i64, r) != EMPTY {
+                n.x = 0.0;
+            }
+            if n.y != 0.0 && map.kind_at(c, r + n.y.signum() as i64) != EMPTY {
+                n.y = 0.0;
+            }
+            if n == Vec2::ZERO {
+                continue;
+            }
+            s.normal = if n.x != 0.0 && n.y != 0.0 && n != s.normal {
+                n.normalize()
+            } else if n != s.normal {
+                Vec2::new(
+                    n.x.signum() * f32::from(n.x != 0.0),
+                    n.y.signum() * f32::from(n.y != 0.0),
+                )
+            } else {
+                n
+            };
+        }
+        let w = WallRaw {
+            i: b.i,
+            tile: p.tile,
+            sweep: s,
+        };
+        keep_earliest(&mut best, w, |w| &w.sweep);
     }
     // The points of the contacts kept (a few percent of the boxes near the walls).
     for w in best.into_iter().flatten() {

@@ -27,7 +27,7 @@ use crate::store::{BoxStore, Filter};
 use crate::tilemap::TileMap;
 
 use super::MAX_COORDINATE;
-use super::advance::{WallRaw, wall_contacts};
+use super::advance::{WallRaw, WallScratch, wall_contacts};
 use super::radix;
 
 /// A placeholder box (buffers are resized before they are written).
@@ -103,6 +103,8 @@ struct Chunk {
     /// ([`wall_contacts`]).
     wall_raw: Vec<(WallRaw, ContactPoint)>,
     wall_scratch: Vec<(WallRaw, ContactPoint)>,
+    /// The wall pass's buffers ([`wall_contacts`]).
+    walls: WallScratch,
     /// Pass 3's per-group positions: in parallel, how much of each group's part of
     /// this chunk is written; serially, each group's cursor before this chunk.
     starts: Vec<usize>,
@@ -218,7 +220,16 @@ impl Chunk {
         // a later pass would read each from memory. Group by group, each ascending;
         // then the contacts (fewer than the boxes listed) in dense order, stably: a
         // box's contacts keep their order.
-        wall_contacts(store, w.map, w.filter, &self.near, &mut self.wall_raw);
+        let near = &self.near;
+        wall_contacts(
+            store,
+            w.map,
+            w.filter,
+            near,
+            &mut self.walls,
+            simd,
+            &mut self.wall_raw,
+        );
         radix::sort_by_key(&mut self.wall_raw, &mut self.wall_scratch, |w| {
             u64::from(w.0.i)
         });
