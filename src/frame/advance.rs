@@ -1504,11 +1504,11 @@ fn wall_pairs(store: &BoxStore, map: &TileMap, i: usize, scratch: &mut WallScrat
     }
 }
 
-/// The sweeps of the discs' pairs with cells ([`WallScratch::discs`]), eight at
-/// a time through the lanes kernel of [`sweep_turning`]'s scalar sweep (a disc
-/// against a box: [`wide::sweep_aabb_circle`] with the roles swapped, its normal and
-/// stop turned around). The lanes give the scalar kernel's bits, so the contacts do
-/// not depend on the SIMD level. The last eight are padded with copies of one pair.
+/// The sweeps of the discs' pairs with cells ([`WallScratch::discs`]), eight at a
+/// time. A disc against a box is [`wide::sweep_aabb_circle`] with the roles swapped,
+/// its normal and stop turned around, as [`sweep_turning()`] does it one pair at a
+/// time. The lanes give the scalar kernel's bits, so the contacts do not depend on the
+/// SIMD level. The last eight are padded with copies of one pair.
 struct DiscWalls<'a> {
     scratch: &'a mut WallScratch,
 }
