@@ -1432,8 +1432,8 @@ fn wall_pairs(store: &BoxStore, map: &TileMap, i: usize, scratch: &mut WallScrat
     // `cells_reached` gives, the outside ring among them.
     let tight = match map.reach(b, m) {
         Reach::Clear => return,
-        Reach::Cells(r) if !map.any_solid_in(r) => return,
-        Reach::Cells(r) => Some(r),
+        Reach::Cells(xs, ys) if !map.any_solid(xs, ys) => return,
+        Reach::Cells(xs, ys) => Some((xs, ys)),
         Reach::Unsure => None,
     };
     // Read only for a box near a solid tile.
@@ -1472,12 +1472,13 @@ fn wall_pairs(store: &BoxStore, map: &TileMap, i: usize, scratch: &mut WallScrat
     };
     // The solid cells, row by row.
     match tight {
-        Some([(c0, c1), (r0, r1)]) => {
-            let w = map.width() as usize;
+        Some(((c0, c1), (r0, r1))) => {
+            // Inside the map: each row's cells as one slice.
+            let w = i64::from(map.width());
             for r in r0..r1 + 1 {
-                let row = &map.cells()[r * w..][c0..c1 + 1];
+                let row = &map.cells()[(r * w + c0) as usize..=(r * w + c1) as usize];
                 for (c, _) in (c0..).zip(row).filter(|(_, k)| **k != EMPTY) {
-                    solid(c as i64, r as i64);
+                    solid(c, r);
                 }
             }
         }

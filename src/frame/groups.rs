@@ -220,12 +220,11 @@ impl Chunk {
         // a later pass would read each from memory. Group by group, each ascending;
         // then the contacts (fewer than the boxes listed) in dense order, stably: a
         // box's contacts keep their order.
-        let near = &self.near;
         wall_contacts(
             store,
             w.map,
             w.filter,
-            near,
+            &self.near,
             &mut self.walls,
             simd,
             &mut self.wall_raw,

@@ -868,9 +868,9 @@ impl BoxStore {
     /// [`Frame::advance`](crate::frame::Frame::advance) keeps it up to date as it
     /// moves the boxes.
     ///
-    /// The store keeps one index per handle between calls, where the check of the
-    /// handles leaves each box's place for the writes. A game that calls this every
-    /// frame allocates nothing after the first call.
+    /// The check of the handles keeps each box's place for the writes. The store holds
+    /// that list between calls, so a game that calls this every frame allocates
+    /// nothing after the first call.
     ///
     /// ```
     /// use hantei::{Aabb, BoxStore};

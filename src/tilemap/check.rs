@@ -478,10 +478,11 @@ pub fn check_cast(map: &TileMap, body: Aabb, motion: Vec2) -> Result<(), String>
     check_reach(map, body, motion)
 }
 
-/// The cells [`TileMap::reach`] gives for `body` swept along `motion` hold every cell
-/// whose box meets the swept box, edges included (the wall pass tests no other): no
-/// cell of the map meets it when it answers "clear", and with a solid outside the
-/// swept box keeps off the map's edges when it gives cells.
+/// Checks [`TileMap::reach`] for `body` swept along `motion`. The wall pass tests only
+/// the cells it gives, so every cell whose box meets the swept box, edges included,
+/// must be among them. When it answers "clear", no cell of the map meets the swept
+/// box. When it gives cells on a map with a solid outside, the swept box keeps off the
+/// map's edges.
 ///
 /// # Errors
 /// A description of the cell left out.
@@ -490,7 +491,7 @@ pub fn check_reach(map: &TileMap, body: Aabb, motion: Vec2) -> Result<(), String
     let ranges = match map.reach(body, motion) {
         Reach::Unsure => return Ok(()),
         Reach::Clear => None,
-        Reach::Cells(r) => Some(r),
+        Reach::Cells(xs, ys) => Some((xs, ys)),
     };
     let bounds = map.bounds();
     if ranges.is_some()
@@ -501,14 +502,14 @@ pub fn check_reach(map: &TileMap, body: Aabb, motion: Vec2) -> Result<(), String
             "reach gives cells for {s:?}, which meets the solid outside of {bounds:?}"
         ));
     }
-    let inside = |k: u32, (lo, hi): (usize, usize)| (lo..=hi).contains(&(k as usize));
+    let inside = |k: u32, (lo, hi): (i64, i64)| (lo..=hi).contains(&i64::from(k));
     for y in 0..map.height() {
         for x in 0..map.width() {
             let cell = map.tile_aabb(IVec2::new(x as i32, y as i32));
             if !s.overlaps(&cell) {
                 continue;
             }
-            let kept = ranges.is_some_and(|[c, r]| inside(x, c) && inside(y, r));
+            let kept = ranges.is_some_and(|(c, r)| inside(x, c) && inside(y, r));
             if !kept {
                 return Err(format!(
                     "reach ({ranges:?}) leaves out cell ({x}, {y}) at {cell:?}, which {s:?} meets"

@@ -971,7 +971,7 @@ impl TileMap {
     pub(crate) fn open_space(&self, body: Aabb, motion: Vec2) -> bool {
         match self.reach(body, motion) {
             Reach::Clear => true,
-            Reach::Cells(r) => !self.any_solid_in(r),
+            Reach::Cells(xs, ys) => !self.any_solid(xs, ys),
             Reach::Unsure => false,
         }
     }
@@ -997,7 +997,7 @@ impl TileMap {
             f64::from(body.max.y) + f64::from(motion.y.max(0.0)),
         ];
         let origin = [f64::from(self.origin.x), f64::from(self.origin.y)];
-        let mut r = [(0usize, 0usize); 2];
+        let mut r = [(0i64, 0i64); 2];
         for a in 0..2 {
             let n = self.n(a) as f64;
             let margin = MARGIN + self.edge_slack[a];
@@ -1016,18 +1016,9 @@ impl TileMap {
             if c0 > c1 {
                 return Reach::Clear;
             }
-            r[a] = (c0 as usize, c1 as usize);
+            r[a] = (c0, c1);
         }
-        Reach::Cells(r)
-    }
-
-    /// Whether any cell of the inclusive ranges `r` (columns, rows; inside the map) is
-    /// solid.
-    #[inline]
-    pub(crate) fn any_solid_in(&self, r: [(usize, usize); 2]) -> bool {
-        let w = self.dims[0] as usize;
-        let (x0, x1) = r[0];
-        (r[1].0..=r[1].1).any(|y| self.cells[y * w..][x0..=x1].iter().any(|&c| c != EMPTY))
+        Reach::Cells(r[0], r[1])
     }
 
     /// The cells a closed box reaches, per axis an inclusive index range widened by one
@@ -1089,12 +1080,12 @@ impl TileMap {
 /// The cells a swept box reaches ([`TileMap::reach`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Reach {
-    /// None that can be solid: the box keeps within an empty-outside map's open
-    /// outside, or the map has no cells.
+    /// No cell that can be solid. The box lies wholly outside a map whose outside is
+    /// empty, or the map has no cells.
     Clear,
     /// The inclusive ranges of columns and rows, inside the map. Every cell that meets
-    /// the swept box is among them; with a solid outside, the box keeps off it.
-    Cells([(usize, usize); 2]),
+    /// the swept box is among them. With a solid outside, the box keeps off it.
+    Cells((i64, i64), (i64, i64)),
     /// Not computed: a coordinate not finite or too far out, or a box that reaches a
     /// solid outside.
     Unsure,
