@@ -54,6 +54,29 @@ pub(crate) fn for_each_part<T: Send>(parts: &mut [T], work: &(dyn Fn(usize, &mut
     for_each_index(locks.len(), &|k| work(k, &mut lock(&locks[k])));
 }
 
+/// `work(range, part)` on `out` cut into blocks of `size`, each block with the range
+/// of indices it covers. With `parallel` and more than one block, on rayon's pool, one
+/// job per block; else in one call on the calling thread.
+///
+/// Returns whether `out` holds more than one block: whether the pass runs on the pool
+/// in a parallel frame. A frame counts such passes apart from its serial time.
+pub(crate) fn fill_blocks<T: Send>(
+    out: &mut [T],
+    size: usize,
+    parallel: bool,
+    work: &(dyn Fn(core::ops::Range<usize>, &mut [T]) + Sync),
+) -> bool {
+    let len = out.len();
+    let blocks = len > size;
+    if parallel && blocks {
+        let mut parts: Vec<&mut [T]> = out.chunks_mut(size).collect();
+        for_each_part(&mut parts, &|k, part| work(chunk(k, size, len), part));
+    } else {
+        work(0..len, out);
+    }
+    blocks
+}
+
 /// The lock of a part: a panic in another job does not poison it for this one (the
 /// panic reaches the caller through rayon anyway).
 fn lock<'a, T>(m: &'a Mutex<T>) -> MutexGuard<'a, T> {

@@ -37,7 +37,7 @@ use crate::narrow::wide::{self, AabbW, CircleW, Vec2W};
 use crate::narrow::{Sweep, SweepStatus};
 use crate::pair::Pair;
 use crate::pool;
-use crate::store::{BoxHandle, BoxStore, Filter, PLAIN, Response};
+use crate::store::{BoxHandle, BoxStore, Filter, Owner, PLAIN, Response};
 use crate::tilemap::{EMPTY, Reach, TileMap, free_target, place_axis};
 use glam::{IVec2, Vec2};
 
@@ -422,6 +422,10 @@ pub(crate) struct Moves {
     wall_points: Vec<ContactPoint>,
     /// Per wall / static raw hit: kept by the walk.
     wall_keep: Vec<bool>,
+    /// The kept wall hits' indices into `wall_raw`, ascending.
+    wall_kept: Vec<u32>,
+    /// The jobs of the parallel passes.
+    pub(crate) blocks: Blocks,
     static_keep: Vec<bool>,
     events: Vec<Event>,
     events_scratch: Vec<Event>,
@@ -630,9 +634,11 @@ impl Frame {
             )?;
         }
         let t_narrow = Stamp::now();
-        self.moves.respond(store, &self.raw, level);
+        let mut pooled = self
+            .moves
+            .respond(store, &self.raw, level, self.parallel(store));
         self.moves.slide(store, level, &self.candidates);
-        let pooled = self.contacts_from_raw(store, self.parallel(store));
+        pooled += self.contacts_from_raw(store, self.parallel(store));
         self.events(store);
         let (joined, serial_in_join) = self.index_and_apply(store);
         let end = Stamp::now();
@@ -696,31 +702,47 @@ impl Moves {
     /// chunk by chunk, for the boxes it listed as near the walls ([`Grouping::build`]
     /// with walls, [`wall_contacts`]).
     fn walls(&mut self, grouping: &Grouping) {
-        for &(w, p) in grouping.wall_raw() {
-            self.wall_raw.push(w);
-            self.wall_points.push(p);
+        for list in grouping.wall_raw() {
+            self.wall_raw.extend(list.iter().map(|&(w, _)| w));
+            self.wall_points.extend(list.iter().map(|&(_, p)| p));
         }
     }
 
     /// Step 5: walks every hit in time order; decides which are kept, when each box
-    /// stops moving, its translation and the boxes to remove.
-    fn respond(&mut self, store: &BoxStore, raw: &[RawHit], level: &Level<'_>) {
+    /// stops moving, its translation and the boxes to remove. The walk is serial. The
+    /// passes around it run in blocks on rayon's pool when `parallel` and there is
+    /// much to do; returns the time those passes took.
+    fn respond(
+        &mut self,
+        store: &BoxStore,
+        raw: &[RawHit],
+        level: &Level<'_>,
+        parallel: bool,
+    ) -> std::time::Duration {
         let n = store.len();
         // `end` is ∞ but for the boxes the last walk stopped or destroyed: reset those
         // (at their dense indices then: the store may have changed since, the positions
         // in `end` have not), instead of rewriting all `n` (4 MB at a million boxes).
-        for &i in self
-            .held
-            .iter()
-            .map(|(i, _)| i)
-            .chain(self.doomed.iter().map(|(i, _)| i))
-        {
+        for &(i, _) in &self.held {
             if let Some(e) = self.end.get_mut(i as usize) {
                 *e = f32::INFINITY;
             }
         }
+        let mut pooled = std::time::Duration::ZERO;
+        let start = Stamp::now();
+        if reset_ends(&mut self.end, &self.doomed, self.blocks.hits, parallel) {
+            pooled += Stamp::now().since(start);
+        }
         self.end.resize(n, f32::INFINITY);
-        find_sliders(store.responses(), &mut self.sliders);
+        let start = Stamp::now();
+        if find_sliders(
+            store.responses(),
+            &mut self.sliders,
+            self.blocks.boxes,
+            parallel,
+        ) {
+            pooled += Stamp::now().since(start);
+        }
         self.held.clear();
         self.doomed.clear();
         self.kept.clear();
@@ -875,40 +897,48 @@ impl Moves {
         self.event_boxes = boxes;
         // The kept ones, in the raw lists' order: dense index, then time. Their boxes
         // are far apart: each one's lines asked for HITS_AHEAD hits before it is read.
-        let kept = || {
-            self.wall_raw
+        // With `parallel` and many of them, blocks on rayon's pool.
+        self.wall_kept.clear();
+        self.wall_kept.extend(
+            self.wall_keep
                 .iter()
-                .zip(&self.wall_points)
-                .zip(&self.wall_keep)
-                .filter(|(_, k)| **k)
-        };
-        let ask = |w: &WallRaw| {
-            let i = w.i as usize;
-            prefetch_at(store.owners(), i);
-            prefetch_at(store.handles(), i);
-            prefetch_at(store.user_data(), i);
-        };
-        let mut ahead = kept();
-        ahead
-            .by_ref()
-            .take(HITS_AHEAD)
-            .for_each(|((w, _), _)| ask(w));
-        self.wall_hits.extend(kept().map(|((w, &point), _)| {
-            if let Some(((next, _), _)) = ahead.next() {
-                ask(next);
+                .enumerate()
+                .filter_map(|(k, &keep)| keep.then_some(k as u32)),
+        );
+        let (wall_raw, points, kept) = (&self.wall_raw, &self.wall_points, &self.wall_kept);
+        let record = |range: core::ops::Range<usize>, out: &mut [WallHit]| {
+            let kept = &kept[range];
+            let ask = |k: u32| {
+                let i = wall_raw[k as usize].i as usize;
+                prefetch_at(store.owners(), i);
+                prefetch_at(store.handles(), i);
+                prefetch_at(store.user_data(), i);
+            };
+            kept.iter().take(HITS_AHEAD).for_each(|&k| ask(k));
+            for (n, (&k, out)) in kept.iter().zip(out).enumerate() {
+                if let Some(&next) = kept.get(n + HITS_AHEAD) {
+                    ask(next);
+                }
+                let (w, point) = (&wall_raw[k as usize], points[k as usize]);
+                let i = w.i as usize;
+                *out = WallHit {
+                    body: Body::of(store, i),
+                    handle: store.handles()[i],
+                    user_data: store.user_data()[i],
+                    tile: w.tile,
+                    status: w.sweep.status,
+                    toi: w.sweep.t,
+                    normal: w.sweep.normal,
+                    point,
+                };
             }
-            let i = w.i as usize;
-            WallHit {
-                body: Body::of(store, i),
-                handle: store.handles()[i],
-                user_data: store.user_data()[i],
-                tile: w.tile,
-                status: w.sweep.status,
-                toi: w.sweep.t,
-                normal: w.sweep.normal,
-                point,
-            }
-        }));
+        };
+        debug_assert!(self.wall_hits.is_empty());
+        self.wall_hits.resize(kept.len(), BLANK_WALL_HIT);
+        let start = Stamp::now();
+        if pool::fill_blocks(&mut self.wall_hits, self.blocks.hits, parallel, &record) {
+            pooled += Stamp::now().since(start);
+        }
         if let Some(statics) = level.statics {
             // The hits are few and far apart: each one's lines asked for HITS_AHEAD
             // hits before it is read (all at once, thousands of them would not stay in
@@ -955,6 +985,7 @@ impl Moves {
                 }
             }));
         }
+        pooled
     }
 
     /// Step 5b: each sliding box's move ([`Response::Slide`]), in dense order: one axis
@@ -1195,7 +1226,9 @@ impl Moves {
         });
         // The destroyed are few and far apart: each one's lines asked for HITS_AHEAD
         // boxes before it is read. With `parallel`, blocks of them on rayon's pool.
-        let record = |doomed: &[(u32, f32)], out: &mut [Destroyed]| {
+        let doomed = &self.doomed;
+        let record = |range: core::ops::Range<usize>, out: &mut [Destroyed]| {
+            let doomed = &doomed[range];
             let ask = |i: usize| {
                 store.prefetch_shape(i);
                 prefetch_at(store.handles(), i);
@@ -1230,23 +1263,11 @@ impl Moves {
             toi: 0.0,
         };
         self.destroyed.resize(self.doomed.len(), blank);
-        const BLOCK: usize = 1024;
         // The time spent in passes that run on the pool in a parallel frame.
         let mut pooled = std::time::Duration::ZERO;
-        if self.doomed.len() > BLOCK {
-            let start = Stamp::now();
-            if parallel {
-                let doomed = &self.doomed;
-                let mut parts: Vec<&mut [Destroyed]> = self.destroyed.chunks_mut(BLOCK).collect();
-                pool::for_each_part(&mut parts, &|k, out| {
-                    record(&doomed[pool::chunk(k, BLOCK, doomed.len())], out);
-                });
-            } else {
-                record(&self.doomed, &mut self.destroyed);
-            }
+        let start = Stamp::now();
+        if pool::fill_blocks(&mut self.destroyed, self.blocks.hits, parallel, &record) {
             pooled += Stamp::now().since(start);
-        } else {
-            record(&self.doomed, &mut self.destroyed);
         }
         self.held_shapes.clear();
         self.held_shapes
@@ -1280,6 +1301,45 @@ pub(super) fn turned_at(store: &BoxStore, i: usize, shape: Shape, t: f32) -> Sha
     match store.turn_at(i) {
         0.0 => shape,
         turn => crate::math::turn_shape(&shape, turn * t),
+    }
+}
+
+/// What [`Moves::respond`] fills its list of wall hits with before it writes each.
+const BLANK_WALL_HIT: WallHit = WallHit {
+    body: Body::Owner(Owner(0)),
+    handle: BoxHandle {
+        slot: 0,
+        generation: 0,
+    },
+    user_data: 0,
+    tile: IVec2::ZERO,
+    status: SweepStatus::Miss,
+    toi: 0.0,
+    normal: Vec2::ZERO,
+    point: ContactPoint {
+        a: Vec2::ZERO,
+        b: Vec2::ZERO,
+        normal: Vec2::ZERO,
+        depth: 0.0,
+    },
+};
+
+/// How [`Moves`] cuts its parallel passes into jobs for rayon's pool.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Blocks {
+    /// Records per job, when the records of many hits or destroyed boxes are written
+    /// ([`pool::fill_blocks`]).
+    pub(crate) hits: usize,
+    /// Boxes per job of a pass over every box's column ([`find_sliders`]).
+    pub(crate) boxes: usize,
+}
+
+impl Default for Blocks {
+    fn default() -> Self {
+        Self {
+            hits: 1024,
+            boxes: 1 << 18,
+        }
     }
 }
 
@@ -1652,33 +1712,98 @@ pub(super) fn solid_contact(shape: &Shape, m: Vec2, other: &Aabb, s: Sweep) -> O
     }
 }
 
-/// The dense indices whose response is [`Response::Slide`], ascending, into `out`. A
-/// word of eight responses at a time: a store without sliding boxes costs one compare
-/// per eight.
-fn find_sliders(responses: &[u8], out: &mut Vec<u32>) {
+/// The dense indices of the boxes with [`Response::Slide`], ascending, into `out`.
+/// With `parallel` and more than `block` boxes, blocks of them on rayon's pool.
+/// Returns whether the store is that large: whether the pass runs on the pool in a
+/// parallel frame.
+fn find_sliders(responses: &[u8], out: &mut Vec<u32>, block: usize, parallel: bool) -> bool {
     out.clear();
-    const ONES: u64 = u64::from_ne_bytes([1; 8]);
-    const HIGH: u64 = ONES << 7;
-    let slide = ONES * Response::Slide as u8 as u64;
-    let mut words = responses.chunks_exact(8);
-    for (w, chunk) in (&mut words).enumerate() {
-        let x = u64::from_ne_bytes(chunk.try_into().expect("eight bytes")) ^ slide;
-        // A zero byte in `x` (a slider) sets its high bit here; false positives only
-        // above a true one, which the scan below rules out.
-        if x.wrapping_sub(ONES) & !x & HIGH != 0 {
-            for (k, &r) in chunk.iter().enumerate() {
-                if r == Response::Slide as u8 {
-                    out.push((w * 8 + k) as u32);
+    let n = responses.len();
+    if n <= block {
+        sliders_in(responses, 0, out);
+        return false;
+    }
+    if parallel {
+        let mut parts = Vec::new();
+        pool::map_indices(
+            n.div_ceil(block),
+            &|k| {
+                let block = pool::chunk(k, block, n);
+                let mut found = Vec::new();
+                sliders_in(&responses[block.clone()], block.start, &mut found);
+                found
+            },
+            &mut parts,
+        );
+        parts.iter().for_each(|p| out.extend_from_slice(p));
+    } else {
+        sliders_in(responses, 0, out);
+    }
+    true
+}
+
+/// Pushes on `out` `first + k` for each `k` where `responses[k]` is
+/// [`Response::Slide`], ascending.
+fn sliders_in(responses: &[u8], first: usize, out: &mut Vec<u32>) {
+    let slide = Response::Slide as u8;
+    // Sixty-four responses at a time: one compare of each and an `or` of all, which
+    // the compiler turns into lane compares, say whether any of them slides. Sliders
+    // are rare (a player, not a bullet): nearly every block ends there.
+    let mut blocks = responses.chunks_exact(64);
+    for (b, block) in (&mut blocks).enumerate() {
+        let block: &[u8; 64] = block.try_into().expect("sixty-four bytes");
+        if block.iter().fold(false, |any, &r| any | (r == slide)) {
+            for (k, &r) in block.iter().enumerate() {
+                if r == slide {
+                    out.push((first + b * 64 + k) as u32);
                 }
             }
         }
     }
-    let base = responses.len() - words.remainder().len();
-    for (k, &r) in words.remainder().iter().enumerate() {
-        if r == Response::Slide as u8 {
+    let base = first + responses.len() - blocks.remainder().len();
+    for (k, &r) in blocks.remainder().iter().enumerate() {
+        if r == slide {
             out.push((base + k) as u32);
         }
     }
+}
+
+/// Sets `end` back to `∞` at the dense indices of `doomed` (ascending; those beyond
+/// `end` skipped). With `parallel` and more than `block` of them, blocks on rayon's
+/// pool, each on its own part of `end` (the indices are ascending, so each
+/// block's lie between its first and the next block's first). Returns whether there
+/// are that many: whether the pass runs on the pool in a parallel frame.
+fn reset_ends(end: &mut [f32], doomed: &[(u32, f32)], block: usize, parallel: bool) -> bool {
+    debug_assert!(doomed.windows(2).all(|w| w[0].0 < w[1].0));
+    let reset = |end: &mut [f32], first: usize, doomed: &[(u32, f32)]| {
+        for &(i, _) in doomed {
+            if let Some(e) = end.get_mut(i as usize - first) {
+                *e = f32::INFINITY;
+            }
+        }
+    };
+    let blocks = doomed.len() > block;
+    if parallel && blocks {
+        let mut parts = Vec::with_capacity(doomed.len().div_ceil(block));
+        let mut rest = end;
+        let mut first = 0;
+        for (k, part) in doomed.chunks(block).enumerate() {
+            // This block's part of `end`: up to the next block's first index.
+            let next = doomed
+                .get((k + 1) * block)
+                .map_or(usize::MAX, |&(i, _)| i as usize);
+            let (end_part, tail) = rest.split_at_mut((next - first).min(rest.len()));
+            parts.push((end_part, first, part));
+            rest = tail;
+            first = next;
+        }
+        pool::for_each_part(&mut parts, &|_, (end, first, doomed)| {
+            reset(end, *first, doomed);
+        });
+    } else {
+        reset(end, 0, doomed);
+    }
+    blocks
 }
 
 /// What stopped a sliding box on one axis, the fraction of the axis's motion done, and

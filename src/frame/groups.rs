@@ -906,11 +906,11 @@ impl Grouping {
 
     /// The earliest wall contacts of this frame's boxes near the walls given to
     /// [`Grouping::build`], each with its contact point, in dense order (see
-    /// [`Chunk::wall_raw`]); none without walls.
-    pub(super) fn wall_raw(&self) -> impl Iterator<Item = &(WallRaw, ContactPoint)> {
+    /// [`Chunk::wall_raw`]): one list per chunk, all empty without walls.
+    pub(super) fn wall_raw(&self) -> impl Iterator<Item = &[(WallRaw, ContactPoint)]> {
         self.chunks[..self.used_chunks]
             .iter()
-            .flat_map(|c| &c.wall_raw)
+            .map(|c| &c.wall_raw[..])
     }
 
     /// Per chunk of this frame: the boxes near the walls given to [`Grouping::build`]

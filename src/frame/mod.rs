@@ -348,10 +348,11 @@ pub struct FrameTimings {
     /// shorten it.
     ///
     /// It covers contacts, events and the index of hits. Many contacts find their
-    /// points on the pool. In [`Frame::advance`], it also covers the responses, and the
-    /// destroyed boxes' records and removal when there are few of them (many run on
-    /// the pool). There, the index of hits is built beside the moves, so it counts only
-    /// where it outlasts them.
+    /// points on the pool. In [`Frame::advance`], it also covers the walk through the
+    /// hits in time order that decides the responses. The records of wall hits and of
+    /// destroyed boxes, and the removals, run on the pool when there are many of them.
+    /// The index of hits is built beside the moves, so it counts only where it
+    /// outlasts them.
     pub serial: Duration,
     /// How many threads the other passes ran on.
     ///
@@ -638,11 +639,16 @@ impl Frame {
         &self.config
     }
 
-    /// Groups in chunks of `chunk` boxes (tests and fuzzing: many chunks on small
+    /// Groups in chunks of `chunk` boxes, and cuts the moves' parallel passes into
+    /// jobs of `chunk` hits or boxes (tests and fuzzing: many chunks and jobs on small
     /// stores; the report does not depend on it).
     #[cfg(any(test, feature = "fuzzing"))]
     pub(crate) fn set_group_chunk(&mut self, chunk: usize) {
         self.grouping.set_chunk(chunk);
+        self.moves.blocks = advance::Blocks {
+            hits: chunk,
+            boxes: chunk,
+        };
     }
 
     /// Forgets the contacts of earlier steps. The next step reports every contact as
