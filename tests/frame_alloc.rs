@@ -290,3 +290,49 @@ fn steady_state_advance_does_not_allocate() {
         );
     }
 }
+
+/// Rollback: a game that keeps a snapshot of its store and restores it every frame with
+/// `clone_from`, then advances again, allocates nothing after the first restore, though
+/// each frame destroys bullets and shrinks the store.
+#[test]
+fn restoring_a_snapshot_every_frame_does_not_allocate() {
+    let _serial = SERIAL
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let map = TileMap::from_ascii(
+        "##########\n#........#\n#...##...#\n#........#\n##########\n",
+        Vec2::splat(64.0),
+        Vec2::ZERO,
+    )
+    .unwrap();
+    let level = Level::walls(&map);
+    let mut store = BoxStore::new();
+    let mut rng = Rng::new(7);
+    for k in 0..3000 {
+        let (c, props) = bullet(&mut rng, k);
+        let c = Circle::new(c.center * Vec2::new(1.0, 0.6), c.radius);
+        store.insert_shape(c, props).unwrap();
+    }
+    let snapshot = store.clone();
+    let mut frame = Frame::with_config(FrameConfig {
+        parallel: false,
+        ..FrameConfig::default()
+    });
+    let mut destroyed = 0;
+    let mut allocations = 0;
+    for f in 0..20 {
+        let before = allocated();
+        store.clone_from(&snapshot);
+        let s = frame.advance(&mut store, &level).unwrap();
+        let after = allocated();
+        if f >= 2 {
+            allocations += after - before;
+            destroyed += s.destroyed;
+        }
+    }
+    assert!(destroyed > 0, "the frames must destroy bullets");
+    assert_eq!(
+        allocations, 0,
+        "{allocations} allocations in 18 restores and advances"
+    );
+}

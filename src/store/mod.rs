@@ -184,7 +184,7 @@ impl BoxProps {
 /// assert_eq!(store.get(a), Some(Aabb::from_coords(1.0, 1.0, 3.0, 3.0)));
 /// # Ok::<(), hantei::Error>(())
 /// ```
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct BoxStore {
     min_x: Vec<f32>,
     min_y: Vec<f32>,
@@ -240,7 +240,7 @@ pub struct BoxStore {
 }
 
 /// A buffer kept between calls. Not part of the store's contents: a clone starts
-/// empty, and `Debug` shows only its length.
+/// empty, `clone_from` keeps the target's own, and `Debug` shows nothing of it.
 #[derive(Default)]
 struct Scratch(Vec<u32>);
 
@@ -252,7 +252,95 @@ impl Clone for Scratch {
 
 impl core::fmt::Debug for Scratch {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        write!(f, "Scratch({} kept)", self.0.len())
+        f.write_str("Scratch")
+    }
+}
+
+/// A copy of the store: the same boxes, handles and free list. The copy hands out the
+/// same handles as the original.
+///
+/// `clone_from` copies into the target's own buffers. A game that keeps a snapshot and
+/// restores it every frame, as rollback netcode does, allocates nothing once the
+/// target's buffers are as large as the snapshot's.
+///
+/// ```
+/// use hantei::{Aabb, BoxStore};
+/// let mut store = BoxStore::new();
+/// let a = store.insert(Aabb::from_coords(0.0, 0.0, 1.0, 1.0))?;
+/// let snapshot = store.clone();
+/// store.remove(a)?;
+/// store.clone_from(&snapshot);
+/// assert_eq!(store.get(a), Some(Aabb::from_coords(0.0, 0.0, 1.0, 1.0)));
+/// # Ok::<(), hantei::Error>(())
+/// ```
+impl Clone for BoxStore {
+    fn clone(&self) -> Self {
+        let mut copy = Self::new();
+        copy.clone_from(self);
+        copy
+    }
+
+    fn clone_from(&mut self, source: &Self) {
+        // Every field named: a new field does not compile until it is copied here.
+        let Self {
+            min_x,
+            min_y,
+            max_x,
+            max_y,
+            motion_x,
+            motion_y,
+            layers,
+            mask,
+            solid,
+            owner,
+            user_data,
+            response,
+            handle,
+            shape,
+            disc_x,
+            disc_y,
+            disc_r,
+            discs,
+            obbs,
+            obb_box,
+            caps,
+            cap_box,
+            obb_turn,
+            cap_turn,
+            slots,
+            free_head,
+            extent,
+            keep_extent,
+            found: _,
+        } = source;
+        self.min_x.clone_from(min_x);
+        self.min_y.clone_from(min_y);
+        self.max_x.clone_from(max_x);
+        self.max_y.clone_from(max_y);
+        self.motion_x.clone_from(motion_x);
+        self.motion_y.clone_from(motion_y);
+        self.layers.clone_from(layers);
+        self.mask.clone_from(mask);
+        self.solid.clone_from(solid);
+        self.owner.clone_from(owner);
+        self.user_data.clone_from(user_data);
+        self.response.clone_from(response);
+        self.handle.clone_from(handle);
+        self.shape.clone_from(shape);
+        self.disc_x.clone_from(disc_x);
+        self.disc_y.clone_from(disc_y);
+        self.disc_r.clone_from(disc_r);
+        self.discs = *discs;
+        self.obbs.clone_from(obbs);
+        self.obb_box.clone_from(obb_box);
+        self.caps.clone_from(caps);
+        self.cap_box.clone_from(cap_box);
+        self.obb_turn.clone_from(obb_turn);
+        self.cap_turn.clone_from(cap_turn);
+        self.slots.clone_from(slots);
+        self.free_head = *free_head;
+        self.extent = *extent;
+        self.keep_extent = *keep_extent;
     }
 }
 

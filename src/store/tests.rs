@@ -991,3 +991,70 @@ fn extent_scenario(keep: bool) {
         .unwrap();
     agree(&store, "inserted after a clear");
 }
+
+/// `clone_from` into a store that held other boxes (more of them, all four shape kinds,
+/// a kept `set_motions` buffer) gives the same store as `clone`: the same columns,
+/// tables, handles and free list, so both hand out the same next handle. It keeps the
+/// target's room.
+#[test]
+fn clone_from_copies_everything_into_the_targets_buffers() {
+    let shapes = |rng: &mut Rng, n: usize| -> Vec<Shape> {
+        (0..n)
+            .map(|k| {
+                let c = Vec2::new(rng.range_f32(-50.0, 50.0), rng.range_f32(-50.0, 50.0));
+                match k % 4 {
+                    0 => Shape::Aabb(Aabb::from_center_half_extents(c, Vec2::splat(1.0))),
+                    1 => Shape::Circle(Circle::new(c, 2.0)),
+                    2 => Shape::Obb2(Obb2::from_angle(c, Vec2::new(3.0, 1.0), 0.5)),
+                    _ => Shape::Capsule(Capsule::new(c, c + Vec2::new(2.0, 1.0), 0.5)),
+                }
+            })
+            .collect()
+    };
+    let mut rng = Rng::new(0xc10e);
+    let mut source = BoxStore::new();
+    let mut handles = Vec::new();
+    for s in shapes(&mut rng, 40) {
+        handles.push(source.insert_shape(s, BoxProps::default()).unwrap());
+    }
+    // Holes in the free list, a turn and motions.
+    for h in handles.iter().step_by(3) {
+        source.remove(*h).unwrap();
+    }
+    let live: Vec<BoxHandle> = source.handles().to_vec();
+    source
+        .set_motions(&live, &vec![Vec2::new(1.0, -2.0); live.len()])
+        .unwrap();
+    let obb = live
+        .iter()
+        .find(|&&h| matches!(source.shape(h), Some(Shape::Obb2(_))))
+        .copied()
+        .unwrap();
+    source.set_turn(obb, 0.25).unwrap();
+
+    let mut target = BoxStore::with_capacity(500);
+    for s in shapes(&mut rng, 300) {
+        target.insert_shape(s, BoxProps::default()).unwrap();
+    }
+    let theirs: Vec<BoxHandle> = target.handles().to_vec();
+    target
+        .set_motions(&theirs, &vec![Vec2::ONE; theirs.len()])
+        .unwrap();
+    let room = target.min_x.capacity();
+
+    target.clone_from(&source);
+    let mut copy = source.clone();
+    assert_eq!(format!("{target:?}"), format!("{copy:?}"));
+    assert_eq!(format!("{target:?}"), format!("{source:?}"));
+    assert_eq!(
+        target.min_x.capacity(),
+        room,
+        "clone_from keeps the target's room"
+    );
+    let b = Aabb::from_coords(0.0, 0.0, 1.0, 1.0);
+    assert_eq!(target.insert(b).unwrap(), copy.insert(b).unwrap());
+    for h in &live {
+        assert_eq!(target.props(*h), source.props(*h));
+        assert_eq!(target.shape(*h), source.shape(*h));
+    }
+}
