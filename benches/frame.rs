@@ -336,8 +336,9 @@ fn wide_boxes(c: &mut Criterion) {
 /// `store_calls/100k`: what a game's own calls cost on a store of 100k discs whose
 /// dense order respawns have scrambled (a random half of the handles given in random
 /// order). Each row makes 1,250 calls, or one call for 1,250 boxes (`set_motions`:
-/// every box), on a fresh copy of the store (the copy not timed): `remove` one by one,
-/// `remove_many` once, `insert_shape` into the holes, `set_motions` on every handle.
+/// every box), on a copy of the store made before each round (not timed) into the same
+/// kept store: `remove` one by one, `remove_many` once, `insert_shape` into the holes,
+/// `set_motions` on every handle.
 fn store_calls(c: &mut Criterion) {
     let n = 100_000;
     let mut rng = Rng::new(0xca11);
@@ -379,45 +380,44 @@ fn store_calls(c: &mut Criterion) {
     group.sample_size(20);
     group.warm_up_time(Duration::from_millis(500));
     group.measurement_time(Duration::from_secs(2));
-    group.bench_function("remove_1250", |b| {
-        b.iter_batched_ref(
-            || store.clone(),
-            |s| picks.iter().for_each(|&h| drop(black_box(s.remove(h)))),
-            BatchSize::LargeInput,
-        )
-    });
-    group.bench_function("remove_many_1250", |b| {
-        b.iter_batched_ref(
-            || store.clone(),
-            |s| black_box(s.remove_many(picks)),
-            BatchSize::LargeInput,
-        )
-    });
-    group.bench_function("insert_shape_1250", |b| {
-        // One store, restored from `emptied` before each round and not timed:
-        // `clone_from` keeps its room, and its pages, which the first round touched. A
-        // game's store has both; a fresh clone has neither, and its first inserts would
-        // time the growth of every column.
-        let mut s = store.clone();
+    // Each row restores one store before each round, not timed, with `clone_from`: it
+    // keeps its room and its pages, which the first round touched. A game's store has
+    // both. A fresh clone has neither: its first inserts would time the growth of every
+    // column.
+    let mut s = store.clone();
+    let mut restored = |b: &mut criterion::Bencher<'_>,
+                        from: &hantei::BoxStore,
+                        calls: &dyn Fn(&mut hantei::BoxStore)| {
         b.iter_custom(|rounds| {
             let mut total = Duration::ZERO;
             for _ in 0..rounds {
-                s.clone_from(&emptied);
+                s.clone_from(from);
                 let start = Instant::now();
-                for (k, &d) in discs.iter().enumerate() {
-                    black_box(s.insert_shape(d, BoxProps::new(side(k))).unwrap());
-                }
+                calls(&mut s);
                 total += start.elapsed();
             }
             total
-        })
+        });
+    };
+    group.bench_function("remove_1250", |b| {
+        restored(b, &store, &|s| {
+            picks.iter().for_each(|&h| drop(black_box(s.remove(h))));
+        });
+    });
+    group.bench_function("remove_many_1250", |b| {
+        restored(b, &store, &|s| drop(black_box(s.remove_many(picks))));
+    });
+    group.bench_function("insert_shape_1250", |b| {
+        restored(b, &emptied, &|s| {
+            for (k, &d) in discs.iter().enumerate() {
+                black_box(s.insert_shape(d, BoxProps::new(side(k))).unwrap());
+            }
+        });
     });
     group.bench_function("set_motions_100k", |b| {
-        b.iter_batched_ref(
-            || store.clone(),
-            |s| black_box(s.set_motions(&handles, &motions)),
-            BatchSize::LargeInput,
-        )
+        restored(b, &store, &|s| {
+            drop(black_box(s.set_motions(&handles, &motions)))
+        });
     });
     group.finish();
 }
