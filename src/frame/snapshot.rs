@@ -8,6 +8,10 @@
 //! [`BoxStore`](crate::BoxStore). With the `serde` feature, both are `Serialize`. After
 //! the game restores both, the next steps report exactly what they reported the first
 //! time.
+//!
+//! A game that keeps its snapshots in memory saves and restores them without
+//! allocating: [`Frame::events_snapshot_into`] and [`Frame::restore_events`] for the
+//! events, and `clone_from` for the store, which copies into the target's own buffers.
 
 use super::{Frame, PairEvent};
 use crate::error::Error;
