@@ -336,9 +336,9 @@ fn wide_boxes(c: &mut Criterion) {
 /// `store_calls/100k`: what a game's own calls cost on a store of 100k discs whose
 /// dense order respawns have scrambled (a random half of the handles given in random
 /// order). Each row makes 1,250 calls, or one call for 1,250 boxes (`set_motions`:
-/// every box), on a copy of the store made before each round (not timed) into the same
-/// kept store: `remove` one by one, `remove_many` once, `insert_shape` into the holes,
-/// `set_motions` on every handle.
+/// every box). Before each round, and not timed, the store is copied into one store kept
+/// for the whole group. The rows: `remove` one by one, `remove_many` once,
+/// `insert_shape` into the holes, `set_motions` on every handle.
 fn store_calls(c: &mut Criterion) {
     let n = 100_000;
     let mut rng = Rng::new(0xca11);

@@ -291,9 +291,10 @@ fn steady_state_advance_does_not_allocate() {
     }
 }
 
-/// Rollback: a game that keeps a snapshot of its store and restores it every frame with
-/// `clone_from`, then advances again, allocates nothing after the first restore, though
-/// each frame destroys bullets and shrinks the store.
+/// Rollback: a game that keeps a snapshot of its store and of its frame's events, and
+/// restores both every frame (`clone_from`, `Frame::restore_events`), then advances
+/// again, allocates nothing after the first restore, though each frame destroys bullets
+/// and shrinks the store.
 #[test]
 fn restoring_a_snapshot_every_frame_does_not_allocate() {
     let _serial = SERIAL
@@ -318,11 +319,14 @@ fn restoring_a_snapshot_every_frame_does_not_allocate() {
         parallel: false,
         ..FrameConfig::default()
     });
+    frame.advance(&mut store.clone(), &level).unwrap();
+    let events = frame.events_snapshot();
     let mut destroyed = 0;
     let mut allocations = 0;
     for f in 0..20 {
         let before = allocated();
         store.clone_from(&snapshot);
+        frame.restore_events(&events);
         let s = frame.advance(&mut store, &level).unwrap();
         let after = allocated();
         if f >= 2 {
